@@ -1,0 +1,101 @@
+# quickbind: one non-recursive make for the loader, linkopt, tests and bench.
+# Fragments (*.mk) next to the code they build add to the variables below.
+
+ifeq ($(wildcard config.mak),)
+$(shell ./configure >&2)
+endif
+include config.mak
+
+B := build
+V ?= 0
+Q := $(if $(filter 1,$(V)),,@)
+
+HOSTCC ?= gcc
+WARN := -std=gnu11 -Wall -Wextra -Werror
+HOST_CFLAGS := $(WARN) -O2 -g -Icommon -MMD -MP
+
+ALL_TARGETS :=
+CHECK_BINS :=
+CHECK_DEPS :=
+
+# ---------------------------------------------------------------- loader --
+# The loader is quickbind's own objects linked with every PIC object of
+# musl's libc.a, so that it is at once the dynamic linker and libc.so.
+LDSO_SRCS := $(sort $(wildcard ldso/*.c))
+LDSO_CFLAGS := $(WARN) -O2 -g -fPIC -fvisibility=hidden -fno-stack-protector \
+	-fno-plt -ffunction-sections -fdata-sections -Ildso -Icommon -MMD -MP
+
+musl_cc_x86_64 := gcc -specs $(MUSL_LIBDIR_x86_64)/musl-gcc.specs
+musl_cc_i386 := i686-linux-gnu-gcc -specs $(MUSL_LIBDIR_i386)/musl-gcc.specs
+nasm_fmt_x86_64 := elf64
+nasm_fmt_i386 := elf32
+
+define loader_rules
+LDSO_OBJS_$(1) := $$(LDSO_SRCS:%.c=$(B)/$(1)/%.o) \
+	$$(patsubst %.c,$(B)/$(1)/%.o,$$(wildcard arch/$(1)/*.c)) \
+	$$(patsubst %.asm,$(B)/$(1)/%.o,$$(wildcard arch/$(1)/*.asm))
+
+$(B)/$(1)/%.o: %.c config.mak
+	@mkdir -p $$(@D)
+	@echo "CC[$(1)] $$<"
+	$(Q)$$(musl_cc_$(1)) $$(LDSO_CFLAGS) -Iarch/$(1) -c -o $$@ $$<
+
+$(B)/$(1)/%.o: %.asm arch/$(1)/consts.inc
+	@mkdir -p $$(@D)
+	@echo "NASM[$(1)] $$<"
+	$(Q)$(NASM) -f $(nasm_fmt_$(1)) -Iarch/$(1)/ -o $$@ $$<
+
+arch/$(1)/consts.inc: arch/$(1)/consts.h
+	@echo "GEN $$@"
+	$(Q)sed -n 's/^#define \([A-Z_0-9]*\) \([0-9x]*\)$$$$/%define \1 \2/p' $$< > $$@
+
+$(B)/lib/ld-quickbind-$(1).so.1: $$(LDSO_OBJS_$(1)) ldso/dynamic.list $(MUSL_LIBDIR_$(1))/libc.a
+	@mkdir -p $$(@D)
+	@echo "LD $$@"
+	$(Q)$$(musl_cc_$(1)) -nostdlib -shared -Wl,-e,_dlstart \
+		-Wl,-Bsymbolic-functions -Wl,--dynamic-list=ldso/dynamic.list \
+		-Wl,--no-undefined -Wl,-z,now -Wl,--hash-style=both \
+		-Wl,-z,noexecstack -o $$@ $$(LDSO_OBJS_$(1)) \
+		-Wl,--whole-archive $(MUSL_LIBDIR_$(1))/libc.a -Wl,--no-whole-archive -lgcc
+
+ALL_TARGETS += $(B)/lib/ld-quickbind-$(1).so.1
+-include $$(LDSO_OBJS_$(1):.o=.d)
+endef
+$(foreach a,$(ARCHS),$(eval $(call loader_rules,$(a))))
+
+LOADER := $(B)/lib/ld-quickbind-x86_64.so.1
+
+# -------------------------------------------------------------- fragments --
+include $(wildcard common/*.mk tools/linkopt/*.mk tests/*.mk bench/*.mk)
+
+# ---------------------------------------------------------------- targets --
+.PHONY: all check install clean deps
+.DEFAULT_GOAL := all
+all: $(ALL_TARGETS)
+
+deps:
+	./scripts/deps.sh
+
+# Every Criterion binary runs even when an earlier one fails, so one report
+# shows everything that is broken.
+check: all $(CHECK_DEPS) $(CHECK_BINS)
+	@fail=0; for t in $(CHECK_BINS); do \
+		echo "== $$t"; $$t --jobs=2 || fail=1; \
+	done; \
+	if [ $$fail = 0 ]; then echo "check: all test suites passed"; \
+	else echo "check: FAILURES (see above)"; exit 1; fi
+
+DESTDIR ?=
+install: all
+	@for a in $(ARCHS); do \
+		install -D -m 755 $(B)/lib/ld-quickbind-$$a.so.1 $(DESTDIR)/lib/ld-quickbind-$$a.so.1; \
+		if [ ! -e $(DESTDIR)/etc/ld-quickbind-$$a.path ]; then \
+			install -d $(DESTDIR)/etc; \
+			printf '/lib/%s-linux-musl\n/usr/lib/%s-linux-musl\n$(PREFIX)/lib\n' $$a $$a \
+				> $(DESTDIR)/etc/ld-quickbind-$$a.path; \
+		fi; \
+	done
+	@if [ -x $(B)/bin/linkopt ]; then install -D -m 755 $(B)/bin/linkopt $(DESTDIR)$(PREFIX)/bin/linkopt; fi
+
+clean:
+	rm -rf $(B)

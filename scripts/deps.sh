@@ -1,0 +1,37 @@
+#!/bin/sh
+# Install every Debian package quickbind needs to build, test and benchmark.
+# Idempotent: when everything is present it only runs dpkg-query and exits.
+set -eu
+
+pkgs_native="make gcc git musl-dev musl-tools nasm libcriterion-dev valgrind
+elfutils binutils gdb python3 gnuplot-nox lld mold pkg-config
+libc6-dev-i386-cross gcc-i686-linux-gnu time"
+pkgs_i386="musl-dev:i386"
+
+missing=""
+for p in $pkgs_native $pkgs_i386; do
+	st=$(dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null || true)
+	case "$st" in ii*) ;; *) missing="$missing $p" ;; esac
+done
+
+if [ -z "$missing" ]; then
+	echo "deps.sh: all packages present"
+	exit 0
+fi
+
+if [ "$(id -u)" != 0 ]; then
+	echo "deps.sh: missing packages:$missing; run as root (or install them) to continue" >&2
+	exit 1
+fi
+
+echo "deps.sh: installing:$missing"
+export DEBIAN_FRONTEND=noninteractive
+case " $(dpkg --print-foreign-architectures | tr '\n' ' ') " in
+	*" i386 "*) ;;
+	*) dpkg --add-architecture i386 ;;
+esac
+apt-get update -qq
+# gcc-multilib and musl-tools:i386 are deliberately absent: both conflict
+# with musl-dev:i386, which brings the i386 musl toolchain.
+apt-get install -y -qq --no-install-recommends $missing
+echo "deps.sh: done"
