@@ -11,9 +11,12 @@ static inline uint32_t qb_sysv_hash(const char *name)
 	uint32_t h = 0;
 	while (*s) {
 		h = (h << 4) + *s++;
-		h ^= (h >> 24) & 0xf0;
+		uint32_t top = h & 0xf0000000u;
+		if (top)
+			h ^= top >> 24;
+		h &= ~top;
 	}
-	return h & 0x0fffffff;
+	return h;
 }
 
 static inline uint32_t qb_gnu_hash(const char *name)
