@@ -1,0 +1,72 @@
+/* The quickbind table format, shared by the loader and linkopt.
+ * docs/FORMAT.md is the specification; this header must match it.
+ * Kept dependency-free: the loader compiles it freestanding. */
+#ifndef QB_QBTABLE_H
+#define QB_QBTABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <elf.h>
+
+/* Dynamic tags (OS-specific range, not used by glibc, musl or binutils). */
+#define DT_QB_TABLE     0x6fffe000 /* d_ptr: vaddr of struct qb_table_hdr */
+#define DT_QB_TABLESZ   0x6fffe001 /* d_val: total size of the table in bytes */
+
+/* Standard syminfo constants, in case an old <elf.h> lacks them. */
+#ifndef DT_SYMINFO
+#define DT_SYMINFO      0x6ffffeff
+#endif
+#ifndef DT_SYMINSZ
+#define DT_SYMINSZ      0x6ffffef2
+#endif
+#ifndef DT_SYMINENT
+#define DT_SYMINENT     0x6ffffef3
+#endif
+#ifndef SYMINFO_BT_SELF
+#define SYMINFO_BT_SELF   0xffff
+#define SYMINFO_BT_PARENT 0xfffe
+#endif
+#define SYMINFO_BT_NONE   0xfffd
+#ifndef SYMINFO_FLG_DIRECT
+#define SYMINFO_FLG_DIRECT 0x0001
+#endif
+#define SYMINFO_FLG_NOEXTDIRECT 0x0020
+
+/* Why an undefined symbol is not directly bound (exactly one bit set in
+ * si_flags, together with si_boundto == SYMINFO_BT_NONE). */
+#define QB_SYMINFO_VAGUE    0x1000 /* weak definition, C++ vague linkage, STB_GNU_UNIQUE */
+#define QB_SYMINFO_MULTI    0x2000 /* defined by more than one library of the link */
+#define QB_SYMINFO_NODIRECT 0x4000 /* interpose list, or defining library is no-direct */
+#define QB_SYMINFO_NOTFOUND 0x8000 /* no DT_NEEDED library defines it */
+#define QB_SYMINFO_REASONS  0xf000
+
+#define QB_TABLE_MAGIC   "QBT1"
+#define QB_TABLE_VERSION 1
+
+/* qb_table_hdr.flags */
+#define QB_TF_GNUHASH   0x01 /* gnu_off valid */
+#define QB_TF_SYSVHASH  0x02 /* sysv_off valid */
+#define QB_TF_DIRECT    0x04 /* DT_SYMINFO written by linkopt */
+#define QB_TF_RELSORTED 0x08 /* non-PLT relocations grouped by symbol */
+#define QB_TF_DYNSORTED 0x10 /* .dynsym/.dynstr sorted */
+
+/* Little-endian, 4-byte aligned, identical for ELFCLASS32 and ELFCLASS64. */
+struct qb_table_hdr {
+	char     magic[4];
+	uint16_t version;
+	uint16_t hdr_size;
+	uint32_t flags;
+	uint32_t nsyms;
+	uint32_t gnu_off;  /* uint32_t gnu_hash[nsyms], entry 0 = 0 */
+	uint32_t sysv_off; /* uint32_t sysv_hash[nsyms], entry 0 = 0 */
+};
+
+/* Non-zero when tab[0..size) is a table this code understands and that
+ * describes exactly nsyms_expected dynamic symbols. */
+int qb_table_valid(const void *tab, size_t size, uint32_t nsyms_expected);
+
+/* Per-symbol hash arrays of a valid table, or NULL when absent. */
+const uint32_t *qb_table_gnu(const void *tab);
+const uint32_t *qb_table_sysv(const void *tab);
+
+#endif
