@@ -1,0 +1,147 @@
+/* Filling a struct dso from its mapped dynamic section, and the global
+ * list of loaded objects. */
+#include <string.h>
+#include "ldso.h"
+
+hidden struct qb_state qb;
+
+hidden void *qb_laddr(const struct dso *p, size_t vaddr)
+{
+	return p->base + vaddr;
+}
+
+/* Is [vaddr, vaddr+len) inside the object's loaded image? */
+hidden int qb_in_image(const struct dso *p, size_t vaddr, size_t len)
+{
+	if (p->is_ldso || (p->is_main && !p->map))
+		return 1;  /* mapped by the kernel or by ourselves: trusted */
+	return vaddr >= p->vmin && vaddr <= p->vmax && len <= p->vmax - vaddr;
+}
+
+/* Number of symbols: DT_HASH knows it; with only DT_GNU_HASH, walk to the
+ * end of the longest chain. */
+static int count_syms(struct dso *p)
+{
+	if (p->hashtab) {
+		if (!qb_in_image(p, (size_t)((unsigned char *)p->hashtab - p->base), 8))
+			return -1;
+		uint32_t nb = p->hashtab[0], nc = p->hashtab[1];
+		if (!nb || !qb_in_image(p, (size_t)((unsigned char *)p->hashtab - p->base),
+		    8 + 4 * ((size_t)nb + nc)))
+			return -1;
+		p->nsyms = nc;
+		if (!p->ghashtab)
+			return 0;
+		/* Both tables: the GNU one is used, so validate it too. */
+		size_t keep = p->nsyms;
+		uint32_t *h = p->hashtab;
+		p->hashtab = 0;
+		int r = count_syms(p);
+		p->hashtab = h;
+		if (p->nsyms > keep)
+			keep = p->nsyms;
+		p->nsyms = keep;
+		return r;
+	}
+	uint32_t *gh = p->ghashtab;
+	if (!qb_in_image(p, (size_t)((unsigned char *)gh - p->base), 16))
+		return -1;
+	uint32_t nbuckets = gh[0], symoffset = gh[1], bloomwords = gh[2];
+	size_t hdr = 16 + (size_t)bloomwords * sizeof(size_t);
+	if (!qb_in_image(p, (size_t)((unsigned char *)gh - p->base), hdr + (size_t)nbuckets * 4))
+		return -1;
+	uint32_t *buckets = (uint32_t *)((unsigned char *)gh + hdr);
+	uint32_t *chains = buckets + nbuckets;
+	uint32_t last = 0;
+	if (!nbuckets || !bloomwords || (bloomwords & (bloomwords - 1)))
+		return -1;
+	for (uint32_t i = 0; i < nbuckets; i++) {
+		if (buckets[i] && buckets[i] < symoffset)
+			return -1;
+		if (buckets[i] > last)
+			last = buckets[i];
+	}
+	if (last) {
+		if (last < symoffset)
+			return -1;
+		for (;;) {
+			size_t off = (size_t)((unsigned char *)&chains[last - symoffset] - p->base);
+			if (!qb_in_image(p, off, 4))
+				return -1;
+			if (chains[last - symoffset] & 1)
+				break;
+			last++;
+		}
+		p->nsyms = last + 1;
+	} else {
+		p->nsyms = symoffset;
+	}
+	return 0;
+}
+
+/* Decode the dynamic section and check that the tables it names lie in
+ * the image. Returns a reason on failure. */
+hidden const char *qb_dso_decode(struct dso *p)
+{
+	const char *why = 0;
+	size_t max = p->is_ldso || p->is_main ? (size_t)-1 / 32 : (p->vmax - ((unsigned char *)p->dynv - p->base)) / sizeof(Dyn);
+	if (qb_decode_dynamic(p->dynv, max, QB_ELFCLASS == ELFCLASS64, &p->dyn, &why))
+		return why;
+	struct qb_dyninfo *d = &p->dyn;
+	if (!qb_in_image(p, d->strtab, d->strsz) || !qb_in_image(p, d->symtab, sizeof(Sym)))
+		return "string or symbol table outside the image";
+	p->strings = qb_laddr(p, d->strtab);
+	if (d->strsz && p->strings[d->strsz - 1])
+		return "string table is not terminated";
+	p->syms = qb_laddr(p, d->symtab);
+	if (d->hash)
+		p->hashtab = qb_laddr(p, d->hash);
+	if (d->gnu_hash)
+		p->ghashtab = qb_laddr(p, d->gnu_hash);
+	if (!p->hashtab && !p->ghashtab)
+		return "no DT_HASH or DT_GNU_HASH";
+	if (count_syms(p))
+		return "hash table outside the image";
+	if (!qb_in_image(p, d->symtab, p->nsyms * sizeof(Sym)))
+		return "symbol table outside the image";
+	if (d->versym) {
+		if (!qb_in_image(p, d->versym, p->nsyms * 2))
+			return "version table outside the image";
+		p->versym = qb_laddr(p, d->versym);
+	}
+	if (d->verdef) {
+		if (!qb_in_image(p, d->verdef, sizeof(Verdef)))
+			return "version definitions outside the image";
+		p->verdef = qb_laddr(p, d->verdef);
+	}
+	if ((d->rela && !qb_in_image(p, d->rela, d->relasz)) ||
+	    (d->rel && !qb_in_image(p, d->rel, d->relsz)) ||
+	    (d->jmprel && !qb_in_image(p, d->jmprel, d->pltrelsz)) ||
+	    (d->relr && !qb_in_image(p, d->relr, d->relrsz)) ||
+	    (d->init_array && !qb_in_image(p, d->init_array, d->init_arraysz)) ||
+	    (d->fini_array && !qb_in_image(p, d->fini_array, d->fini_arraysz)) ||
+	    (d->preinit_array && !qb_in_image(p, d->preinit_array, d->preinit_arraysz)))
+		return "relocation or init table outside the image";
+	if ((d->have & QB_HAVE_INIT && !qb_in_image(p, d->init, 1)) ||
+	    (d->have & QB_HAVE_FINI && !qb_in_image(p, d->fini, 1)))
+		return "DT_INIT or DT_FINI outside the image";
+	if (d->have & QB_HAVE_SONAME)
+		p->soname = p->strings + d->soname;
+	if (d->have & QB_HAVE_RPATH)
+		p->rpath = (char *)p->strings + d->rpath;
+	if (d->have & QB_HAVE_RUNPATH)
+		p->runpath = (char *)p->strings + d->runpath;
+	return qb_build_verdefs(p);
+}
+
+hidden void qb_dso_append(struct dso *p)
+{
+	p->prev = qb.tail;
+	p->next = 0;
+	if (qb.tail)
+		qb.tail->next = p;
+	else
+		qb.head = p;
+	qb.tail = p;
+	qb.ndso++;
+}

@@ -1,0 +1,172 @@
+/* The loader's central data: one struct dso per loaded object, the global
+ * list in load order, and the interfaces between the loader's modules. */
+#ifndef QB_LDSO_H
+#define QB_LDSO_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <link.h>
+#include "arch.h"
+#include "musl.h"
+#include "dynamic.h"
+
+#define hidden QB_HIDDEN
+#define QB_VERSION "0.1.0"
+
+#if QB_ELFCLASS == ELFCLASS64
+typedef Elf64_Ehdr Ehdr;
+typedef Elf64_Phdr Phdr;
+typedef Elf64_Sym Sym;
+typedef Elf64_Rela Rela;
+typedef Elf64_Rel Rel;
+typedef Elf64_Dyn Dyn;
+typedef Elf64_Verdef Verdef;
+typedef Elf64_Verdaux Verdaux;
+typedef Elf64_Verneed Verneed;
+typedef Elf64_Vernaux Vernaux;
+typedef Elf64_Syminfo Syminfo;
+#define ST_TYPE ELF64_ST_TYPE
+#define ST_BIND ELF64_ST_BIND
+#else
+typedef Elf32_Ehdr Ehdr;
+typedef Elf32_Phdr Phdr;
+typedef Elf32_Sym Sym;
+typedef Elf32_Rela Rela;
+typedef Elf32_Rel Rel;
+typedef Elf32_Dyn Dyn;
+typedef Elf32_Verdef Verdef;
+typedef Elf32_Verdaux Verdaux;
+typedef Elf32_Verneed Verneed;
+typedef Elf32_Vernaux Vernaux;
+typedef Elf32_Syminfo Syminfo;
+#define ST_TYPE ELF32_ST_TYPE
+#define ST_BIND ELF32_ST_BIND
+#endif
+
+struct dso {
+	/* First: the public struct link_map view (l_addr, l_name, l_ld,
+	 * l_next, l_prev) that debuggers and dlinfo users read. */
+	unsigned char *base;
+	char *name;
+	size_t *dynv;
+	struct dso *next, *prev;
+
+	struct qb_dyninfo dyn;
+	Phdr *phdr;
+	size_t phnum, phentsize;
+	Sym *syms;
+	const char *strings;
+	uint32_t *hashtab;
+	uint32_t *ghashtab;
+	uint16_t *versym;
+	Verdef *verdef;
+	size_t nsyms;
+	struct qb_verdef_ent *vdefs, *vreqs;  /* by version index */
+	size_t nvdefs, nvreqs;
+
+	unsigned char *map;     /* whole reserved mapping (0 for kernel-mapped) */
+	size_t map_len;
+	size_t vmin, vmax;      /* link-time address range of the PT_LOADs */
+	dev_t dev;
+	ino_t ino;
+	const char *soname;
+	const char *shortname;  /* the name it was asked for */
+	char *rpath, *runpath;  /* expanded lazily: raw dynamic strings */
+
+	struct dso **deps;
+	size_t ndeps;
+	struct dso *needed_by;
+
+	struct qb_tls_module tls;
+	size_t tls_id;
+
+	size_t relro_start, relro_end;
+	struct dso *init_next;  /* order in which constructors run */
+	struct dso *fini_next;  /* reverse order of construction */
+
+	unsigned char is_ldso, is_main, relocated, constructed;
+	unsigned char deps_loaded, mark;
+};
+
+struct symdef {
+	Sym *sym;
+	struct dso *dso;
+};
+
+/* Process-wide state of the loader. */
+struct qb_state {
+	struct dso *head, *tail;   /* global scope, in load order */
+	struct dso *ldso;
+	struct dso *main;
+	struct dso *init_head;     /* constructors: dependencies first */
+	size_t *auxv;
+	char **envp;
+	const char *env_library_path;
+	const char *env_preload;
+	int secure;
+	int failed;                /* errors were reported: exit 127 */
+	size_t tls_cnt, tls_offset, tls_align;
+	struct qb_tls_module *tls_tail;
+	size_t ndso;
+	struct {
+		size_t lookups, probes, strcmps, relocs, cache_hits;
+	} stats;
+};
+
+extern struct qb_state qb hidden;
+
+/* error.c */
+hidden void qb_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+hidden _Noreturn void qb_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* dso.c */
+hidden const char *qb_dso_decode(struct dso *p);
+hidden void qb_dso_append(struct dso *p);
+hidden void *qb_laddr(const struct dso *p, size_t vaddr);
+hidden int qb_in_image(const struct dso *p, size_t vaddr, size_t len);
+
+/* version.c */
+hidden const char *qb_build_verdefs(struct dso *p);
+hidden int qb_verreq_of(struct dso *p, size_t i, struct qb_verreq *out);
+
+/* map.c */
+hidden struct dso *qb_map_file(int fd, const char *path, int allow_exec, const char **why);
+
+/* search.c */
+hidden struct dso *qb_load_library(const char *name, struct dso *needed_by, const char **why);
+hidden void qb_load_deps(struct dso *p);
+hidden void qb_load_preloads(const char *list);
+
+/* lookup.c */
+struct qb_symreq {
+	const char *name;
+	uint32_t gnu_h, sysv_h;
+	int have_sysv;
+	const struct qb_verreq *ver;
+};
+hidden void qb_symreq_init(struct qb_symreq *r, const char *name, const struct qb_verreq *ver);
+hidden Sym *qb_lookup_in(struct dso *p, struct qb_symreq *r);
+hidden struct symdef qb_lookup(struct qb_symreq *r, struct dso *skip);
+
+/* reloc.c */
+hidden void qb_relocate(struct dso *p);
+hidden void qb_relocate_all(void);
+hidden void qb_protect_relro(struct dso *p);
+
+/* tls.c */
+hidden void qb_tls_register(struct dso *p);
+hidden void qb_tls_install(int early);
+
+/* initfini.c */
+hidden void qb_queue_init(void);
+hidden void qb_set_init_args(int argc, char **argv, char **envp);
+
+/* debug.c */
+hidden void qb_debug_init(void);
+hidden void qb_debug_change(int state);
+
+/* dlapi.c */
+hidden struct dso *qb_dso_of_addr(const void *addr);
+
+#endif

@@ -1,0 +1,105 @@
+/* The standard symbol lookup: each object's DT_GNU_HASH (bloom filter
+ * first) or DT_HASH, with the binding, type and version rules; the global
+ * scope is searched in load order and the first definition wins. */
+#include <string.h>
+#include "ldso.h"
+#include "elfhash.h"
+
+#define WORD_BITS (8 * sizeof(size_t))
+
+/* Symbol types and bindings a reference may bind to. */
+#define OK_TYPES (1 << STT_NOTYPE | 1 << STT_OBJECT | 1 << STT_FUNC | \
+	1 << STT_COMMON | 1 << STT_TLS | 1 << STT_GNU_IFUNC)
+#define OK_BINDS (1 << STB_GLOBAL | 1 << STB_WEAK | 1 << STB_GNU_UNIQUE)
+
+static int candidate(struct dso *p, size_t i, const struct qb_symreq *r)
+{
+	const Sym *s = p->syms + i;
+	if (!s->st_shndx || !(OK_TYPES >> ST_TYPE(s->st_info) & 1) ||
+	    !(OK_BINDS >> ST_BIND(s->st_info) & 1))
+		return 0;
+	if (!s->st_value && ST_TYPE(s->st_info) != STT_TLS)
+		return 0;
+	if (s->st_name >= p->dyn.strsz)
+		return 0;
+	qb.stats.strcmps++;
+	if (strcmp(r->name, p->strings + s->st_name))
+		return 0;
+	uint16_t vs = p->versym ? p->versym[i] : 0;
+	const struct qb_verdef_ent *vd = 0;
+	if (p->versym && (size_t)(vs & 0x7fff) < p->nvdefs && p->vdefs[vs & 0x7fff].name)
+		vd = &p->vdefs[vs & 0x7fff];
+	return qb_version_match(vs, p->versym != 0, vd, r->ver);
+}
+
+static Sym *gnu_lookup(struct dso *p, const struct qb_symreq *r)
+{
+	const uint32_t *gh = p->ghashtab;
+	uint32_t nbuckets = gh[0], symoffset = gh[1], nbloom = gh[2], shift = gh[3];
+	const size_t *bloom = (const size_t *)(gh + 4);
+	uint32_t h = r->gnu_h;
+	size_t word = bloom[(h / WORD_BITS) & (nbloom - 1)];
+	size_t mask = (size_t)1 << (h % WORD_BITS) | (size_t)1 << ((h >> shift) % WORD_BITS);
+	if ((word & mask) != mask)
+		return 0;
+	const uint32_t *buckets = (const uint32_t *)(bloom + nbloom);
+	uint32_t i = buckets[h % nbuckets];
+	if (!i)
+		return 0;
+	const uint32_t *chain = buckets + nbuckets - symoffset;
+	for (; i < p->nsyms; i++) {
+		uint32_t ch = chain[i];
+		if ((ch | 1) == (h | 1) && candidate(p, i, r))
+			return p->syms + i;
+		if (ch & 1)
+			break;
+	}
+	return 0;
+}
+
+static Sym *sysv_lookup(struct dso *p, struct qb_symreq *r)
+{
+	if (!r->have_sysv) {
+		r->sysv_h = qb_sysv_hash(r->name);
+		r->have_sysv = 1;
+	}
+	const uint32_t *ht = p->hashtab;
+	uint32_t nbucket = ht[0], nchain = ht[1];
+	const uint32_t *chains = ht + 2 + nbucket;
+	size_t guard = nchain;
+	for (uint32_t i = ht[2 + r->sysv_h % nbucket]; i && i < nchain && guard--; i = chains[i])
+		if (candidate(p, i, r))
+			return p->syms + i;
+	return 0;
+}
+
+hidden Sym *qb_lookup_in(struct dso *p, struct qb_symreq *r)
+{
+	qb.stats.probes++;
+	return p->ghashtab ? gnu_lookup(p, r) : sysv_lookup(p, r);
+}
+
+hidden struct symdef qb_lookup(struct qb_symreq *r, struct dso *skip)
+{
+	struct symdef def = { 0, 0 };
+	qb.stats.lookups++;
+	for (struct dso *p = qb.head; p; p = p->next) {
+		if (p == skip)
+			continue;
+		Sym *s = qb_lookup_in(p, r);
+		if (s) {
+			def.sym = s;
+			def.dso = p;
+			break;
+		}
+	}
+	return def;
+}
+
+hidden void qb_symreq_init(struct qb_symreq *r, const char *name, const struct qb_verreq *ver)
+{
+	r->name = name;
+	r->gnu_h = qb_gnu_hash(name);
+	r->have_sysv = 0;
+	r->ver = ver;
+}

@@ -1,0 +1,236 @@
+/* Applying an object's relocations (DT_RELR, DT_REL/DT_RELA, the PLT
+ * table) once its dependencies are relocated. The architecture supplies
+ * the mapping from relocation type to generic kind. */
+#include <string.h>
+#include <sys/mman.h>
+#include "ldso.h"
+
+/* Resolve reference symbol symi of p; consecutive relocations against the
+ * same symbol reuse the previous answer. */
+struct resolver {
+	struct dso *p;
+	size_t last_sym;
+	struct symdef last;
+};
+
+static int resolve(struct resolver *rs, size_t symi, int copy, struct symdef *out)
+{
+	struct dso *p = rs->p;
+	if (symi == rs->last_sym && !copy) {
+		qb.stats.cache_hits++;
+		*out = rs->last;
+		return 0;
+	}
+	Sym *ref = p->syms + symi;
+	if (ST_BIND(ref->st_info) == STB_LOCAL) {
+		out->sym = ref;
+		out->dso = p;
+		return 0;
+	}
+	if (ref->st_name >= p->dyn.strsz) {
+		qb_error("Error relocating %s: bad symbol name offset", p->name);
+		return -1;
+	}
+	const char *name = p->strings + ref->st_name;
+	struct qb_verreq vr;
+	struct qb_symreq r;
+	qb_symreq_init(&r, name, qb_verreq_of(p, symi, &vr) ? &vr : 0);
+	*out = qb_lookup(&r, copy ? p : 0);
+	if (!out->sym) {
+		if (ST_BIND(ref->st_info) != STB_WEAK) {
+			qb_error("Error relocating %s: %s: symbol not found", p->name, name);
+			return -1;
+		}
+		out->dso = p;  /* weak undefined: value 0 */
+	}
+	if (!copy) {
+		rs->last_sym = symi;
+		rs->last = *out;
+	}
+	return 0;
+}
+
+static size_t tls_offset_of(const struct dso *d)
+{
+	return d->tls.offset;
+}
+
+static void apply(struct dso *p, struct resolver *rs, size_t info, size_t off,
+	size_t addend, int rela)
+{
+	unsigned type = QB_R_TYPE(info);
+	size_t symi = QB_R_SYM(info);
+	int kind = qb_rel_kind(type);
+	size_t *where = (size_t *)(p->base + off);
+	struct symdef def = { 0, p };
+
+	if (kind == RK_NONE)
+		return;
+	if (!qb_in_image(p, off, sizeof(size_t) * (kind == RK_TLSDESC ? 2 : 1))) {
+		qb_error("Error relocating %s: relocation offset 0x%zx outside the image", p->name, off);
+		return;
+	}
+	if (!rela && kind != RK_COPY && kind != RK_GOT && kind != RK_PLT)
+		addend = kind == RK_PC32 || kind == RK_ABS32U || kind == RK_ABS32S ?
+			(size_t)(long)*(int32_t *)where : *where;
+	qb.stats.relocs++;
+	if (kind == RK_RELATIVE) {
+		if (!p->is_ldso)
+			*where = (size_t)p->base + addend;
+		return;
+	}
+	if (kind == RK_IRELATIVE) {
+		*where = ((size_t (*)(void))(p->base + addend))();
+		return;
+	}
+	if (symi) {
+		if (symi >= p->nsyms) {
+			qb_error("Error relocating %s: symbol index %zu out of range", p->name, symi);
+			return;
+		}
+		if (resolve(rs, symi, kind == RK_COPY, &def))
+			return;
+	}
+	size_t val = def.sym ? (size_t)def.dso->base + def.sym->st_value : 0;
+	int is_tls = def.sym && ST_TYPE(def.sym->st_info) == STT_TLS;
+	if (def.sym && ST_TYPE(def.sym->st_info) == STT_GNU_IFUNC)
+		val = ((size_t (*)(void))val)();
+
+	switch (kind) {
+	case RK_WORD: *where = val + addend; break;
+	case RK_GOT:
+	case RK_PLT: *where = val + (rela ? addend : 0); break;
+	case RK_PCWORD: *where = val + addend - (size_t)where; break;
+	case RK_PC32: *(uint32_t *)where = (uint32_t)(val + addend - (size_t)where); break;
+	case RK_ABS32U:
+	case RK_ABS32S: *(uint32_t *)where = (uint32_t)(val + addend); break;
+	case RK_COPY: {
+		size_t n = p->syms[symi].st_size;
+		if (!def.sym || !qb_in_image(p, off, n)) {
+			qb_error("Error relocating %s: bad copy relocation", p->name);
+			return;
+		}
+		if (def.sym->st_size < n)
+			n = def.sym->st_size;
+		memcpy(where, (void *)val, n);
+		break;
+	}
+	case RK_DTPMOD: *where = def.dso->tls_id; break;
+	case RK_DTPOFF: *where = (def.sym ? def.sym->st_value : 0) + addend - QB_DTP_OFFSET; break;
+	case RK_TPOFF:
+	case RK_TPOFF_NEG:
+	case RK_TLSDESC: {
+		if (symi && !is_tls && def.sym) {
+			qb_error("Error relocating %s: TLS relocation against a non-TLS symbol", p->name);
+			return;
+		}
+		if (!def.dso->tls.size && def.sym) {
+			qb_error("Error relocating %s: TLS relocation against an object without TLS", p->name);
+			return;
+		}
+		size_t tpoff = (def.sym ? def.sym->st_value : 0) + addend - tls_offset_of(def.dso);
+		if (kind == RK_TPOFF)
+			*where = tpoff;
+		else if (kind == RK_TPOFF_NEG)
+			*where = -tpoff;
+		else {
+			where[0] = (size_t)__tlsdesc_static;
+			where[1] = tpoff;
+		}
+		break;
+	}
+	default:
+		qb_error("Error relocating %s: unsupported relocation type %u", p->name, type);
+	}
+}
+
+static void apply_table(struct dso *p, struct resolver *rs, size_t vaddr, size_t size, int rela)
+{
+	if (!vaddr || !size)
+		return;
+	size_t ent = rela ? 3 : 2;
+	const size_t *r = qb_laddr(p, vaddr);
+	for (size_t n = size / (ent * sizeof(size_t)); n; n--, r += ent)
+		apply(p, rs, r[1], r[0], rela ? r[2] : 0, rela);
+}
+
+static void apply_relr(struct dso *p)
+{
+	const size_t *r = qb_laddr(p, p->dyn.relr);
+	size_t *next = 0;
+	for (size_t n = p->dyn.relrsz / sizeof(size_t); n; n--, r++) {
+		if (!(*r & 1)) {
+			if (!qb_in_image(p, *r, sizeof(size_t))) {
+				qb_error("Error relocating %s: DT_RELR address outside the image", p->name);
+				return;
+			}
+			next = (size_t *)(p->base + *r);
+			*next++ += (size_t)p->base;
+			continue;
+		}
+		if (!next)
+			continue;
+		size_t bits = *r >> 1;
+		for (size_t i = 0; bits; i++, bits >>= 1)
+			if (bits & 1) {
+				if (!qb_in_image(p, (size_t)((unsigned char *)(next + i) - p->base), sizeof(size_t))) {
+					qb_error("Error relocating %s: DT_RELR address outside the image", p->name);
+					return;
+				}
+				next[i] += (size_t)p->base;
+			}
+		next += 8 * sizeof(size_t) - 1;
+	}
+}
+
+/* Text relocations need the read-only segments writable for a while. */
+static void text_writable(struct dso *p, int on)
+{
+	size_t page = __libc.page_size;
+	for (size_t i = 0; i < p->phnum; i++) {
+		Phdr *ph = &p->phdr[i];
+		if (ph->p_type != PT_LOAD || (ph->p_flags & PF_W))
+			continue;
+		size_t start = ph->p_vaddr & -page;
+		size_t end = (ph->p_vaddr + ph->p_memsz + page - 1) & -page;
+		int prot = (ph->p_flags & PF_R ? PROT_READ : 0) | (ph->p_flags & PF_X ? PROT_EXEC : 0);
+		mprotect(p->base + start, end - start, on ? prot | PROT_WRITE : prot);
+	}
+}
+
+hidden void qb_relocate(struct dso *p)
+{
+	if (p->relocated)
+		return;
+	p->relocated = 1;
+	struct resolver rs = { p, (size_t)-1, { 0, 0 } };
+	int textrel = (p->dyn.have & QB_HAVE_TEXTREL) || (p->dyn.flags & DF_TEXTREL);
+	if (textrel)
+		text_writable(p, 1);
+	/* The loader relocated itself in stage 1; only its symbolic
+	 * relocations are redone, now against the whole global scope. */
+	if (!p->is_ldso && p->dyn.relr)
+		apply_relr(p);
+	apply_table(p, &rs, p->dyn.rela, p->dyn.relasz, 1);
+	apply_table(p, &rs, p->dyn.rel, p->dyn.relsz, 0);
+	apply_table(p, &rs, p->dyn.jmprel, p->dyn.pltrelsz, p->dyn.pltrel == DT_RELA);
+	if (textrel)
+		text_writable(p, 0);
+}
+
+hidden void qb_protect_relro(struct dso *p)
+{
+	if (p->relro_end > p->relro_start)
+		mprotect(p->base + p->relro_start, p->relro_end - p->relro_start, PROT_READ);
+}
+
+hidden void qb_relocate_all(void)
+{
+	/* Dependencies before their users: the reverse of load order is a
+	 * good approximation; the main program goes last because its copy
+	 * relocations read the libraries' relocated data. */
+	for (struct dso *p = qb.tail; p; p = p->prev)
+		if (p != qb.main)
+			qb_relocate(p);
+	qb_relocate(qb.main);
+}

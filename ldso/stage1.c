@@ -1,0 +1,71 @@
+/* Stage 1: the loader relocates itself. Nothing here may read a global
+ * through the GOT or call into libc: neither is usable until this is done,
+ * and musl's code also needs the thread pointer, which stage 2 sets. */
+#include "ldso.h"
+
+extern const unsigned char __ehdr_start[] hidden;
+
+/* Word at a link-time address of the loader. */
+#define AT(base, off) ((size_t *)((base) + (off)))
+
+static void apply(unsigned char *base, const Sym *syms, size_t type,
+	size_t symi, size_t *where, size_t addend)
+{
+	size_t s = symi && syms[symi].st_shndx ? (size_t)base + syms[symi].st_value : 0;
+	switch (qb_rel_kind(type)) {
+	case RK_RELATIVE: *where = (size_t)base + addend; break;
+	case RK_WORD: if (s) *where = s + addend; break;
+	case RK_GOT:
+	case RK_PLT: if (s) *where = s; break;
+	default: break;
+	}
+}
+
+hidden void qb_stage1(size_t *sp, size_t *dynv)
+{
+	(void)sp;
+	unsigned char *base = (unsigned char *)__ehdr_start;
+	size_t rel = 0, relsz = 0, jmprel = 0, pltsz = 0, symtab = 0;
+	size_t relr = 0, relrsz = 0;
+
+	for (size_t *d = dynv; d[0]; d += 2) {
+		switch (d[0]) {
+		case QB_USE_RELA ? DT_RELA : DT_REL: rel = d[1]; break;
+		case QB_USE_RELA ? DT_RELASZ : DT_RELSZ: relsz = d[1]; break;
+		case DT_JMPREL: jmprel = d[1]; break;
+		case DT_PLTRELSZ: pltsz = d[1]; break;
+		case DT_SYMTAB: symtab = d[1]; break;
+		case DT_RELR: relr = d[1]; break;
+		case DT_RELRSZ: relrsz = d[1]; break;
+		}
+	}
+	const Sym *syms = (const Sym *)(base + symtab);
+
+	/* DT_RELR: a run of relative relocations packed as address words
+	 * followed by bitmaps of the words after them. */
+	size_t *next = 0;
+	for (size_t *r = (size_t *)(base + relr); relrsz; r++, relrsz -= sizeof *r) {
+		if (!(*r & 1)) {
+			next = AT(base, *r);
+			*next++ += (size_t)base;
+			continue;
+		}
+		size_t bits = *r >> 1;
+		for (size_t i = 0; bits; i++, bits >>= 1)
+			if (bits & 1)
+				next[i] += (size_t)base;
+		next += 8 * sizeof(size_t) - 1;
+	}
+
+	size_t ent = QB_USE_RELA ? 3 : 2;
+	size_t *tabs[2] = { (size_t *)(base + rel), (size_t *)(base + jmprel) };
+	size_t sizes[2] = { rel ? relsz : 0, jmprel ? pltsz : 0 };
+	for (int t = 0; t < 2; t++) {
+		size_t *r = tabs[t];
+		for (size_t n = sizes[t] / (ent * sizeof(size_t)); n; n--, r += ent) {
+			size_t *where = AT(base, r[0]);
+			size_t addend = QB_USE_RELA ? r[2] : *where;
+			apply(base, syms, QB_R_TYPE(r[1]), QB_R_SYM(r[1]), where, addend);
+		}
+	}
+}

@@ -1,0 +1,290 @@
+/* Stage 2: with the loader relocated, give it a thread pointer, find or
+ * load the program, load every dependency, lay out TLS, relocate, and
+ * hand the program's entry point back to the entry stub. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "ldso.h"
+
+extern const unsigned char __ehdr_start[] hidden;
+extern Dyn _DYNAMIC[] hidden;
+void _dlstart(void) hidden;
+
+struct qb_entry {
+	size_t entry;
+	size_t *sp;
+};
+
+#define AUX_MAX 64
+
+static struct dso ldso_dso, main_dso;
+
+static const char *getenv_early(char **envp, const char *name)
+{
+	size_t n = strlen(name);
+	for (; *envp; envp++)
+		if (!strncmp(*envp, name, n) && (*envp)[n] == '=')
+			return *envp + n + 1;
+	return 0;
+}
+
+static void setup_ldso(const char *name)
+{
+	struct dso *p = &ldso_dso;
+	const Ehdr *eh = (const Ehdr *)__ehdr_start;
+	p->base = (unsigned char *)__ehdr_start;
+	p->dynv = (size_t *)_DYNAMIC;
+	p->phdr = (Phdr *)(p->base + eh->e_phoff);
+	p->phnum = eh->e_phnum;
+	p->phentsize = eh->e_phentsize;
+	p->is_ldso = 1;
+	p->relocated = 0;
+	p->name = (char *)name;
+	p->shortname = "libc.so";
+	const char *why = qb_dso_decode(p);
+	if (why)
+		qb_fatal("%s: %s", QB_LDSO_NAME, why);
+	struct stat st;
+	if (!stat(name, &st)) {
+		p->dev = st.st_dev;
+		p->ino = st.st_ino;
+	}
+	for (size_t i = 0; i < p->phnum; i++)
+		if (p->phdr[i].p_type == PT_GNU_RELRO) {
+			p->relro_start = p->phdr[i].p_vaddr & -__libc.page_size;
+			p->relro_end = (p->phdr[i].p_vaddr + p->phdr[i].p_memsz) & -__libc.page_size;
+		}
+	qb.ldso = p;
+}
+
+/* The program was mapped by the kernel: describe it from the aux vector. */
+static void setup_kernel_main(size_t *aux, char *argv0)
+{
+	struct dso *p = &main_dso;
+	p->phdr = (Phdr *)aux[AT_PHDR];
+	p->phnum = aux[AT_PHNUM];
+	p->phentsize = aux[AT_PHENT];
+	size_t dyn = 0;
+	for (size_t i = 0; i < p->phnum; i++) {
+		Phdr *ph = &p->phdr[i];
+		if (ph->p_type == PT_PHDR)
+			p->base = (unsigned char *)(aux[AT_PHDR] - ph->p_vaddr);
+		else if (ph->p_type == PT_DYNAMIC)
+			dyn = ph->p_vaddr;
+		else if (ph->p_type == PT_TLS) {
+			p->tls.image = (void *)ph->p_vaddr;
+			p->tls.len = ph->p_filesz;
+			p->tls.size = ph->p_memsz;
+			p->tls.align = ph->p_align ? ph->p_align : 1;
+		} else if (ph->p_type == PT_GNU_RELRO) {
+			p->relro_start = ph->p_vaddr & -__libc.page_size;
+			p->relro_end = (ph->p_vaddr + ph->p_memsz) & -__libc.page_size;
+		}
+	}
+	if (!dyn)
+		qb_fatal("%s: not a dynamic program", argv0);
+	p->dynv = (size_t *)(p->base + dyn);
+	if (p->tls.size)
+		p->tls.image = p->base + (size_t)p->tls.image;
+	p->name = argv0;
+	p->is_main = 1;
+	const char *why = qb_dso_decode(p);
+	if (why)
+		qb_fatal("%s: %s", argv0, why);
+}
+
+static _Noreturn void usage(const char *self, int status)
+{
+	dprintf(status ? 2 : 1,
+		"quickbind dynamic linker (" QB_ARCH_NAME ")\n"
+		"Usage: %s [--list] [--library-path PATH] [--preload LIBS] [--argv0 NAME] [--] PROGRAM [ARGS...]\n"
+		"       %s --help | --version\n", self, self);
+	_exit(status);
+}
+
+/* Run as a command: parse options, map the program ourselves, rewrite
+ * the aux vector so libc sees the program, and drop our own arguments. */
+static size_t *invoked_directly(size_t *sp, size_t *aux, size_t *auxv, int *list)
+{
+	int argc = (int)sp[0];
+	char **argv = (char **)(sp + 1);
+	const char *self = argv[0] ? argv[0] : QB_LDSO_NAME, *argv0 = 0;
+	const char *base = strrchr(self, '/');
+	base = base ? base + 1 : self;
+	int i = 1;
+	if (!strcmp(base, "ldd"))
+		*list = 1;
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		const char *o = argv[i];
+		if (!strcmp(o, "--")) { i++; break; }
+		else if (!strcmp(o, "--list")) *list = 1;
+		else if (!strcmp(o, "--help")) usage(self, 0);
+		else if (!strcmp(o, "--version")) {
+			dprintf(1, "quickbind " QB_VERSION " (" QB_ARCH_NAME "), musl 1.2.3 base\n");
+			_exit(0);
+		} else if (!strcmp(o, "--library-path") && i + 1 < argc) qb.env_library_path = argv[++i];
+		else if (!strcmp(o, "--preload") && i + 1 < argc) qb.env_preload = argv[++i];
+		else if (!strcmp(o, "--argv0") && i + 1 < argc) argv0 = argv[++i];
+		else {
+			dprintf(2, "%s: unknown or incomplete option '%s'\n", self, o);
+			usage(self, 127);
+		}
+	}
+	if (i >= argc)
+		usage(self, 127);
+
+	const char *path = argv[i];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		qb_fatal("%s: cannot load %s: %m", self, path);
+	const char *why;
+	struct dso *p = qb_map_file(fd, path, 1, &why);
+	close(fd);
+	if (!p)
+		qb_fatal("%s: cannot load %s: %s", self, path, why);
+	main_dso = *p;
+	main_dso.name = (char *)path;
+	__libc_free(p);
+	p = &main_dso;
+
+	const Ehdr *eh = 0;
+	for (size_t k = 0; k < p->phnum; k++)
+		if (p->phdr[k].p_type == PT_LOAD && !(p->phdr[k].p_offset)) {
+			eh = (const Ehdr *)(p->base + p->phdr[k].p_vaddr);
+			break;
+		}
+	if (!eh)
+		qb_fatal("%s: %s: ELF header is not loaded", self, path);
+	for (size_t *a = auxv; a[0]; a += 2) {
+		switch (a[0]) {
+		case AT_PHDR: a[1] = (size_t)p->phdr; break;
+		case AT_PHNUM: a[1] = p->phnum; break;
+		case AT_ENTRY: a[1] = (size_t)p->base + eh->e_entry; break;
+		case AT_BASE: a[1] = (size_t)__ehdr_start; break;
+		case AT_EXECFN: a[1] = (size_t)path; break;
+		}
+		if (a[0] < AUX_MAX)
+			aux[a[0]] = a[1];
+	}
+	/* The program's argv starts at argv[i]; argc goes in the word before. */
+	sp += i;
+	sp[0] = argc - i;
+	if (argv0)
+		argv[i] = (char *)argv0;
+	return sp;
+}
+
+static void list_objects(void)
+{
+	for (struct dso *p = qb.head; p; p = p->next) {
+		if (p == qb.main)
+			continue;
+		if (p->is_ldso)
+			dprintf(1, "\t%s => %s (%p)\n", p->shortname, p->name, (void *)p->base);
+		else
+			dprintf(1, "\t%s => %s (%p)\n", p->shortname, p->name, (void *)p->base);
+	}
+}
+
+static void check_malloc_replaced(void)
+{
+	struct qb_symreq r;
+	qb_symreq_init(&r, "malloc", 0);
+	struct symdef d = qb_lookup(&r, 0);
+	if (d.dso && d.dso != qb.ldso)
+		__malloc_replaced = 1;
+	qb_symreq_init(&r, "aligned_alloc", 0);
+	d = qb_lookup(&r, 0);
+	if (d.dso && d.dso != qb.ldso)
+		__aligned_alloc_replaced = 1;
+}
+
+hidden struct qb_entry qb_stage2(size_t *sp)
+{
+	size_t aux[AUX_MAX] = { 0 };
+	int argc = (int)sp[0];
+	char **argv = (char **)(sp + 1);
+	char **envp = argv + argc + 1;
+	size_t i = 0;
+	while (envp[i])
+		i++;
+	size_t *auxv = (size_t *)(envp + i + 1);
+	for (size_t *a = auxv; a[0]; a += 2)
+		if (a[0] < AUX_MAX)
+			aux[a[0]] = a[1];
+
+	__libc.auxv = auxv;
+	__libc.page_size = aux[AT_PAGESZ];
+	__hwcap = aux[AT_HWCAP];
+	if (aux[AT_SYSINFO])
+		__sysinfo = aux[AT_SYSINFO];
+	__environ = envp;
+	qb_tls_install(1);
+	__init_ssp((void *)aux[AT_RANDOM]);
+
+	qb.envp = envp;
+	qb.auxv = auxv;
+	qb.secure = aux[AT_SECURE] || aux[AT_UID] != aux[AT_EUID] || aux[AT_GID] != aux[AT_EGID];
+	if (!qb.secure) {
+		qb.env_library_path = getenv_early(envp, "LD_LIBRARY_PATH");
+		qb.env_preload = getenv_early(envp, "LD_PRELOAD");
+	}
+
+	int list = 0;
+	int direct = aux[AT_ENTRY] == (size_t)_dlstart;
+	if (direct) {
+		setup_ldso(argv[0] ? argv[0] : QB_LDSO_NAME);
+		sp = invoked_directly(sp, aux, auxv, &list);
+		argc = (int)sp[0];
+		argv = (char **)(sp + 1);
+	} else {
+		const char *interp = QB_LDSO_NAME;
+		Phdr *ph = (Phdr *)aux[AT_PHDR];
+		size_t base = 0;
+		for (size_t k = 0; k < aux[AT_PHNUM]; k++)
+			if (ph[k].p_type == PT_PHDR)
+				base = aux[AT_PHDR] - ph[k].p_vaddr;
+		for (size_t k = 0; k < aux[AT_PHNUM]; k++)
+			if (ph[k].p_type == PT_INTERP)
+				interp = (const char *)(base + ph[k].p_vaddr);
+		setup_ldso(interp);
+		setup_kernel_main(aux, argv[0] ? argv[0] : "");
+	}
+	struct dso *m = &main_dso;
+	m->is_main = 1;
+	qb.main = m;
+	qb_dso_append(m);
+	qb_tls_register(m);
+
+	if (qb.env_preload)
+		qb_load_preloads(qb.env_preload);
+	qb_load_deps(m);
+	if (!qb.ldso->prev && qb.tail != qb.ldso)
+		qb_dso_append(qb.ldso);
+	if (qb.failed)
+		_exit(127);
+	if (list) {
+		list_objects();
+	}
+
+	qb_tls_install(0);
+	__init_ssp((void *)aux[AT_RANDOM]);
+
+	qb_relocate_all();
+	if (qb.failed)
+		_exit(127);
+	if (list)
+		_exit(0);
+	check_malloc_replaced();
+	qb_debug_init();
+	for (struct dso *p = qb.head; p; p = p->next)
+		qb_protect_relro(p);
+	qb_queue_init();
+	qb_set_init_args(argc, argv, argv + argc + 1);
+
+	struct qb_entry e = { aux[AT_ENTRY], sp };
+	return e;
+}
