@@ -5,7 +5,7 @@
 #include "ldso.h"
 
 static struct r_debug debug;
-struct r_debug *_dl_debug_addr = &debug;
+QB_PUBLIC struct r_debug *_dl_debug_addr = &debug;
 
 __attribute__((noinline, visibility("default"))) void _dl_debug_state(void)
 {

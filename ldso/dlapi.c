@@ -39,7 +39,7 @@ hidden struct dso *qb_dso_of_addr(const void *addr)
 	return 0;
 }
 
-void *dlopen(const char *file, int mode)
+QB_PUBLIC void *dlopen(const char *file, int mode)
 {
 	if (!file)
 		return qb.main;
@@ -123,7 +123,7 @@ void *__dlsym(void *restrict h, const char *restrict name, void *restrict ra)
 	return symbol_address(d);
 }
 
-int dladdr(const void *addr, Dl_info *info)
+QB_PUBLIC int dladdr(const void *addr, Dl_info *info)
 {
 	struct dso *p = qb_dso_of_addr(addr);
 	if (!p)
@@ -155,7 +155,7 @@ int dladdr(const void *addr, Dl_info *info)
 	return 1;
 }
 
-int dl_iterate_phdr(int (*cb)(struct dl_phdr_info *, size_t, void *), void *data)
+QB_PUBLIC int dl_iterate_phdr(int (*cb)(struct dl_phdr_info *, size_t, void *), void *data)
 {
 	for (struct dso *p = qb.head; p; p = p->next) {
 		struct dl_phdr_info info;

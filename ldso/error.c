@@ -30,6 +30,10 @@ hidden void qb_error(const char *fmt, ...)
 	vreport(fmt, ap);
 	va_end(ap);
 	qb.failed = 1;
+	/* One line, then stop: the first error is the one to fix. Only the
+	 * list mode (ldd) goes on to report everything it finds. */
+	if (!qb.list_mode)
+		_exit(127);
 }
 
 hidden _Noreturn void qb_fatal(const char *fmt, ...)

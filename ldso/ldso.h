@@ -106,6 +106,7 @@ struct qb_state {
 	const char *env_preload;
 	int secure;
 	int failed;                /* errors were reported: exit 127 */
+	int list_mode;             /* --list / ldd: report, do not run */
 	size_t tls_cnt, tls_offset, tls_align;
 	struct qb_tls_module *tls_tail;
 	size_t ndso;

@@ -10,6 +10,7 @@
 #include <sys/types.h>
 
 #define QB_HIDDEN __attribute__((visibility("hidden")))
+#define QB_PUBLIC __attribute__((visibility("default")))
 
 struct qb_tls_module {
 	struct qb_tls_module *next;

@@ -177,16 +177,25 @@ static size_t *invoked_directly(size_t *sp, size_t *aux, size_t *auxv, int *list
 	return sp;
 }
 
+/* ldd output, in musl's format: the loader first, then every object. */
 static void list_objects(void)
 {
-	for (struct dso *p = qb.head; p; p = p->next) {
-		if (p == qb.main)
-			continue;
-		if (p->is_ldso)
+	dprintf(1, "\t%s (%p)\n", qb.ldso->name, (void *)qb.ldso->base);
+	for (struct dso *p = qb.head; p; p = p->next)
+		if (p != qb.main)
 			dprintf(1, "\t%s => %s (%p)\n", p->shortname, p->name, (void *)p->base);
-		else
-			dprintf(1, "\t%s => %s (%p)\n", p->shortname, p->name, (void *)p->base);
-	}
+}
+
+/* The loader's own path when run as a command (argv[0] may be a link
+ * such as ldd). */
+static const char *self_path(const char *fallback)
+{
+	static char buf[4096];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+	if (n <= 0)
+		return fallback;
+	buf[n] = 0;
+	return buf;
 }
 
 static void check_malloc_replaced(void)
@@ -236,8 +245,9 @@ hidden struct qb_entry qb_stage2(size_t *sp)
 	int list = 0;
 	int direct = aux[AT_ENTRY] == (size_t)_dlstart;
 	if (direct) {
-		setup_ldso(argv[0] ? argv[0] : QB_LDSO_NAME);
+		setup_ldso(self_path(argv[0] ? argv[0] : QB_LDSO_NAME));
 		sp = invoked_directly(sp, aux, auxv, &list);
+		qb.list_mode = list;
 		argc = (int)sp[0];
 		argv = (char **)(sp + 1);
 	} else {
@@ -264,11 +274,10 @@ hidden struct qb_entry qb_stage2(size_t *sp)
 	qb_load_deps(m);
 	if (!qb.ldso->prev && qb.tail != qb.ldso)
 		qb_dso_append(qb.ldso);
+	if (list)
+		list_objects();
 	if (qb.failed)
 		_exit(127);
-	if (list) {
-		list_objects();
-	}
 
 	qb_tls_install(0);
 	__init_ssp((void *)aux[AT_RANDOM]);

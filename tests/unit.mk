@@ -1,0 +1,22 @@
+# Unit tests of the loader pieces that work alone, built for the host.
+UNIT_SRCS := tests/test_unit_hash.c tests/test_unit_pathexp.c tests/test_unit_dynamic.c
+UNIT_LIB_SRCS := ldso/dynamic.c ldso/pathexp.c
+UNIT_BIN := $(B)/tests/unit
+
+$(UNIT_BIN): $(UNIT_SRCS:%.c=$(B)/host/%.o) $(UNIT_LIB_SRCS:%.c=$(B)/host/%.o)
+	@mkdir -p $(@D)
+	@echo "LINK $@"
+	$(Q)$(HOSTCC) -o $@ $^ -lcriterion
+
+$(B)/host/ldso/%.o: ldso/%.c
+	@mkdir -p $(@D)
+	@echo "HOSTCC $<"
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Ildso -c -o $@ $<
+
+$(B)/host/tests/test_unit_%.o: tests/test_unit_%.c
+	@mkdir -p $(@D)
+	@echo "HOSTCC $<"
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Ildso -c -o $@ $<
+
+CHECK_BINS += $(UNIT_BIN)
+-include $(UNIT_SRCS:%.c=$(B)/host/%.d) $(UNIT_LIB_SRCS:%.c=$(B)/host/%.d)
