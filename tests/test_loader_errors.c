@@ -1,0 +1,63 @@
+/* Broken inputs: the loader under test must fail with exit status 127 and one
+ * stderr line naming the object and the reason, never crash. prog needs
+ * libqbtbad.so; each test puts a broken copy first in LD_LIBRARY_PATH. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+
+#include "compare.h"
+
+#define LIST(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+static void expect_error(const char *libdir, const char *const *must_contain)
+{
+	char env[256];
+	snprintf(env, sizeof env, "LD_LIBRARY_PATH=%s", libdir);
+	const char *const envs[] = {env, NULL};
+	struct qb_case c = {.dir = "errors", .prog = "prog", .env = envs};
+	qb_expect_load_error(&c, must_contain);
+}
+
+Test(loader_errors, missing_library)
+{
+	expect_error("/nonexistent/qbt", LIST("libqbtbad.so", "No such file or directory"));
+}
+
+Test(loader_errors, missing_symbol)
+{
+	expect_error("nosym", LIST("prog", "bad_fn", "symbol not found"));
+}
+
+Test(loader_errors, not_an_elf_file)
+{
+	expect_error("notelf", LIST("libqbtbad.so"));
+}
+
+Test(loader_errors, wrong_architecture)
+{
+	expect_error("wrongarch", LIST("libqbtbad.so"));
+}
+
+Test(loader_errors, truncated_in_elf_header)
+{
+	expect_error("trunc_hdr", LIST("libqbtbad.so"));
+}
+
+Test(loader_errors, truncated_in_program_headers)
+{
+	expect_error("trunc_ph", LIST("libqbtbad.so"));
+}
+
+Test(loader_errors, truncated_in_segments)
+{
+	expect_error("trunc_seg", LIST("libqbtbad.so"));
+}
+
+Test(loader_errors, program_headers_past_end_of_file)
+{
+	expect_error("badphoff", LIST("libqbtbad.so"));
+}
+
+Test(loader_errors, segment_file_size_past_end_of_file)
+{
+	expect_error("badfilesz", LIST("libqbtbad.so"));
+}
