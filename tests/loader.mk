@@ -122,6 +122,21 @@ $(eval $(call qbt_lib,$(QBT_T)/lib/liborig.so,$(QBT_S)/liborig.c,$(QBT_T)/lib/de
 $(eval $(call qbt_exe,$(QBT_T)/bin/prog_runpath,$(QBT_S)/main.c,$(QBT_T)/lib/liborig.so,-L$(QBT_T)/lib -lorig -Wl$(comma)-rpath-link$(comma)$(QBT_T)/lib/dep -Wl$(comma)--enable-new-dtags$(comma)-rpath$(comma)'$$$$ORIGIN/../lib'))
 $(eval $(call qbt_exe,$(QBT_T)/bin/prog_rpath,$(QBT_S)/main.c,$(QBT_T)/lib/liborig.so,-L$(QBT_T)/lib -lorig -Wl$(comma)-rpath-link$(comma)$(QBT_T)/lib/dep -Wl$(comma)--disable-new-dtags$(comma)-rpath$(comma)'$$$$ORIGIN/../lib'))
 
+# ------------------------------------------------------------- loaded once --
+# bin/prog needs lib/libonce.so and lib/libuser.so; libuser needs
+# libonce-alias.so, found through its RUNPATH in alias/, a symlink to
+# lib/libonce.so: another name, the same file.
+QBT_T := $(QBT)/once
+QBT_S := $(QBT_SRC)/once
+$(eval $(call qbt_lib,$(QBT_T)/lib/libonce.so,$(QBT_S)/libonce.c))
+$(eval $(call qbt_lib,$(QBT_T)/link/libonce-alias.so,$(QBT_S)/libonce.c))
+$(eval $(call qbt_lib,$(QBT_T)/lib/libuser.so,$(QBT_S)/libuser.c,$(QBT_T)/link/libonce-alias.so,-L$(QBT_T)/link -lonce-alias -Wl$(comma)--enable-new-dtags$(comma)-rpath$(comma)'$$$$ORIGIN/../alias'))
+$(eval $(call qbt_exe,$(QBT_T)/bin/prog,$(QBT_S)/main.c,$(QBT_T)/lib/libonce.so $(QBT_T)/lib/libuser.so $(QBT_T)/alias/libonce-alias.so,-L$(QBT_T)/lib -lonce -luser -Wl$(comma)-rpath-link$(comma)$(QBT_T)/link -Wl$(comma)--enable-new-dtags$(comma)-rpath$(comma)'$$$$ORIGIN/../lib'))
+$(QBT_T)/alias/libonce-alias.so:
+	@mkdir -p $(@D)
+	$(Q)ln -sfn ../lib/libonce.so $@
+QBT_FIXTURES += $(QBT_T)/alias/libonce-alias.so
+
 # -------------------------------------------------------- LD_LIBRARY_PATH --
 QBT_T := $(QBT)/libpath
 QBT_S := $(QBT_SRC)/libpath
@@ -190,6 +205,12 @@ $(eval $(call qbt_lib,$(QBT_T)/link/libqbtbad.so,$(QBT_S)/libqbtbad.c))
 $(eval $(call qbt_lib,$(QBT_T)/nosym/libqbtbad.so,$(QBT_S)/nosym.c))
 $(eval $(call qbt_exe,$(QBT_T)/prog,$(QBT_S)/main.c,$(QBT_T)/link/libqbtbad.so,-L$(QBT_T)/link -lqbtbad))
 
+# prog_indirect needs needs/libqbtneeds.so, which needs the absent
+# libqbtgone.so.
+$(eval $(call qbt_lib,$(QBT_T)/link/libqbtgone.so,$(QBT_S)/libgone.c))
+$(eval $(call qbt_lib,$(QBT_T)/needs/libqbtneeds.so,$(QBT_S)/libneeds.c,$(QBT_T)/link/libqbtgone.so,-L$(QBT_T)/link -lqbtgone))
+$(eval $(call qbt_exe,$(QBT_T)/prog_indirect,$(QBT_S)/indirect.c,$(QBT_T)/needs/libqbtneeds.so,-L$(QBT_T)/needs -lqbtneeds -Wl$(comma)-rpath-link$(comma)$(QBT_T)/link))
+
 $(QBT_T)/elfcorrupt: $(QBT_S)/elfcorrupt.c
 	@mkdir -p $(@D)
 	@echo "CC $@"
@@ -247,7 +268,8 @@ $(QBT_BINS): $(B)/tests/test_loader_%: $(B)/tests/test_loader_%.o $(QBT_OBJS)
 	@echo "LD $@"
 	$(Q)$(HOSTCC) -o $@ $^ -lcriterion
 
-CHECK_DEPS += $(QBT_FIXTURES) $(QBT_BINS)
+CHECK_DEPS += $(QBT_FIXTURES)
+CHECK_BINS += $(QBT_BINS)
 
 # The suites without the rest of `make check` (and without building the
 # loader, so they can be validated against musl's loader alone).

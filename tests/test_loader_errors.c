@@ -8,18 +8,29 @@
 
 #define LIST(...) ((const char *const[]){__VA_ARGS__, NULL})
 
-static void expect_error(const char *libdir, const char *const *must_contain)
+static void expect_error_of(const char *prog, const char *libdir, const char *const *must_contain)
 {
 	char env[256];
 	snprintf(env, sizeof env, "LD_LIBRARY_PATH=%s", libdir);
 	const char *const envs[] = {env, NULL};
-	struct qb_case c = {.dir = "errors", .prog = "prog", .env = envs};
+	struct qb_case c = {.dir = "errors", .prog = prog, .env = envs};
 	qb_expect_load_error(&c, must_contain);
+}
+
+static void expect_error(const char *libdir, const char *const *must_contain)
+{
+	expect_error_of("prog", libdir, must_contain);
 }
 
 Test(loader_errors, missing_library)
 {
 	expect_error("/nonexistent/qbt", LIST("libqbtbad.so", "No such file or directory"));
+}
+
+Test(loader_errors, missing_library_needed_by_a_library)
+{
+	expect_error_of("prog_indirect", "needs",
+			LIST("libqbtgone.so", "No such file or directory", "libqbtneeds.so"));
 }
 
 Test(loader_errors, missing_symbol)

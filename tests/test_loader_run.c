@@ -85,6 +85,12 @@ Test(loader, origin_from_another_cwd)
 	qb_expect_same(&c);
 }
 
+Test(loader, same_file_under_two_names_loaded_once)
+{
+	struct qb_case c = {.dir = "once", .prog = "bin/prog"};
+	qb_expect_same(&c);
+}
+
 Test(loader, ld_library_path_first_directory_wins)
 {
 	struct qb_case c = {.dir = "libpath", .prog = "prog",

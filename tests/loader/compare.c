@@ -154,6 +154,12 @@ void qb_expect_load_error(const struct qb_case *c, const char *const *must_conta
 		cr_expect(count_lines(r.err) == 1 && r.err_len > 0 && r.err[r.err_len - 1] == '\n',
 			  "%s/%s (%s): expected exactly one stderr line, got:\n%s", c->dir,
 			  c->prog, qb_way_name(w), r.err);
+		/* a reason follows the object's name: "...NAME...: reason" */
+		const char *at = must_contain && *must_contain ? strstr(r.err, *must_contain) : r.err;
+		const char *colon = at ? strstr(at, ": ") : NULL;
+		cr_expect(colon && strlen(colon + 2) > 4,
+			  "%s/%s (%s): no reason after the object's name:\n%s", c->dir, c->prog,
+			  qb_way_name(w), r.err);
 		for (const char *const *m = must_contain; m && *m; m++)
 			cr_expect(strstr(r.err, *m) != NULL,
 				  "%s/%s (%s): stderr does not mention '%s':\n%s", c->dir,

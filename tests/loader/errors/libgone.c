@@ -1,0 +1,1 @@
+int gone_fn(void) { return 9; }
