@@ -17,10 +17,10 @@
 #define DT_SYMINFO      0x6ffffeff
 #endif
 #ifndef DT_SYMINSZ
-#define DT_SYMINSZ      0x6ffffef2
+#define DT_SYMINSZ      0x6ffffdfe
 #endif
 #ifndef DT_SYMINENT
-#define DT_SYMINENT     0x6ffffef3
+#define DT_SYMINENT     0x6ffffdff
 #endif
 #ifndef SYMINFO_BT_SELF
 #define SYMINFO_BT_SELF   0xffff

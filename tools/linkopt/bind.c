@@ -1,0 +1,203 @@
+#include "bind.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "elfhash.h"
+#include "qbtable.h"
+
+int symbol_exported(const struct elf *e, uint32_t i)
+{
+	Elf64_Sym s;
+	elf_sym_get(e, i, &s);
+	unsigned b = ELF64_ST_BIND(s.st_info), t = ELF64_ST_TYPE(s.st_info);
+	unsigned vis = ELF64_ST_VISIBILITY(s.st_other);
+	if (s.st_shndx == SHN_UNDEF || !s.st_name)
+		return 0;
+	if (b != STB_GLOBAL && b != STB_WEAK && b != STB_GNU_UNIQUE)
+		return 0;
+	if (t == STT_SECTION || t == STT_FILE)
+		return 0;
+	if (vis == STV_HIDDEN || vis == STV_INTERNAL)
+		return 0;
+	/* a hidden (non-default) version only answers versioned references */
+	return 1;
+}
+
+static int grow(struct defmap *m)
+{
+	size_t nsl = m->mask ? 2 * (m->mask + 1) : 1024;
+	uint32_t *sl = calloc(nsl, sizeof *sl);
+	if (!sl)
+		return -1;
+	for (size_t i = 0; m->slots && i <= m->mask; i++) {
+		if (!m->slots[i])
+			continue;
+		uint32_t h = m->nodes[m->slots[i] - 1].hash;
+		size_t j = h & (nsl - 1);
+		while (sl[j])
+			j = (j + 1) & (nsl - 1);
+		sl[j] = m->slots[i];
+	}
+	free(m->slots);
+	m->slots = sl;
+	m->mask = nsl - 1;
+	return 0;
+}
+
+static size_t slot_of(const struct defmap *m, const char *name, uint32_t h)
+{
+	size_t j = h & m->mask;
+	while (m->slots[j]) {
+		const struct defnode *d = &m->nodes[m->slots[j] - 1];
+		if (d->hash == h && !strcmp(d->name, name))
+			break;
+		j = (j + 1) & m->mask;
+	}
+	return j;
+}
+
+int defmap_build(struct defmap *m, const struct closure *c, unsigned first_lib)
+{
+	memset(m, 0, sizeof *m);
+	size_t nnames = 0;
+	for (unsigned l = first_lib; l < c->n; l++) {
+		const struct elf *e = &c->libs[l].e;
+		for (uint32_t i = 1; i < e->nsyms; i++) {
+			if (!symbol_exported(e, i))
+				continue;
+			if (m->n == m->cap) {
+				size_t nc = m->cap ? 2 * m->cap : 4096;
+				struct defnode *nn = realloc(m->nodes, nc * sizeof *nn);
+				if (!nn)
+					return -1;
+				m->nodes = nn;
+				m->cap = nc;
+			}
+			if (2 * (nnames + 1) > m->mask && grow(m) < 0)
+				return -1;
+			const char *name = elf_sym_name(e, i);
+			uint32_t h = qb_gnu_hash(name);
+			struct defnode *d = &m->nodes[m->n];
+			*d = (struct defnode){ name, h, l, i, 0 };
+			size_t j = slot_of(m, name, h);
+			if (!m->slots[j]) {
+				m->slots[j] = (uint32_t)++m->n;
+				nnames++;
+				continue;
+			}
+			uint32_t k = m->slots[j];
+			while (m->nodes[k - 1].next)
+				k = m->nodes[k - 1].next;
+			m->nodes[k - 1].next = (uint32_t)++m->n;
+		}
+	}
+	if (!m->slots && grow(m) < 0)
+		return -1;
+	return 0;
+}
+
+const struct defnode *defmap_find(const struct defmap *m, const char *name)
+{
+	size_t j = slot_of(m, name, qb_gnu_hash(name));
+	return m->slots[j] ? &m->nodes[m->slots[j] - 1] : NULL;
+}
+
+void defmap_free(struct defmap *m)
+{
+	free(m->slots);
+	free(m->nodes);
+	memset(m, 0, sizeof *m);
+}
+
+static int cmpstr(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+int interposed(const struct bind_opts *o, const char *name)
+{
+	return o->ninterpose && bsearch(&name, o->interpose, o->ninterpose, sizeof *o->interpose, cmpstr);
+}
+
+int vague_name(const char *n)
+{
+	return !strncmp(n, "_ZTI", 4) || !strncmp(n, "_ZTS", 4) || !strncmp(n, "_ZTV", 4);
+}
+
+/* Does definition d satisfy a reference that requires version `need`? */
+static int version_ok(const struct closure *c, const struct defnode *d, const char *need)
+{
+	const struct elf *e = &c->libs[d->lib].e;
+	uint16_t v = elf_versym(e, d->sym);
+	if (!need)
+		return !(v & 0x8000) || !e->verdef_off;
+	if (!e->verdef_off)
+		return 1;
+	const char *have = elf_verdef_name(e, v);
+	return have && !strcmp(have, need);
+}
+
+static int lib_nodirect(const struct elf *e, uint32_t sym)
+{
+	if (e->flags_1 & DF_1_NODIRECT)
+		return 1;
+	if (e->syminfo_off && (uint64_t)sym * 4 + 4 <= e->syminfo_size)
+		return rd16(e->buf + e->syminfo_off + 4ull * sym + 2) & SYMINFO_FLG_NOEXTDIRECT;
+	return 0;
+}
+
+int bind_compute(const struct closure *c, const struct bind_opts *o, struct syminfo *si)
+{
+	const struct elf *obj = &c->libs[0].e;
+	struct defmap m;
+	if (defmap_build(&m, c, 1) < 0)
+		return -1;
+	int self_nodirect = o->nodirect || (obj->flags_1 & DF_1_NODIRECT);
+	si[0] = (struct syminfo){ 0, 0 };
+	for (uint32_t i = 1; i < obj->nsyms; i++) {
+		Elf64_Sym s;
+		elf_sym_get(obj, i, &s);
+		const char *name = elf_sym_name(obj, i);
+		if (s.st_shndx != SHN_UNDEF) {
+			uint16_t f = (self_nodirect || interposed(o, name)) ? SYMINFO_FLG_NOEXTDIRECT : 0;
+			si[i] = (struct syminfo){ SYMINFO_BT_SELF, f };
+			continue;
+		}
+		const char *need = NULL;
+		uint16_t v = elf_versym(obj, i) & 0x7fff;
+		if (v >= 2)
+			need = elf_verneed_name(obj, v, NULL);
+		const struct defnode *first = NULL;
+		unsigned nlibs = 0, lastlib = ~0u;
+		for (const struct defnode *d = defmap_find(&m, name); d; d = d->next ? &m.nodes[d->next - 1] : NULL) {
+			if (d->lib != lastlib) {
+				nlibs++;
+				lastlib = d->lib;
+			}
+			if (!first && version_ok(c, d, need))
+				first = d;
+		}
+		uint16_t reason = 0;
+		const struct lib *L = first ? &c->libs[first->lib] : NULL;
+		if (!first || L->dynidx < 0)
+			reason = QB_SYMINFO_NOTFOUND;
+		else if (interposed(o, name) || lib_nodirect(&L->e, first->sym))
+			reason = QB_SYMINFO_NODIRECT;
+		else {
+			Elf64_Sym ds;
+			elf_sym_get(&L->e, first->sym, &ds);
+			unsigned b = ELF64_ST_BIND(ds.st_info);
+			if (b == STB_WEAK || b == STB_GNU_UNIQUE || vague_name(name))
+				reason = QB_SYMINFO_VAGUE;
+			else if (nlibs > 1)
+				reason = QB_SYMINFO_MULTI;
+		}
+		if (reason)
+			si[i] = (struct syminfo){ SYMINFO_BT_NONE, reason };
+		else
+			si[i] = (struct syminfo){ (uint16_t)L->dynidx, SYMINFO_FLG_DIRECT };
+	}
+	defmap_free(&m);
+	return 0;
+}

@@ -1,0 +1,96 @@
+#include <stdio.h>
+#include <string.h>
+
+#include "elfhash.h"
+#include "linkopt.h"
+#include "qbtable.h"
+
+static const char *bound_to(const struct elf *e, uint16_t bt, uint16_t fl, char *buf, size_t len)
+{
+	if (bt == SYMINFO_BT_SELF)
+		return (fl & SYMINFO_FLG_NOEXTDIRECT) ? "<self,nodirect>" : "<self>";
+	if (bt == SYMINFO_BT_PARENT)
+		return "<parent>";
+	if (bt == SYMINFO_BT_NONE || !(fl & SYMINFO_FLG_DIRECT)) {
+		if (fl & QB_SYMINFO_VAGUE) return "<vague>";
+		if (fl & QB_SYMINFO_MULTI) return "<multi>";
+		if (fl & QB_SYMINFO_NODIRECT) return "<nodirect>";
+		if (fl & QB_SYMINFO_NOTFOUND) return "<notfound>";
+		return "<none>";
+	}
+	if (bt < e->ndyn && e->dyn[bt].d_tag == DT_NEEDED) {
+		const char *n = elf_dynstr(e, e->dyn[bt].d_un.d_val);
+		if (n)
+			return n;
+	}
+	snprintf(buf, len, "<bad index %u>", bt);
+	return buf;
+}
+
+int dump_file(const char *path, const struct opts *o)
+{
+	(void)o;
+	struct elf e;
+	if (elf_load_file(&e, path) < 0) {
+		int r = report(path, "%s", e.err);
+		elf_free(&e);
+		return r;
+	}
+	if (e.dyn_ph < 0) {
+		elf_free(&e);
+		return report(path, "not dynamically linked (no PT_DYNAMIC)");
+	}
+	printf("%s: ELFCLASS%d %s, %u dynamic symbols\n", path, e.is64 ? 64 : 32,
+	       e.is64 ? "x86_64" : "i386", e.nsyms);
+	const uint8_t *si = NULL;
+	uint64_t nsi = 0;
+	if (e.syminfo_off) {
+		si = e.buf + e.syminfo_off;
+		nsi = e.syminfo_size / 4;
+		printf("DT_SYMINFO: %llu entries at offset 0x%llx\n", (unsigned long long)nsi,
+		       (unsigned long long)e.syminfo_off);
+	} else {
+		printf("DT_SYMINFO: none\n");
+	}
+	const uint8_t *qt = NULL;
+	const uint32_t *gh = NULL, *sh = NULL;
+	if (e.qbt_off) {
+		qt = e.buf + e.qbt_off;
+		struct qb_table_hdr h;
+		memset(&h, 0, sizeof h);
+		memcpy(&h, qt, e.qbt_size < sizeof h ? e.qbt_size : sizeof h);
+		int ok = ((uintptr_t)qt & 3) == 0 && qb_table_valid(qt, e.qbt_size, e.nsyms);
+		printf("DT_QB_TABLE: %llu bytes at offset 0x%llx, version %u, flags 0x%x (%s%s%s%s%s), %u symbols%s\n",
+		       (unsigned long long)e.qbt_size, (unsigned long long)e.qbt_off, h.version, h.flags,
+		       h.flags & QB_TF_GNUHASH ? "gnuhash " : "", h.flags & QB_TF_SYSVHASH ? "sysvhash " : "",
+		       h.flags & QB_TF_DIRECT ? "direct " : "", h.flags & QB_TF_RELSORTED ? "relsorted " : "",
+		       h.flags & QB_TF_DYNSORTED ? "dynsorted" : "", h.nsyms, ok ? "" : " [INVALID]");
+		if (ok) {
+			gh = qb_table_gnu(qt);
+			sh = qb_table_sysv(qt);
+		}
+	} else {
+		printf("DT_QB_TABLE: none\n");
+	}
+	printf("%6s  %-24s %-6s %-10s %-10s %s\n", "Index", "Bound to", "Flags", "GNU hash", "SysV hash", "Name");
+	for (uint32_t i = 1; i < e.nsyms; i++) {
+		char b[64], g[16] = "-", s[16] = "-";
+		const char *name = elf_sym_name(&e, i);
+		uint16_t bt = 0, fl = 0;
+		if (si && i < nsi) {
+			bt = rd16(si + 4ull * i);
+			fl = rd16(si + 4ull * i + 2);
+		}
+		if (gh)
+			snprintf(g, sizeof g, "0x%08x", gh[i]);
+		if (sh)
+			snprintf(s, sizeof s, "0x%08x", sh[i]);
+		const char *warn = "";
+		if ((gh && gh[i] != qb_gnu_hash(name)) || (sh && sh[i] != qb_sysv_hash(name)))
+			warn = "  [WRONG HASH]";
+		printf("%6u  %-24s 0x%04x %-10s %-10s %s%s\n", i, si ? bound_to(&e, bt, fl, b, sizeof b) : "-",
+		       fl, g, s, name, warn);
+	}
+	elf_free(&e);
+	return LO_OK;
+}

@@ -1,0 +1,16 @@
+# linkopt: the ELF table writer and inspector, a host tool.
+LINKOPT_SRCS := $(sort $(wildcard tools/linkopt/*.c)) common/qbtable.c
+LINKOPT_OBJS := $(LINKOPT_SRCS:%.c=$(B)/host/%.o)
+
+$(B)/host/%.o: %.c
+	@mkdir -p $(@D)
+	@echo "HOSTCC $<"
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itools/linkopt -c -o $@ $<
+
+$(B)/bin/linkopt: $(LINKOPT_OBJS)
+	@mkdir -p $(@D)
+	@echo "LINK $@"
+	$(Q)$(HOSTCC) -o $@ $(LINKOPT_OBJS)
+
+ALL_TARGETS += $(B)/bin/linkopt
+-include $(LINKOPT_OBJS:.o=.d)

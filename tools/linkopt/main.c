@@ -1,0 +1,214 @@
+#define _GNU_SOURCE
+#include <errno.h>
+#include <ftw.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "linkopt.h"
+
+int report(const char *path, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "linkopt: %s: ", path);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return LO_ERR;
+}
+
+static void usage(FILE *f)
+{
+	fputs("usage: linkopt [options] FILE...        add direct-binding and hash tables in place\n"
+	      "       linkopt [options] -o OUT FILE    write the optimized FILE to OUT\n"
+	      "       linkopt [options] --root DIR     optimize every ELF object under DIR\n"
+	      "       linkopt --dump FILE...           print the tables\n"
+	      "       linkopt --check FILE...          are the tables still valid? (exit 1 if stale)\n"
+	      "       linkopt --interposers FILE...|--root DIR\n"
+	      "                                        symbols defined by more than one object\n"
+	      "options:\n"
+	      "  -L DIR               search DIR for needed libraries first\n"
+	      "  --sysroot DIR        resolve absolute library paths under DIR\n"
+	      "  --interpose-list F   never bind the symbols listed in F (one per line) directly\n"
+	      "  --nodirect           flag this object's own definitions as no-direct\n"
+	      "  --no-sort            keep the order of the relocations\n"
+	      "  -O1                  (reserved) rebuild hash tables with more buckets\n"
+	      "  -v, --verbose        say what was done\n"
+	      "  --help, --version\n"
+	      "exit status: 0 ok, 1 stale tables (--check), 2 error\n", f);
+}
+
+static const struct opts *walk_o;
+static int (*walk_fn)(const char *, const struct opts *);
+static int walk_rc, walk_exe_only;
+
+static int is_candidate(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return 0;
+	unsigned char h[20] = { 0 };
+	size_t n = fread(h, 1, sizeof h, f);
+	fclose(f);
+	if (n < sizeof h || memcmp(h, "\177ELF", 4) || h[5] != 1)
+		return 0;
+	unsigned type = h[16] | h[17] << 8, mach = h[18] | h[19] << 8;
+	if (type != 2 && type != 3)
+		return 0;
+	return (h[4] == 2 && mach == 62) || (h[4] == 1 && mach == 3);
+}
+
+static int walk_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)ftw;
+	if (flag != FTW_F || !S_ISREG(st->st_mode) || !is_candidate(path))
+		return 0;
+	struct elf e;
+	if (elf_load_file(&e, path) < 0) {
+		int r = report(path, "%s", e.err);
+		if (r > walk_rc)
+			walk_rc = r;
+		elf_free(&e);
+		return 0;
+	}
+	/* static programs have nothing to bind; loaders relocate themselves
+	 * through _DYNAMIC before anything else runs: leave both alone */
+	int skip = e.dyn_ph < 0 || (walk_exe_only && !e.interp);
+	int ndeps = 0;
+	for (unsigned i = 0; i < e.ndyn; i++)
+		ndeps += e.dyn[i].d_tag == DT_NEEDED;
+	if (e.eh.e_type == ET_DYN && !e.interp && e.eh.e_entry && !ndeps)
+		skip = 1;
+	elf_free(&e);
+	if (skip)
+		return 0;
+	int r = walk_fn(path, walk_o);
+	if (r > walk_rc)
+		walk_rc = r;
+	return 0;
+}
+
+int walk_root(const char *root, int (*fn)(const char *, const struct opts *), const struct opts *o, int exe_only)
+{
+	walk_o = o;
+	walk_fn = fn;
+	walk_rc = 0;
+	walk_exe_only = exe_only;
+	if (nftw(root, walk_one, 32, FTW_PHYS) < 0)
+		return report(root, "%s", strerror(errno));
+	return walk_rc;
+}
+
+static int cmpstr(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int load_interpose_list(const char *file, struct bind_opts *bo)
+{
+	FILE *f = fopen(file, "re");
+	if (!f)
+		return report(file, "%s", strerror(errno));
+	char *line = NULL;
+	size_t cap = 0, n = 0, alloc = 0;
+	const char **v = NULL;
+	while (getline(&line, &cap, f) >= 0) {
+		line[strcspn(line, " \t\r\n#")] = 0;
+		if (!*line)
+			continue;
+		if (n == alloc) {
+			alloc = alloc ? 2 * alloc : 64;
+			const char **nv = realloc(v, alloc * sizeof *v);
+			if (!nv)
+				return report(file, "out of memory");
+			v = nv;
+		}
+		v[n++] = strdup(line);
+	}
+	free(line);
+	fclose(f);
+	qsort(v, n, sizeof *v, cmpstr);
+	bo->interpose = v;
+	bo->ninterpose = n;
+	return 0;
+}
+
+enum { OPT_DUMP = 256, OPT_CHECK, OPT_INTERPOSERS, OPT_ROOT, OPT_SYSROOT, OPT_ILIST, OPT_NODIRECT,
+       OPT_NOSORT, OPT_HELP, OPT_VERSION };
+
+int main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "dump", no_argument, 0, OPT_DUMP },
+		{ "check", no_argument, 0, OPT_CHECK },
+		{ "interposers", no_argument, 0, OPT_INTERPOSERS },
+		{ "root", required_argument, 0, OPT_ROOT },
+		{ "sysroot", required_argument, 0, OPT_SYSROOT },
+		{ "interpose-list", required_argument, 0, OPT_ILIST },
+		{ "nodirect", no_argument, 0, OPT_NODIRECT },
+		{ "no-sort", no_argument, 0, OPT_NOSORT },
+		{ "verbose", no_argument, 0, 'v' },
+		{ "help", no_argument, 0, OPT_HELP },
+		{ "version", no_argument, 0, OPT_VERSION },
+		{ 0, 0, 0, 0 },
+	};
+	struct opts o;
+	memset(&o, 0, sizeof o);
+	o.sort = 1;
+	const char *root = NULL;
+	static const char *ldirs[256];
+	int (*fn)(const char *, const struct opts *) = optimize_file;
+	int c, mode = 0;
+	while ((c = getopt_long(argc, argv, "o:L:O:v", lo, NULL)) != -1) {
+		switch (c) {
+		case 'o': o.out = optarg; break;
+		case 'L':
+			if (o.so.nldirs < 256)
+				ldirs[o.so.nldirs++] = optarg;
+			break;
+		case 'O': o.level = atoi(optarg); break;
+		case 'v': o.verbose = 1; break;
+		case OPT_DUMP: fn = dump_file; mode = c; break;
+		case OPT_CHECK: fn = check_file; mode = c; break;
+		case OPT_INTERPOSERS: fn = interposers_file; mode = c; break;
+		case OPT_ROOT: root = optarg; break;
+		case OPT_SYSROOT: o.so.root = optarg; break;
+		case OPT_ILIST:
+			if (load_interpose_list(optarg, &o.bo))
+				return LO_ERR;
+			break;
+		case OPT_NODIRECT: o.bo.nodirect = 1; break;
+		case OPT_NOSORT: o.sort = 0; break;
+		case OPT_HELP: usage(stdout); return 0;
+		case OPT_VERSION: printf("linkopt %s (quickbind)\n", LINKOPT_VERSION); return 0;
+		default: usage(stderr); return LO_ERR;
+		}
+	}
+	o.so.ldirs = ldirs;
+	if (root) {
+		if (optind != argc || o.out) {
+			fprintf(stderr, "linkopt: --root takes no FILE and no -o\n");
+			return LO_ERR;
+		}
+		o.so.root = root;
+		return walk_root(root, fn, &o, mode == OPT_INTERPOSERS);
+	}
+	if (optind == argc) {
+		usage(stderr);
+		return LO_ERR;
+	}
+	if (o.out && argc - optind != 1) {
+		fprintf(stderr, "linkopt: -o takes exactly one FILE\n");
+		return LO_ERR;
+	}
+	int rc = 0;
+	for (int i = optind; i < argc; i++) {
+		int r = fn(argv[i], &o);
+		if (r > rc)
+			rc = r;
+	}
+	return rc;
+}

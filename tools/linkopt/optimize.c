@@ -1,0 +1,107 @@
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "layout.h"
+#include "linkopt.h"
+#include "output.h"
+#include "qbtable.h"
+#include "relsort.h"
+#include "tables.h"
+
+int optimize_file(const char *path, const struct opts *o)
+{
+	struct elf e;
+	struct stat st;
+	if (stat(path, &st) < 0)
+		return report(path, "cannot stat: %m");
+	if (elf_load_file(&e, path) < 0) {
+		int r = report(path, "%s", e.err);
+		elf_free(&e);
+		return r;
+	}
+	if (e.dyn_ph < 0) {
+		elf_free(&e);
+		return report(path, "not dynamically linked (no PT_DYNAMIC)");
+	}
+	uint8_t *orig = malloc(e.size ? e.size : 1);
+	if (!orig) {
+		elf_free(&e);
+		return report(path, "out of memory");
+	}
+	memcpy(orig, e.buf, e.size);
+	size_t orig_size = e.size;
+
+	int rc = LO_ERR;
+	struct closure c;
+	char err[512];
+	struct syminfo *si = NULL;
+	uint8_t *qbt = NULL, *sib = NULL, *out = NULL;
+	size_t qlen, slen, olen;
+	if (closure_build(&e, &o->so, &c, err, sizeof err) < 0) {
+		report(path, "%s", err);
+		goto done;
+	}
+	si = calloc(e.nsyms ? e.nsyms : 1, sizeof *si);
+	if (!si || bind_compute(&c, &o->bo, si) < 0) {
+		report(path, "out of memory");
+		goto done;
+	}
+	long moved = 0;
+	if (o->sort && (moved = rel_sort(&e)) < 0) {
+		report(path, "out of memory");
+		goto done;
+	}
+	uint32_t flags = QB_TF_DIRECT | (e.rel_size && rel_grouped(&e) ? QB_TF_RELSORTED : 0);
+	qbt = qbt_build(&e, flags, &qlen);
+	sib = syminfo_build(si, e.nsyms, &slen);
+	if (!qbt || !sib) {
+		report(path, "out of memory");
+		goto done;
+	}
+	struct blob b[2] = {
+		{ .secname = ".SUNW_syminfo", .shtype = SHT_SUNW_syminfo, .entsize = 4, .align = 4,
+		  .ptag = DT_SYMINFO, .stag = DT_SYMINSZ, .link_dynsym = 1, .info_dynamic = 1,
+		  .data = sib, .len = slen },
+		{ .secname = ".qb.table", .shtype = SHT_PROGBITS, .entsize = 0, .align = 8,
+		  .ptag = DT_QB_TABLE, .stag = DT_QB_TABLESZ, .data = qbt, .len = qlen },
+	};
+	struct fixed_tag ft[] = { { DT_SYMINENT, 4 } };
+	if (layout_apply(&e, b, 2, ft, 1, &out, &olen) < 0) {
+		report(path, "%s", e.err);
+		goto done;
+	}
+	const char *dst = o->out ? o->out : path;
+	if (!o->out && olen == orig_size && !memcmp(out, orig, olen)) {
+		rc = LO_OK; /* already optimized: leave the file alone */
+	} else if (write_atomic(dst, &st, out, olen, err, sizeof err) < 0) {
+		report(dst, "%s", err);
+		goto done;
+	} else {
+		rc = LO_OK;
+	}
+	if (o->verbose) {
+		unsigned n[6] = { 0 };
+		for (uint32_t i = 1; i < e.nsyms; i++) {
+			if (si[i].flags & SYMINFO_FLG_DIRECT) n[0]++;
+			else if (si[i].boundto == SYMINFO_BT_SELF) n[1]++;
+			else if (si[i].flags & QB_SYMINFO_VAGUE) n[2]++;
+			else if (si[i].flags & QB_SYMINFO_MULTI) n[3]++;
+			else if (si[i].flags & QB_SYMINFO_NODIRECT) n[4]++;
+			else n[5]++;
+		}
+		printf("%s: %u symbols: %u direct, %u defined, %u vague, %u multi, %u nodirect, %u not found; "
+		       "%ld relocations moved; %zu -> %zu bytes\n",
+		       dst, e.nsyms, n[0], n[1], n[2], n[3], n[4], n[5], moved, orig_size, olen);
+	}
+done:
+	closure_free(&c);
+	free(si);
+	free(qbt);
+	free(sib);
+	free(out);
+	free(orig);
+	elf_free(&e);
+	return rc;
+}
