@@ -25,6 +25,7 @@ LDSO_SRCS := $(sort $(wildcard ldso/*.c))
 LDSO_CFLAGS := $(WARN) -O2 -g -fPIC -fvisibility=hidden -fno-stack-protector \
 	-fno-plt -ffunction-sections -fdata-sections -Ildso -Icommon -MMD -MP
 
+LIBC_REPLACED := dlclose.lo dlinfo.lo
 musl_cc_x86_64 := gcc -specs $(MUSL_LIBDIR_x86_64)/musl-gcc.specs
 musl_cc_i386 := i686-linux-gnu-gcc -specs $(MUSL_LIBDIR_i386)/musl-gcc.specs
 nasm_fmt_x86_64 := elf64
@@ -49,14 +50,26 @@ arch/$(1)/consts.inc: arch/$(1)/consts.h
 	@echo "GEN $$@"
 	$(Q)sed -n 's/^#define \([A-Z_0-9]*\) \([0-9x]*\)$$$$/%define \1 \2/p' $$< > $$@
 
-$(B)/lib/ld-quickbind-$(1).so.1: $$(LDSO_OBJS_$(1)) ldso/dynamic.list $(MUSL_LIBDIR_$(1))/libc.a
+# musl's libc.a minus the members the loader replaces (dlclose, dlinfo),
+# with the exit-handler registration renamed so the loader can wrap it.
+$(B)/$(1)/libc-qb.a: $(MUSL_LIBDIR_$(1))/libc.a
+	@mkdir -p $$(@D)
+	@echo "AR $$@"
+	$(Q)rm -rf $$@.d && mkdir -p $$@.d && cp $$< $$@.tmp && \
+		ar d $$@.tmp $(LIBC_REPLACED) && \
+		(cd $$@.d && ar x ../libc-qb.a.tmp atexit.lo) && \
+		objcopy --redefine-sym __cxa_atexit=__qb_musl_cxa_atexit \
+			--redefine-sym atexit=__qb_musl_atexit $$@.d/atexit.lo && \
+		ar r $$@.tmp $$@.d/atexit.lo && mv $$@.tmp $$@ && rm -rf $$@.d
+
+$(B)/lib/ld-quickbind-$(1).so.1: $$(LDSO_OBJS_$(1)) ldso/dynamic.list $(B)/$(1)/libc-qb.a
 	@mkdir -p $$(@D)
 	@echo "LD $$@"
 	$(Q)$$(musl_cc_$(1)) -nostdlib -shared -Wl,-e,_dlstart \
 		-Wl,-Bsymbolic-functions -Wl,--dynamic-list=ldso/dynamic.list \
 		-Wl,--no-undefined -Wl,-z,now -Wl,--hash-style=both \
 		-Wl,-z,noexecstack -o $$@ $$(LDSO_OBJS_$(1)) \
-		-Wl,--whole-archive $(MUSL_LIBDIR_$(1))/libc.a -Wl,--no-whole-archive -lgcc
+		-Wl,--whole-archive $(B)/$(1)/libc-qb.a -Wl,--no-whole-archive -lgcc
 
 ALL_TARGETS += $(B)/lib/ld-quickbind-$(1).so.1
 -include $$(LDSO_OBJS_$(1):.o=.d)

@@ -1,12 +1,22 @@
-/* The dl* entry points musl's libc expects the dynamic linker to supply,
- * over the objects loaded at start-up. */
+/* Symbol and address queries over the loaded objects: dlsym (through
+ * musl's __dlsym), dladdr, dl_iterate_phdr, dlinfo. */
+#define _GNU_SOURCE
 #include <dlfcn.h>
 #include <string.h>
 #include "ldso.h"
 
+/* glibc's request numbers; musl's header only names RTLD_DI_LINKMAP. */
+#ifndef RTLD_DI_ORIGIN
+#define RTLD_DI_ORIGIN 6
+#endif
+#ifndef RTLD_DI_TLS_MODID
+#define RTLD_DI_TLS_MODID 9
+#define RTLD_DI_TLS_DATA 10
+#endif
+
 void __dl_seterr(const char *, ...) hidden;
 
-static struct dso *valid_handle(void *h)
+hidden struct dso *qb_valid_handle(void *h)
 {
 	for (struct dso *p = qb.head; p; p = p->next)
 		if (p == h)
@@ -16,7 +26,7 @@ static struct dso *valid_handle(void *h)
 
 int __dl_invalid_handle(void *h)
 {
-	if (valid_handle(h))
+	if (qb_valid_handle(h))
 		return 0;
 	__dl_seterr("Invalid library handle %p", h);
 	return 1;
@@ -39,107 +49,91 @@ hidden struct dso *qb_dso_of_addr(const void *addr)
 	return 0;
 }
 
-QB_PUBLIC void *dlopen(const char *file, int mode)
-{
-	if (!file)
-		return qb.main;
-	for (struct dso *p = qb.head; p; p = p->next)
-		if ((p->shortname && !strcmp(p->shortname, file)) || (p->name && !strcmp(p->name, file)) ||
-		    (p->soname && !strcmp(p->soname, file)))
-			return p;
-	if (mode & RTLD_NOLOAD)
-		return 0;
-	__dl_seterr("Error loading shared library %s: dynamic loading after start-up is not available", file);
-	return 0;
-}
-
 static void *symbol_address(struct symdef d)
 {
 	size_t v = (size_t)d.dso->base + d.sym->st_value;
 	if (ST_TYPE(d.sym->st_info) == STT_GNU_IFUNC)
 		return (void *)((size_t (*)(void))v)();
-	if (ST_TYPE(d.sym->st_info) == STT_TLS) {
-		size_t mod[2] = { d.dso->tls_id, d.sym->st_value - QB_DTP_OFFSET };
-		return __tls_get_addr(mod);
-	}
+	if (ST_TYPE(d.sym->st_info) == STT_TLS)
+		return (unsigned char *)qb_tls_block(d.dso) + d.sym->st_value;
 	return (void *)v;
 }
 
-/* Lookup in p and its dependencies, breadth first. */
-static struct symdef lookup_deps(struct dso *root, struct qb_symreq *r)
+/* RTLD_NEXT: the objects after the caller in its own scope. */
+static struct symdef lookup_next(struct dso *self, struct qb_symreq *r)
 {
 	struct symdef d = { 0, 0 };
-	size_t cap = qb.ndso, n = 0;
-	struct dso **q = __libc_malloc(cap * sizeof *q);
-	if (!q)
+	if (!self)
 		return d;
-	for (struct dso *p = qb.head; p; p = p->next)
-		p->mark = 0;
-	q[n++] = root;
-	root->mark = 1;
-	for (size_t i = 0; i < n && !d.sym; i++) {
-		Sym *s = qb_lookup_in(q[i], r);
+	struct dso *root = self->reloc_root;
+	if (!self->global && root && root->scope) {
+		size_t i = 0;
+		while (i < root->nscope && root->scope[i] != self)
+			i++;
+		return i < root->nscope ?
+			qb_lookup_scope(root->scope + i + 1, root->nscope - i - 1, r) : d;
+	}
+	for (struct dso *p = self->next; p; p = p->next) {
+		if (!p->global)
+			continue;
+		Sym *s = qb_lookup_in(p, r);
 		if (s) {
 			d.sym = s;
-			d.dso = q[i];
+			d.dso = p;
 			break;
 		}
-		for (size_t k = 0; k < q[i]->ndeps; k++)
-			if (!q[i]->deps[k]->mark && n < cap) {
-				q[i]->deps[k]->mark = 1;
-				q[n++] = q[i]->deps[k];
-			}
 	}
-	__libc_free(q);
 	return d;
+}
+
+hidden void *qb_dlsym(void *h, const char *name, void *ra, const struct qb_verreq *ver)
+{
+	struct qb_symreq r;
+	struct symdef d = { 0, 0 };
+	qb_symreq_init(&r, name, ver);
+	qb_lock();
+	if (h == RTLD_DEFAULT || h == qb.main) {
+		d = qb_lookup(&r, 0, 0);
+	} else if (h == RTLD_NEXT) {
+		d = lookup_next(qb_dso_of_addr(ra), &r);
+	} else if (qb_valid_handle(h)) {
+		struct dso *p = h;
+		qb_build_scope(p);
+		d = qb_lookup_scope(p->scope, p->nscope, &r);
+	} else {
+		qb_unlock();
+		__dl_seterr("Invalid library handle %p", h);
+		return 0;
+	}
+	void *addr = d.sym ? symbol_address(d) : 0;
+	qb_unlock();
+	if (!d.sym)
+		__dl_seterr("Symbol not found: %s", name);
+	return addr;
 }
 
 void *__dlsym(void *restrict h, const char *restrict name, void *restrict ra)
 {
-	struct qb_symreq r;
-	struct symdef d = { 0, 0 };
-	qb_symreq_init(&r, name, 0);
-	if (h == RTLD_DEFAULT || h == qb.main) {
-		d = qb_lookup(&r, 0);
-	} else if (h == RTLD_NEXT) {
-		struct dso *self = qb_dso_of_addr(ra);
-		for (struct dso *p = self ? self->next : 0; p; p = p->next) {
-			Sym *s = qb_lookup_in(p, &r);
-			if (s) {
-				d.sym = s;
-				d.dso = p;
-				break;
-			}
-		}
-	} else {
-		if (__dl_invalid_handle(h))
-			return 0;
-		d = lookup_deps(h, &r);
-	}
-	if (!d.sym) {
-		__dl_seterr("Symbol not found: %s", name);
-		return 0;
-	}
-	return symbol_address(d);
+	return qb_dlsym(h, name, ra, 0);
 }
 
 QB_PUBLIC int dladdr(const void *addr, Dl_info *info)
 {
+	qb_lock();
 	struct dso *p = qb_dso_of_addr(addr);
-	if (!p)
+	if (!p) {
+		qb_unlock();
 		return 0;
-	size_t off = (size_t)addr - (size_t)p->base, best = 0;
+	}
+	size_t off = (size_t)addr - (size_t)p->base;
 	Sym *bs = 0;
 	for (size_t i = 1; i < p->nsyms; i++) {
 		Sym *s = p->syms + i;
 		if (!s->st_shndx || !s->st_value || ST_TYPE(s->st_info) == STT_TLS ||
 		    ST_BIND(s->st_info) == STB_LOCAL || s->st_name >= p->dyn.strsz)
 			continue;
-		if (s->st_value <= off && s->st_value >= best &&
-		    (!bs || s->st_value > bs->st_value || off - s->st_value < s->st_size)) {
-			best = s->st_value;
+		if (s->st_value <= off && (!bs || s->st_value > bs->st_value))
 			bs = s;
-		}
 	}
 	info->dli_fname = p->name;
 	info->dli_fbase = p->map ? (void *)p->map : (void *)p->base;
@@ -152,33 +146,58 @@ QB_PUBLIC int dladdr(const void *addr, Dl_info *info)
 	}
 	info->dli_sname = bs ? p->strings + bs->st_name : 0;
 	info->dli_saddr = bs ? p->base + bs->st_value : 0;
+	qb_unlock();
 	return 1;
 }
 
 QB_PUBLIC int dl_iterate_phdr(int (*cb)(struct dl_phdr_info *, size_t, void *), void *data)
 {
-	for (struct dso *p = qb.head; p; p = p->next) {
+	int r = 0;
+	qb_lock();
+	for (struct dso *p = qb.head; p && !r; p = p->next) {
 		struct dl_phdr_info info;
 		info.dlpi_addr = (ElfW(Addr))p->base;
 		info.dlpi_name = p->name;
 		info.dlpi_phdr = p->phdr;
 		info.dlpi_phnum = p->phnum;
-		info.dlpi_adds = qb.ndso;
-		info.dlpi_subs = 0;
+		info.dlpi_adds = qb.adds;
+		info.dlpi_subs = qb.subs;
 		info.dlpi_tls_modid = p->tls_id;
-		info.dlpi_tls_data = 0;
-		if (p->tls_id) {
-			size_t mod[2] = { p->tls_id, 0 };
-			info.dlpi_tls_data = __tls_get_addr(mod);
-		}
-		int r = cb(&info, sizeof info, data);
-		if (r)
-			return r;
+		info.dlpi_tls_data = qb_tls_block(p);
+		r = cb(&info, sizeof info, data);
 	}
-	return 0;
+	qb_unlock();
+	return r;
 }
 
-void __ldso_atfork(int who)
+QB_PUBLIC int dlinfo(void *restrict h, int req, void *restrict res)
 {
-	(void)who;
+	struct dso *p = h;
+	if (__dl_invalid_handle(h))
+		return -1;
+	switch (req) {
+	case RTLD_DI_LINKMAP:
+		*(struct link_map **)res = (struct link_map *)p;
+		return 0;
+	case RTLD_DI_ORIGIN: {
+		const char *slash = strrchr(p->name, '/');
+		if (!slash) {
+			strcpy(res, ".");
+		} else {
+			size_t n = slash == p->name ? 1 : (size_t)(slash - p->name);
+			memcpy(res, p->name, n);
+			((char *)res)[n] = 0;
+		}
+		return 0;
+	}
+	case RTLD_DI_TLS_MODID:
+		*(size_t *)res = p->tls_id;
+		return 0;
+	case RTLD_DI_TLS_DATA:
+		*(void **)res = qb_tls_block(p);
+		return 0;
+	default:
+		__dl_seterr("Unsupported request %d", req);
+		return -1;
+	}
 }

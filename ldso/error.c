@@ -1,5 +1,6 @@
 /* Diagnostics. At start-up an error is printed as one line and remembered;
  * the loader exits with status 127 once it has reported what it found. */
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -27,6 +28,13 @@ hidden void qb_error(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
+	if (qb.rt_jmp) {
+		/* Inside dlopen: the message goes to dlerror, the caller
+		 * gets NULL. */
+		vsnprintf(qb.errbuf, sizeof qb.errbuf, fmt, ap);
+		va_end(ap);
+		longjmp(*(jmp_buf *)qb.rt_jmp, 1);
+	}
 	vreport(fmt, ap);
 	va_end(ap);
 	qb.failed = 1;

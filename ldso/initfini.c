@@ -71,6 +71,52 @@ static void construct(struct dso *p)
 	run_array(p, p->dyn.init_array, p->dyn.init_arraysz);
 }
 
+static void construct_tree(struct dso *p)
+{
+	if (p->mark || p->constructed)
+		return;
+	p->mark = 1;
+	for (size_t i = 0; i < p->ndeps; i++)
+		construct_tree(p->deps[i]);
+	construct(p);
+}
+
+/* After dlopen: constructors of everything new under root, dependencies
+ * first. */
+hidden void qb_construct_new(struct dso *root)
+{
+	for (struct dso *p = qb.head; p; p = p->next)
+		p->mark = 0;
+	construct_tree(root);
+}
+
+static void fini_one(struct dso *p)
+{
+	if (p->is_ldso)
+		return;
+	if (p->dyn.fini_array) {
+		size_t *fn = qb_laddr(p, p->dyn.fini_array);
+		for (size_t i = p->dyn.fini_arraysz / sizeof *fn; i--;)
+			if (fn[i] && fn[i] != (size_t)-1)
+				((void (*)(void))fn[i])();
+	}
+	if (p->dyn.have & QB_HAVE_FINI)
+		((void (*)(void))(p->base + p->dyn.fini))();
+}
+
+/* dlclose is unloading p: run its destructors now, not at exit. */
+hidden void qb_run_fini(struct dso *p)
+{
+	if (!p->constructed)
+		return;
+	for (struct dso **pp = &fini_head; *pp; pp = &(*pp)->fini_next)
+		if (*pp == p) {
+			*pp = p->fini_next;
+			break;
+		}
+	fini_one(p);
+}
+
 void __libc_start_init(void)
 {
 	struct dso *m = qb.main;
@@ -82,16 +128,6 @@ void __libc_start_init(void)
 
 void __libc_exit_fini(void)
 {
-	for (struct dso *p = fini_head; p; p = p->fini_next) {
-		if (p->is_ldso)
-			continue;
-		if (p->dyn.fini_array) {
-			size_t *fn = qb_laddr(p, p->dyn.fini_array);
-			for (size_t i = p->dyn.fini_arraysz / sizeof *fn; i--;)
-				if (fn[i] && fn[i] != (size_t)-1)
-					((void (*)(void))fn[i])();
-		}
-		if (p->dyn.have & QB_HAVE_FINI)
-			((void (*)(void))(p->base + p->dyn.fini))();
-	}
+	for (struct dso *p = fini_head; p; p = p->fini_next)
+		fini_one(p);
 }

@@ -87,6 +87,13 @@ struct dso {
 
 	unsigned char is_ldso, is_main, relocated, constructed;
 	unsigned char deps_loaded, mark;
+	unsigned char global;       /* in the global scope */
+	unsigned char runtime;      /* loaded by dlopen: may be unloaded */
+	unsigned char nodelete;
+	size_t refcnt;              /* dlopen handles not yet closed */
+	struct dso **scope;         /* dlopen root: itself and its deps, BFS */
+	size_t nscope;
+	struct dso *reloc_root;     /* whose local scope relocations also see */
 };
 
 struct symdef {
@@ -110,6 +117,10 @@ struct qb_state {
 	size_t tls_cnt, tls_offset, tls_align;
 	struct qb_tls_module *tls_tail;
 	size_t ndso;
+	size_t adds, subs;         /* objects ever loaded / unloaded */
+	size_t static_tls_cnt;     /* modules in every thread's static area */
+	void *rt_jmp;              /* jmp_buf of a dlopen in progress */
+	char errbuf[512];
 	struct {
 		size_t lookups, probes, strcmps, relocs, cache_hits;
 	} stats;
@@ -148,7 +159,12 @@ struct qb_symreq {
 };
 hidden void qb_symreq_init(struct qb_symreq *r, const char *name, const struct qb_verreq *ver);
 hidden Sym *qb_lookup_in(struct dso *p, struct qb_symreq *r);
-hidden struct symdef qb_lookup(struct qb_symreq *r, struct dso *skip);
+hidden struct symdef qb_lookup(struct qb_symreq *r, struct dso *skip, struct dso *root);
+hidden struct symdef qb_lookup_scope(struct dso **v, size_t n, struct qb_symreq *r);
+
+/* stage1.c: a REL symbolic relocation's addend in the loader itself, as
+ * stage 1 found it before applying the relocation. */
+hidden size_t qb_ldso_rel_addend(size_t off);
 
 /* reloc.c */
 hidden void qb_relocate(struct dso *p);
@@ -158,9 +174,14 @@ hidden void qb_protect_relro(struct dso *p);
 /* tls.c */
 hidden void qb_tls_register(struct dso *p);
 hidden void qb_tls_install(int early);
+hidden void qb_tls_rollback(size_t cnt, size_t offset, size_t align);
+hidden int qb_tls_commit_runtime(void);
+hidden void *qb_tls_block(struct dso *p);
 
 /* initfini.c */
 hidden void qb_queue_init(void);
+hidden void qb_construct_new(struct dso *root);
+hidden void qb_run_fini(struct dso *p);
 hidden void qb_set_init_args(int argc, char **argv, char **envp);
 
 /* debug.c */
@@ -169,5 +190,14 @@ hidden void qb_debug_change(int state);
 
 /* dlapi.c */
 hidden struct dso *qb_dso_of_addr(const void *addr);
+
+/* dlopen.c */
+hidden void qb_lock(void);
+hidden void qb_unlock(void);
+hidden struct dso *qb_valid_handle(void *h);
+hidden void qb_build_scope(struct dso *p);
+
+/* search.c */
+hidden struct dso *qb_find_loaded(const char *name);
 
 #endif

@@ -79,17 +79,46 @@ hidden Sym *qb_lookup_in(struct dso *p, struct qb_symreq *r)
 	return p->ghashtab ? gnu_lookup(p, r) : sysv_lookup(p, r);
 }
 
-hidden struct symdef qb_lookup(struct qb_symreq *r, struct dso *skip)
+/* The global scope in load order, then (for objects loaded by dlopen)
+ * the local scope of the dlopen root that brought them in. */
+hidden struct symdef qb_lookup(struct qb_symreq *r, struct dso *skip, struct dso *root)
 {
 	struct symdef def = { 0, 0 };
 	qb.stats.lookups++;
 	for (struct dso *p = qb.head; p; p = p->next) {
-		if (p == skip)
+		if (!p->global || p == skip)
 			continue;
 		Sym *s = qb_lookup_in(p, r);
 		if (s) {
 			def.sym = s;
 			def.dso = p;
+			return def;
+		}
+	}
+	if (root && root->scope)
+		for (size_t i = 0; i < root->nscope; i++) {
+			struct dso *p = root->scope[i];
+			if (p->global || p == skip)
+				continue;
+			Sym *s = qb_lookup_in(p, r);
+			if (s) {
+				def.sym = s;
+				def.dso = p;
+				return def;
+			}
+		}
+	return def;
+}
+
+hidden struct symdef qb_lookup_scope(struct dso **v, size_t n, struct qb_symreq *r)
+{
+	struct symdef def = { 0, 0 };
+	qb.stats.lookups++;
+	for (size_t i = 0; i < n; i++) {
+		Sym *s = qb_lookup_in(v[i], r);
+		if (s) {
+			def.sym = s;
+			def.dso = v[i];
 			break;
 		}
 	}

@@ -35,7 +35,7 @@ static int resolve(struct resolver *rs, size_t symi, int copy, struct symdef *ou
 	struct qb_verreq vr;
 	struct qb_symreq r;
 	qb_symreq_init(&r, name, qb_verreq_of(p, symi, &vr) ? &vr : 0);
-	*out = qb_lookup(&r, copy ? p : 0);
+	*out = qb_lookup(&r, copy ? p : 0, p->reloc_root);
 	if (!out->sym) {
 		if (ST_BIND(ref->st_info) != STB_WEAK) {
 			qb_error("Error relocating %s: %s: symbol not found", p->name, name);
@@ -43,6 +43,10 @@ static int resolve(struct resolver *rs, size_t symi, int copy, struct symdef *ou
 		}
 		out->dso = p;  /* weak undefined: value 0 */
 	}
+	/* A binding into an object that dlclose could unload, from outside
+	 * its dependency tree, pins that object. */
+	if (out->sym && out->dso->runtime && out->dso != p && out->dso->reloc_root != p->reloc_root)
+		out->dso->nodelete = 1;
 	if (!copy) {
 		rs->last_sym = symi;
 		rs->last = *out;
@@ -53,6 +57,21 @@ static int resolve(struct resolver *rs, size_t symi, int copy, struct symdef *ou
 static size_t tls_offset_of(const struct dso *d)
 {
 	return d->tls.offset;
+}
+
+/* A REL relocation keeps its addend in the place it relocates; the
+ * loader's own places were overwritten by stage 1, which kept them. */
+static size_t rel_addend(const struct dso *p, int kind, size_t symi, size_t off, const size_t *where)
+{
+	if (p->is_ldso && symi)
+		return qb_ldso_rel_addend(off);
+#ifdef QB_REL_TLSDESC_ADDEND_WORD
+	if (kind == RK_TLSDESC)
+		return where[QB_REL_TLSDESC_ADDEND_WORD];
+#endif
+	if (kind == RK_PC32 || kind == RK_ABS32U || kind == RK_ABS32S)
+		return (size_t)(long)*(const int32_t *)where;
+	return *where;
 }
 
 static void apply(struct dso *p, struct resolver *rs, size_t info, size_t off,
@@ -71,8 +90,7 @@ static void apply(struct dso *p, struct resolver *rs, size_t info, size_t off,
 		return;
 	}
 	if (!rela && kind != RK_COPY && kind != RK_GOT && kind != RK_PLT)
-		addend = kind == RK_PC32 || kind == RK_ABS32U || kind == RK_ABS32S ?
-			(size_t)(long)*(int32_t *)where : *where;
+		addend = rel_addend(p, kind, symi, off, where);
 	qb.stats.relocs++;
 	if (kind == RK_RELATIVE) {
 		if (!p->is_ldso)
@@ -128,11 +146,30 @@ static void apply(struct dso *p, struct resolver *rs, size_t info, size_t off,
 			qb_error("Error relocating %s: TLS relocation against an object without TLS", p->name);
 			return;
 		}
-		size_t tpoff = (def.sym ? def.sym->st_value : 0) + addend - tls_offset_of(def.dso);
+		size_t symoff = (def.sym ? def.sym->st_value : 0) + addend;
+		if (def.dso->tls_id > qb.static_tls_cnt) {
+			/* Not in the static area of threads that already run. */
+			if (kind != RK_TLSDESC) {
+				qb_error("Error relocating %s: initial-exec TLS resolves to dynamic definition in %s",
+					p->name, def.dso->name);
+				return;
+			}
+			size_t *arg = __libc_malloc(2 * sizeof *arg);
+			if (!arg) {
+				qb_error("Error relocating %s: out of memory", p->name);
+				return;
+			}
+			arg[0] = def.dso->tls_id;
+			arg[1] = symoff - QB_DTP_OFFSET;
+			where[0] = (size_t)__tlsdesc_dynamic;
+			where[1] = (size_t)arg;
+			break;
+		}
+		size_t tpoff = symoff - tls_offset_of(def.dso);
 		if (kind == RK_TPOFF)
 			*where = tpoff;
-		else if (kind == RK_TPOFF_NEG)
-			*where = -tpoff;
+		else if (kind == RK_TPOFF_NEG)  /* the addend is not negated */
+			*where = tls_offset_of(def.dso) - (symoff - addend) + addend;
 		else {
 			where[0] = (size_t)__tlsdesc_static;
 			where[1] = tpoff;
@@ -226,6 +263,7 @@ hidden void qb_protect_relro(struct dso *p)
 
 hidden void qb_relocate_all(void)
 {
+	qb.static_tls_cnt = qb.tls_cnt;
 	/* Dependencies before their users: the reverse of load order is a
 	 * good approximation; the main program goes last because its copy
 	 * relocations read the libraries' relocated data. */

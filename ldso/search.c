@@ -136,7 +136,7 @@ static int find_file(struct attempt *a, const char *name, struct dso *needed_by)
 	return search_list(a, DEFAULT_PATH, 0, name);
 }
 
-static struct dso *find_loaded(const char *name)
+hidden struct dso *qb_find_loaded(const char *name)
 {
 	for (struct dso *p = qb.head; p; p = p->next) {
 		if (p->shortname && !strcmp(p->shortname, name))
@@ -168,7 +168,7 @@ hidden struct dso *qb_load_library(const char *name, struct dso *needed_by, cons
 			qb_dso_append(qb.ldso);
 		return qb.ldso;
 	}
-	struct dso *p = find_loaded(name);
+	struct dso *p = qb_find_loaded(name);
 	if (p)
 		return p;
 

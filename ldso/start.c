@@ -202,11 +202,11 @@ static void check_malloc_replaced(void)
 {
 	struct qb_symreq r;
 	qb_symreq_init(&r, "malloc", 0);
-	struct symdef d = qb_lookup(&r, 0);
+	struct symdef d = qb_lookup(&r, 0, 0);
 	if (d.dso && d.dso != qb.ldso)
 		__malloc_replaced = 1;
 	qb_symreq_init(&r, "aligned_alloc", 0);
-	d = qb_lookup(&r, 0);
+	d = qb_lookup(&r, 0, 0);
 	if (d.dso && d.dso != qb.ldso)
 		__aligned_alloc_replaced = 1;
 }
@@ -274,6 +274,9 @@ hidden struct qb_entry qb_stage2(size_t *sp)
 	qb_load_deps(m);
 	if (!qb.ldso->prev && qb.tail != qb.ldso)
 		qb_dso_append(qb.ldso);
+	for (struct dso *p = qb.head; p; p = p->next)
+		p->global = 1;
+	qb.adds = qb.ndso;
 	if (list)
 		list_objects();
 	if (qb.failed)

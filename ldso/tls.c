@@ -1,15 +1,26 @@
-/* Static TLS for the objects loaded at start-up (x86 variant II: blocks
- * below the thread pointer). Offsets are chosen as objects are registered;
- * musl's __copy_tls then lays out every thread's copy from the module list
- * and the sizes published in __libc. */
+/* TLS (x86 variant II: blocks below the thread pointer). Every module gets
+ * an id and an offset in the static area as it is registered; musl's
+ * __copy_tls lays out each new thread's copy from the module list and the
+ * sizes published in __libc. Modules that dlopen adds after threads exist
+ * get, in every existing thread, a separately allocated block reached
+ * through a new dtv. */
+#include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
 #include "ldso.h"
 
 #define MIN_TLS_ALIGN sizeof(void *)
 
+void __block_app_sigs(void *) hidden;
+void __restore_sigs(void *) hidden;
+
 static _Alignas(64) unsigned char early_tls[1024];
 static _Alignas(64) unsigned char builtin_tls[2048];
+
+/* Modules registered but not yet visible to libc (the list in __libc
+ * ends at qb.tls_tail's predecessor until committed). */
+static struct qb_tls_module *committed_tail;
+static size_t committed_cnt;
 
 hidden void qb_tls_register(struct dso *p)
 {
@@ -29,9 +40,22 @@ hidden void qb_tls_register(struct dso *p)
 	m->next = 0;
 	if (qb.tls_tail)
 		qb.tls_tail->next = m;
-	else
-		__libc.tls_head = m;
 	qb.tls_tail = m;
+	if (!committed_tail && !__libc.tls_head)
+		__libc.tls_head = m;
+}
+
+/* Forget modules registered by a dlopen that failed. */
+hidden void qb_tls_rollback(size_t cnt, size_t offset, size_t align)
+{
+	qb.tls_cnt = cnt;
+	qb.tls_offset = offset;
+	qb.tls_align = align;
+	qb.tls_tail = committed_tail;
+	if (committed_tail)
+		committed_tail->next = 0;
+	else
+		__libc.tls_head = 0;
 }
 
 static void publish_sizes(void)
@@ -43,6 +67,8 @@ static void publish_sizes(void)
 	 * the descriptor and the start of the area. */
 	size_t sz = (qb.tls_cnt + 1) * sizeof(void *) + qb.tls_offset + QB_PTHREAD_SIZE + 2 * align;
 	__libc.tls_size = (sz + align - 1) & -align;
+	committed_tail = qb.tls_tail;
+	committed_cnt = qb.tls_cnt;
 }
 
 /* Give the current thread a thread pointer over TLS for every module
@@ -62,6 +88,105 @@ hidden void qb_tls_install(int early)
 	}
 	if (__init_tp(__copy_tls(mem)) < 0)
 		qb_fatal("%s: cannot set the thread pointer", QB_LDSO_NAME);
+}
+
+static struct qb_pthread_head *self_td(void)
+{
+	return qb_thread_self();
+}
+
+/* Memory for one thread: the new dtv, then each new module's block. */
+static size_t per_thread_size(size_t first)
+{
+	size_t sz = (qb.tls_cnt + 1) * sizeof(void *);
+	size_t i = committed_cnt + 1;
+	for (struct qb_tls_module *m = committed_tail ? committed_tail->next : __libc.tls_head;
+	     m; m = m->next, i++)
+		if (i >= first)
+			sz += m->size + m->align;
+	return sz;
+}
+
+static void fill_thread(unsigned char *mem, struct qb_pthread_head *td)
+{
+	uintptr_t *dtv = (uintptr_t *)mem, *old = td->dtv;
+	size_t oldcnt = old[0];
+	memcpy(dtv, old, (oldcnt + 1) * sizeof *dtv);
+	unsigned char *blk = mem + (qb.tls_cnt + 1) * sizeof *dtv;
+	size_t i = committed_cnt + 1;
+	for (struct qb_tls_module *m = committed_tail ? committed_tail->next : __libc.tls_head;
+	     m; m = m->next, i++) {
+		blk += (0 - ((size_t)blk - 0)) & (m->align - 1);
+		memcpy(blk, m->image, m->len);
+		memset(blk + m->len, 0, m->size - m->len);
+		dtv[i] = (uintptr_t)blk + QB_DTP_OFFSET;
+		blk += m->size;
+	}
+	dtv[0] = qb.tls_cnt;
+	td->dtv = dtv;
+}
+
+/* Make modules registered since the last commit usable in every thread:
+ * threads created from now on get them from __copy_tls; threads that
+ * already exist get separate blocks. Returns -1 when out of memory. */
+hidden int qb_tls_commit_runtime(void)
+{
+	if (qb.tls_cnt == committed_cnt)
+		return 0;
+	size_t each = per_thread_size(committed_cnt + 1);
+	sigset_t set;
+	for (;;) {
+		size_t n = 0;
+		__block_app_sigs(&set);
+		__tl_lock();
+		struct qb_pthread_head *self = self_td(), *td = self;
+		do {
+			n++;
+			td = td->next;
+		} while (td != self);
+		__tl_unlock();
+		__restore_sigs(&set);
+
+		unsigned char *mem = __libc_calloc(n, each + 16);
+		if (!mem)
+			return -1;
+		__block_app_sigs(&set);
+		__tl_lock();
+		size_t k = 0;
+		td = self;
+		do {
+			k++;
+			td = td->next;
+		} while (td != self);
+		if (k != n) {
+			/* Threads came or went meanwhile: count again. */
+			__tl_unlock();
+			__restore_sigs(&set);
+			__libc_free(mem);
+			continue;
+		}
+		td = self;
+		k = 0;
+		do {
+			unsigned char *m = mem + k * (each + 16);
+			m += (0 - (size_t)m) & 15;
+			fill_thread(m, td);
+			k++;
+			td = td->next;
+		} while (td != self);
+		publish_sizes();
+		__tl_unlock();
+		__restore_sigs(&set);
+		return 0;
+	}
+}
+
+/* The calling thread's block of p's TLS. */
+hidden void *qb_tls_block(struct dso *p)
+{
+	if (!p->tls_id)
+		return 0;
+	return (void *)(self_td()->dtv[p->tls_id] - QB_DTP_OFFSET);
 }
 
 /* musl's __libc_start_main calls this to set up a static program's TLS;

@@ -18,6 +18,14 @@
 #define QB_R_TYPE(info) ((uint32_t)((info) & 0xffffffff))
 #define QB_R_SYM(info) ((uint32_t)((info) >> 32))
 
+/* The thread descriptor: %fs:0 holds its own address. */
+static inline void *qb_thread_self(void)
+{
+	void *td;
+	__asm__("mov %%fs:0,%0" : "=r"(td));
+	return td;
+}
+
 static inline int qb_rel_kind(unsigned type)
 {
 	switch (type) {
