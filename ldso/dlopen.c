@@ -192,8 +192,13 @@ QB_PUBLIC void *dlopen(const char *file, int mode)
 		}
 		if (mode & RTLD_GLOBAL)
 			promote_global(p);
+		uint64_t t0 = qb.debug & QB_DBG_STATS ? qb_now_ns() : 0;
 		for (struct dso *q = qb.tail; q != old_tail; q = q->prev)
 			qb_relocate(q);
+		if (t0) {
+			qb.stats.reloc_ns += qb_now_ns() - t0;
+			qb_debug_stats("dlopen");
+		}
 		if (qb_tls_commit_runtime())
 			qb_error("Error loading shared library %s: out of memory for TLS", file);
 		for (struct dso *q = first_new; q; q = q->next)

@@ -121,9 +121,18 @@ struct qb_state {
 	size_t static_tls_cnt;     /* modules in every thread's static area */
 	void *rt_jmp;              /* jmp_buf of a dlopen in progress */
 	char errbuf[512];
-	struct {
+	unsigned debug;            /* QB_DBG_* bits from LD_DEBUG */
+	struct qb_stats {
 		size_t lookups, probes, strcmps, relocs, cache_hits;
+		size_t direct_hits, direct_misses, interposer_hits, prehashed;
+		size_t bykind[RK_TLSDESC + 1];
+		uint64_t reloc_ns;
 	} stats;
+};
+
+enum {
+	QB_DBG_LIBS = 1, QB_DBG_BINDINGS = 2, QB_DBG_STATS = 4, QB_DBG_DIRECT = 8,
+	QB_DBG_ALL = 15,
 };
 
 extern struct qb_state qb hidden;
@@ -183,6 +192,12 @@ hidden void qb_queue_init(void);
 hidden void qb_construct_new(struct dso *root);
 hidden void qb_run_fini(struct dso *p);
 hidden void qb_set_init_args(int argc, char **argv, char **envp);
+
+/* ldebug.c */
+hidden void qb_debug_setup(const char *spec, const char *output);
+hidden void qb_dbg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+hidden uint64_t qb_now_ns(void);
+hidden void qb_debug_stats(const char *when);
 
 /* debug.c */
 hidden void qb_debug_init(void);

@@ -36,6 +36,9 @@ static int resolve(struct resolver *rs, size_t symi, int copy, struct symdef *ou
 	struct qb_symreq r;
 	qb_symreq_init(&r, name, qb_verreq_of(p, symi, &vr) ? &vr : 0);
 	*out = qb_lookup(&r, copy ? p : 0, p->reloc_root);
+	if (qb.debug & QB_DBG_BINDINGS)
+		qb_dbg("binding file %s to %s: symbol `%s'", p->name,
+			out->sym ? out->dso->name : "<undefined>", name);
 	if (!out->sym) {
 		if (ST_BIND(ref->st_info) != STB_WEAK) {
 			qb_error("Error relocating %s: %s: symbol not found", p->name, name);
@@ -83,8 +86,11 @@ static void apply(struct dso *p, struct resolver *rs, size_t info, size_t off,
 	size_t *where = (size_t *)(p->base + off);
 	struct symdef def = { 0, p };
 
-	if (kind == RK_NONE)
+	if (kind == RK_NONE || kind == RK_UNKNOWN) {
+		if (kind == RK_UNKNOWN)
+			qb_error("Error relocating %s: unsupported relocation type %u", p->name, type);
 		return;
+	}
 	if (!qb_in_image(p, off, sizeof(size_t) * (kind == RK_TLSDESC ? 2 : 1))) {
 		qb_error("Error relocating %s: relocation offset 0x%zx outside the image", p->name, off);
 		return;
@@ -92,6 +98,7 @@ static void apply(struct dso *p, struct resolver *rs, size_t info, size_t off,
 	if (!rela && kind != RK_COPY && kind != RK_GOT && kind != RK_PLT)
 		addend = rel_addend(p, kind, symi, off, where);
 	qb.stats.relocs++;
+	qb.stats.bykind[kind]++;
 	if (kind == RK_RELATIVE) {
 		if (!p->is_ldso)
 			*where = (size_t)p->base + addend;
@@ -263,6 +270,7 @@ hidden void qb_protect_relro(struct dso *p)
 
 hidden void qb_relocate_all(void)
 {
+	uint64_t t0 = qb.debug & QB_DBG_STATS ? qb_now_ns() : 0;
 	qb.static_tls_cnt = qb.tls_cnt;
 	/* Dependencies before their users: the reverse of load order is a
 	 * good approximation; the main program goes last because its copy
@@ -271,4 +279,6 @@ hidden void qb_relocate_all(void)
 		if (p != qb.main)
 			qb_relocate(p);
 	qb_relocate(qb.main);
+	if (t0)
+		qb.stats.reloc_ns += qb_now_ns() - t0;
 }

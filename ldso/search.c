@@ -92,6 +92,8 @@ static int try_open(struct attempt *a, const char *dir, size_t dlen, const char 
 	a->path[dlen] = '/';
 	memcpy(a->path + dlen + 1, name, nlen + 1);
 	a->fd = open(a->path, O_RDONLY | O_CLOEXEC);
+	if (qb.debug & QB_DBG_LIBS)
+		qb_dbg("  trying file=%s%s", a->path, a->fd >= 0 ? "" : " (not found)");
 	return a->fd >= 0;
 }
 
@@ -187,6 +189,9 @@ hidden struct dso *qb_load_library(const char *name, struct dso *needed_by, cons
 	} else {
 		if (strlen(name) > NAME_MAX)
 			return 0;
+		if (qb.debug & QB_DBG_LIBS)
+			qb_dbg("find library=%s [needed by %s]; searching", name,
+				needed_by ? needed_by->name : "dlopen/LD_PRELOAD");
 		if (!find_file(&a, name, needed_by))
 			return 0;
 	}
@@ -212,6 +217,8 @@ hidden struct dso *qb_load_library(const char *name, struct dso *needed_by, cons
 	}
 	qb_dso_append(p);
 	qb_tls_register(p);
+	if (qb.debug & QB_DBG_LIBS)
+		qb_dbg("loaded file=%s at %p (tls module %zu)", p->name, (void *)p->base, p->tls_id);
 	return p;
 }
 

@@ -237,9 +237,14 @@ hidden struct qb_entry qb_stage2(size_t *sp)
 	qb.envp = envp;
 	qb.auxv = auxv;
 	qb.secure = aux[AT_SECURE] || aux[AT_UID] != aux[AT_EUID] || aux[AT_GID] != aux[AT_EGID];
+	/* Secure (set-id) processes ignore every LD_ variable. LD_BIND_NOW
+	 * needs no handling: every binding is made at load time. */
 	if (!qb.secure) {
 		qb.env_library_path = getenv_early(envp, "LD_LIBRARY_PATH");
 		qb.env_preload = getenv_early(envp, "LD_PRELOAD");
+		const char *dbg = getenv_early(envp, "LD_DEBUG");
+		if (dbg)
+			qb_debug_setup(dbg, getenv_early(envp, "LD_DEBUG_OUTPUT"));
 	}
 
 	int list = 0;
@@ -288,6 +293,7 @@ hidden struct qb_entry qb_stage2(size_t *sp)
 	qb_relocate_all();
 	if (qb.failed)
 		_exit(127);
+	qb_debug_stats("start-up");
 	if (list)
 		_exit(0);
 	check_malloc_replaced();
