@@ -1,0 +1,284 @@
+#!/usr/bin/env python3
+"""Run a built workload under every loader variant, side by side.
+
+  run.py [--runs 10] [--warmup 2] [--callgrind] [--stats] -o OUT.json WORKLOAD_DIR...
+
+Variants: glibc's ld.so lazy and with LD_BIND_NOW=1, musl's loader,
+quickbind without tables, with all tables, and with each fast path alone
+(all tables, the other two switched off with LD_NODIRECT / LD_NOHASHVALS /
+LD_NOSYMCACHE).  A variant is measured only after its output in "check"
+mode (every binding exercised) equals musl's; otherwise it is reported as
+failed with the reason, never measured.
+"""
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+# name, build directory, program suffix, extra environment, label
+VARIANTS = [
+    ("glibc-lazy", "glibc", "", {}, "glibc ld.so (lazy)"),
+    ("glibc-now", "glibc", "", {"LD_BIND_NOW": "1"}, "glibc ld.so LD_BIND_NOW=1"),
+    ("musl", "musl", "", {}, "musl ld.so"),
+    ("qb-none", "musl", "-qb", {}, "quickbind, no tables"),
+    ("qb-direct", "musl-opt", "-qb", {"LD_NOHASHVALS": "1", "LD_NOSYMCACHE": "1"},
+     "quickbind, direct binding only"),
+    ("qb-hashvals", "musl-opt", "-qb", {"LD_NODIRECT": "1", "LD_NOSYMCACHE": "1"},
+     "quickbind, precomputed hashes only"),
+    ("qb-symcache", "musl-opt", "-qb", {"LD_NODIRECT": "1", "LD_NOHASHVALS": "1"},
+     "quickbind, sorted tables / symbol cache only"),
+    ("qb-all", "musl-opt", "-qb", {}, "quickbind, all tables"),
+]
+VARIANT_NAMES = [v[0] for v in VARIANTS]
+LABELS = {v[0]: v[4] for v in VARIANTS}
+
+# The environment of every run: nothing inherited, so a stray LD_* of the
+# caller cannot change what is measured.
+BASE_ENV = {"PATH": "/usr/bin:/bin", "LC_ALL": "C"}
+CHECK_TIMEOUT = 120
+
+
+def variant_cmds(wdir, meta, prog="app"):
+    p = meta["programs"][prog]
+    out = []
+    for name, sub, suffix, env, label in VARIANTS:
+        exe = os.path.abspath(os.path.join(wdir, sub, prog + suffix))
+        e = dict(BASE_ENV)
+        e.update(env)
+        out.append({"name": name, "label": label, "exe": exe, "env": e,
+                    "args": p["args"], "check_args": p["check_args"]})
+    return out
+
+
+def preflight(v, meta, loader):
+    """Why v cannot run (a string), or None."""
+    if v["name"].startswith("qb-"):
+        if not os.access(loader, os.X_OK):
+            return "loader not built"
+        if "/musl-opt/" in v["exe"] and meta.get("linkopt") != "ok":
+            return meta.get("linkopt") or "linkopt not run"
+    if not os.access(v["exe"], os.X_OK):
+        return "program missing"
+    return None
+
+
+def run_check(v):
+    try:
+        r = subprocess.run([v["exe"]] + v["check_args"], env=v["env"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           timeout=CHECK_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return None, "timed out"
+    except OSError as e:
+        return None, str(e)
+    if r.returncode != 0:
+        err = r.stderr.decode(errors="replace").strip().splitlines()
+        why = ("exit %d" % r.returncode) if r.returncode > 0 else \
+            ("signal %d" % -r.returncode)
+        return None, why + (": " + err[-1][:200] if err else "")
+    return r.stdout.decode(errors="replace"), None
+
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+LAUNCHER = os.path.abspath("build/bench/qbb-launch")
+
+
+def ensure_launcher(path=None):
+    """Builds bench/launch.c (static, musl) unless an up-to-date copy exists."""
+    global LAUNCHER
+    LAUNCHER = os.path.abspath(path or LAUNCHER)
+    src = os.path.join(HERE, "launch.c")
+    if os.path.exists(LAUNCHER) and os.path.getmtime(LAUNCHER) >= os.path.getmtime(src):
+        return
+    os.makedirs(os.path.dirname(LAUNCHER), exist_ok=True)
+    subprocess.run(["musl-gcc", "-static", "-std=gnu11", "-Wall", "-Wextra", "-Werror",
+                    "-O2", "-o", LAUNCHER, src], check=True)
+
+
+def spawn_timed(v):
+    """One exec-to-exit run through the launcher (see launch.c for why):
+    (wall seconds, peak RSS KiB, exit status)."""
+    r = subprocess.run([LAUNCHER, v["exe"]] + v["args"], env=v["env"],
+                       stdout=subprocess.PIPE, check=True)
+    ns, rss, rc = r.stdout.split()
+    return int(ns) / 1e9, int(rss), int(rc)
+
+
+def time_variants(vs, runs, warmup, seed=0):
+    """Interleaved runs: every round runs each variant once, in a shuffled
+    order, so drift of the machine spreads over all variants alike."""
+    rng = random.Random(seed)
+    samples = {v["name"]: [] for v in vs}
+    rss = {v["name"]: [] for v in vs}
+    bad = {}
+    for rnd in range(warmup + runs):
+        order = list(vs)
+        rng.shuffle(order)
+        for v in order:
+            if v["name"] in bad:
+                continue
+            t, m, rc = spawn_timed(v)
+            if rc != 0:
+                bad[v["name"]] = "exit %d in timed run" % rc
+                continue
+            if rnd >= warmup:
+                samples[v["name"]].append(t)
+                rss[v["name"]].append(m)
+    out = {}
+    for v in vs:
+        n = v["name"]
+        if n in bad:
+            out[n] = {"status": "failed: " + bad[n]}
+            continue
+        s = sorted(samples[n])
+        q = statistics.quantiles(s, n=4) if len(s) >= 2 else [s[0]] * 3
+        out[n] = {"status": "ok", "runs": len(s),
+                  "wall_ms": {"median": 1e3 * statistics.median(s),
+                              "min": 1e3 * s[0], "max": 1e3 * s[-1],
+                              "q1": 1e3 * q[0], "q3": 1e3 * q[2]},
+                  "rss_kb": int(statistics.median(rss[n]))}
+    return out
+
+
+def callgrind(v, tmpdir):
+    """Totals of one run under callgrind with the cache simulator."""
+    f = os.path.join(tmpdir, "cg.%s.out" % v["name"])
+    argv = ["valgrind", "--tool=callgrind", "--cache-sim=yes", "-q",
+            "--callgrind-out-file=" + f, v["exe"]] + v["args"]
+    try:
+        r = subprocess.run(argv, env=v["env"], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, timeout=1800)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return {"error": str(e)}
+    if r.returncode != 0 or not os.path.exists(f):
+        err = r.stderr.decode(errors="replace").strip().splitlines()
+        return {"error": "valgrind exit %d%s" % (r.returncode,
+                                                 ": " + err[-1][:200] if err else "")}
+    events = summary = None
+    with open(f) as fh:
+        for line in fh:
+            if line.startswith("events:"):
+                events = line.split()[1:]
+            elif line.startswith("summary:") or (line.startswith("totals:") and summary is None):
+                summary = [int(x) for x in line.split()[1:]]
+    os.unlink(f)
+    if not events or not summary:
+        return {"error": "no totals in callgrind output"}
+    return dict(zip(events, summary))
+
+
+def ld_statistics(v):
+    """The loader's own LD_DEBUG=statistics report, as text lines."""
+    env = dict(v["env"])
+    env["LD_DEBUG"] = "statistics"
+    try:
+        r = subprocess.run([v["exe"]] + v["args"], env=env, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, timeout=CHECK_TIMEOUT)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return {"error": str(e)}
+    lines = []
+    for line in r.stderr.decode(errors="replace").splitlines():
+        # glibc prefixes each line with the pid and a tab.
+        line = line.split("\t", 1)[-1].strip() if "\t" in line else line.strip()
+        if line:
+            lines.append(line)
+    parsed = {}
+    for line in lines:
+        if ":" in line:
+            k, val = line.split(":", 1)
+            tok = val.split()
+            if tok and tok[0].isdigit():
+                parsed[k.strip()] = int(tok[0])
+    return {"lines": lines[:20], "values": parsed}
+
+
+def run_workload(wdir, loader, runs, warmup, do_cg, do_stats, log=print):
+    with open(os.path.join(wdir, "workload.json")) as f:
+        meta = json.load(f)
+    vs = variant_cmds(wdir, meta)
+    res = {"dir": wdir, "kind": meta["kind"], "params": meta["params"],
+           "linkopt": meta.get("linkopt"), "variants": {}}
+    ref = None
+    outputs = {}
+    for v in vs:
+        why = preflight(v, meta, loader)
+        if why is None:
+            out, why = run_check(v)
+            outputs[v["name"]] = out
+        res["variants"][v["name"]] = {"status": "failed: " + why if why else "ok"}
+    # musl's output is the reference; glibc's must agree with it too, since
+    # both scopes are in the same load order.
+    ref = outputs.get("musl") or outputs.get("glibc-now")
+    res["reference_output"] = ref
+    live = []
+    for v in vs:
+        r = res["variants"][v["name"]]
+        if r["status"] != "ok":
+            continue
+        if ref is not None and outputs[v["name"]] != ref:
+            r["status"] = "failed: wrong output %r (expected %r)" % (
+                outputs[v["name"]].strip()[:60], ref.strip()[:60])
+            continue
+        live.append(v)
+    log("  %s: measuring %s" % (os.path.basename(wdir),
+                                ", ".join(v["name"] for v in live)))
+    for n, r in time_variants(live, runs, warmup).items():
+        res["variants"][n].update(r)
+    for v in live:
+        r = res["variants"][v["name"]]
+        if r["status"] != "ok":
+            continue
+        if do_cg:
+            with tempfile.TemporaryDirectory() as td:
+                r["callgrind"] = callgrind(v, td)
+        if do_stats and not v["name"].startswith("musl"):
+            r["ld_statistics"] = ld_statistics(v)
+    return res
+
+
+def machine_info():
+    info = {"date": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
+            "nproc": os.cpu_count()}
+    try:
+        info["lscpu"] = subprocess.run(["lscpu"], stdout=subprocess.PIPE,
+                                       timeout=10).stdout.decode().splitlines()[:12]
+    except (OSError, subprocess.TimeoutExpired):
+        info["lscpu"] = []
+    try:
+        info["uname"] = " ".join(os.uname())
+        info["glibc"] = os.confstr("CS_GNU_LIBC_VERSION")
+    except (OSError, ValueError):
+        pass
+    return info
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("workloads", nargs="+")
+    ap.add_argument("-o", "--out", required=True)
+    ap.add_argument("--runs", type=int, default=10)
+    ap.add_argument("--warmup", type=int, default=2)
+    ap.add_argument("--callgrind", action="store_true")
+    ap.add_argument("--stats", action="store_true")
+    ap.add_argument("--loader", default="build/lib/ld-quickbind-x86_64.so.1")
+    ap.add_argument("--launcher", default=LAUNCHER)
+    a = ap.parse_args(argv)
+    ensure_launcher(a.launcher)
+    res = {"machine": machine_info(), "workloads": {}}
+    for w in a.workloads:
+        res["workloads"][os.path.basename(os.path.normpath(w))] = run_workload(
+            w, a.loader, a.runs, a.warmup, a.callgrind, a.stats)
+    with open(a.out, "w") as f:
+        json.dump(res, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
