@@ -190,8 +190,14 @@ QB_PUBLIC void *dlopen(const char *file, int mode)
 				q->nodelete = 1;
 			qb.adds++;
 		}
-		if (mode & RTLD_GLOBAL)
+		if (mode & RTLD_GLOBAL) {
 			promote_global(p);
+			for (struct dso *q = first_new; q; q = q->next)
+				if (q->interposer) {
+					qb_interposers_build();
+					break;
+				}
+		}
 		uint64_t t0 = qb.debug & QB_DBG_STATS ? qb_now_ns() : 0;
 		for (struct dso *q = qb.tail; q != old_tail; q = q->prev)
 			qb_relocate(q);

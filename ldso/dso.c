@@ -83,7 +83,7 @@ static int count_syms(struct dso *p)
  * the image. Returns a reason on failure. */
 hidden const char *qb_dso_decode(struct dso *p)
 {
-	const char *why = 0;
+	const char *why = 0, *vwhy;
 	size_t max = p->is_ldso || p->is_main ? (size_t)-1 / 32 : (p->vmax - ((unsigned char *)p->dynv - p->base)) / sizeof(Dyn);
 	if (qb_decode_dynamic(p->dynv, max, QB_ELFCLASS == ELFCLASS64, &p->dyn, &why))
 		return why;
@@ -131,7 +131,10 @@ hidden const char *qb_dso_decode(struct dso *p)
 		p->rpath = (char *)p->strings + d->rpath;
 	if (d->have & QB_HAVE_RUNPATH)
 		p->runpath = (char *)p->strings + d->runpath;
-	return qb_build_verdefs(p);
+	if ((vwhy = qb_build_verdefs(p)))
+		return vwhy;
+	qb_fast_setup(p);
+	return 0;
 }
 
 hidden void qb_dso_append(struct dso *p)

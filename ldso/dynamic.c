@@ -46,8 +46,8 @@ static int store(struct qb_dyninfo *d, size_t tag, size_t val)
 	case DT_SYMINFO: d->syminfo = val; break;
 	case DT_SYMINSZ: d->syminsz = val; break;
 	case DT_SYMINENT: d->syminent = val; break;
-	case QB_DT_TABLE: d->qb_table = val; break;
-	case QB_DT_TABLESZ: d->qb_tablesz = val; break;
+	case DT_QB_TABLE: d->qb_table = val; break;
+	case DT_QB_TABLESZ: d->qb_tablesz = val; break;
 	default: break;
 	}
 	return 0;

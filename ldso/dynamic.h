@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <elf.h>
+#include "qbtable.h"
 
 #ifndef DT_RELRSZ
 #define DT_RELRSZ 35
@@ -38,8 +39,6 @@ enum {
 	QB_HAVE_DEBUG = 64,
 };
 
-#define QB_DT_TABLE 0x6fffe000
-#define QB_DT_TABLESZ 0x6fffe001
 
 /* Decode at most max entries of a dynamic array of ELF class 'wide'
  * (1: 64-bit entries, 0: 32-bit). Returns 0, or -1 with *why set when the

@@ -94,6 +94,15 @@ struct dso {
 	struct dso **scope;         /* dlopen root: itself and its deps, BFS */
 	size_t nscope;
 	struct dso *reloc_root;     /* whose local scope relocations also see */
+
+	/* Fast-path tables written by linkopt (0 when absent, invalid or
+	 * switched off). */
+	const Syminfo *syminfo;     /* one entry per dynamic symbol */
+	const uint32_t *pre_gnu;    /* GNU hash of each dynamic symbol name */
+	const uint32_t *pre_sysv;   /* SysV hash of each dynamic symbol name */
+	struct dso **by_dynidx;     /* DT_NEEDED entry index in .dynamic -> object */
+	size_t nby_dynidx;
+	unsigned char interposer;   /* LD_PRELOAD, the program, DF_1_INTERPOSE */
 };
 
 struct symdef {
@@ -122,9 +131,15 @@ struct qb_state {
 	void *rt_jmp;              /* jmp_buf of a dlopen in progress */
 	char errbuf[512];
 	unsigned debug;            /* QB_DBG_* bits from LD_DEBUG */
+	unsigned char no_direct, no_hashvals, no_symcache, verify;
+	struct dso **interposers;  /* checked before any direct target */
+	size_t ninterposers;
+	size_t *ibloom;            /* bloom filter over their exported names */
+	size_t ibloom_mask;        /* number of bits - 1 */
+	size_t verify_diffs;
 	struct qb_stats {
 		size_t lookups, probes, strcmps, relocs, cache_hits;
-		size_t direct_hits, direct_misses, interposer_hits, prehashed;
+		size_t direct_hits, direct_misses, interposer_hits, prehashed, hashed;
 		size_t bykind[RK_TLSDESC + 1];
 		uint64_t reloc_ns;
 	} stats;
@@ -205,6 +220,13 @@ hidden void qb_debug_change(int state);
 
 /* dlapi.c */
 hidden struct dso *qb_dso_of_addr(const void *addr);
+
+/* fastpath.c */
+hidden void qb_fast_setup(struct dso *p);
+hidden void qb_interposers_build(void);
+hidden void qb_symreq_for(struct qb_symreq *r, struct dso *p, size_t symi,
+	const char *name, const struct qb_verreq *ver);
+hidden int qb_direct_lookup(struct dso *p, size_t symi, struct qb_symreq *r, struct symdef *out);
 
 /* dlopen.c */
 hidden void qb_lock(void);

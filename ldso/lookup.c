@@ -60,6 +60,7 @@ static Sym *gnu_lookup(struct dso *p, const struct qb_symreq *r)
 static Sym *sysv_lookup(struct dso *p, struct qb_symreq *r)
 {
 	if (!r->have_sysv) {
+		qb.stats.hashed++;
 		r->sysv_h = qb_sysv_hash(r->name);
 		r->have_sysv = 1;
 	}
@@ -67,8 +68,9 @@ static Sym *sysv_lookup(struct dso *p, struct qb_symreq *r)
 	uint32_t nbucket = ht[0], nchain = ht[1];
 	const uint32_t *chains = ht + 2 + nbucket;
 	size_t guard = nchain;
+	const uint32_t *pre = p->pre_sysv;
 	for (uint32_t i = ht[2 + r->sysv_h % nbucket]; i && i < nchain && guard--; i = chains[i])
-		if (candidate(p, i, r))
+		if ((!pre || pre[i] == r->sysv_h) && candidate(p, i, r))
 			return p->syms + i;
 	return 0;
 }
@@ -129,6 +131,7 @@ hidden void qb_symreq_init(struct qb_symreq *r, const char *name, const struct q
 {
 	r->name = name;
 	r->gnu_h = qb_gnu_hash(name);
+	qb.stats.hashed++;
 	r->have_sysv = 0;
 	r->ver = ver;
 }

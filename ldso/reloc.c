@@ -5,20 +5,43 @@
 #include <sys/mman.h>
 #include "ldso.h"
 
-/* Resolve reference symbol symi of p; consecutive relocations against the
- * same symbol reuse the previous answer. */
+/* Resolution of reference symbols for one object's relocations. A small
+ * cache keyed by symbol index makes repeated relocations against the same
+ * symbol cost one lookup (every time, when linkopt grouped them). */
+#define CACHE_SLOTS 64
+
 struct resolver {
 	struct dso *p;
-	size_t last_sym;
-	struct symdef last;
+	size_t key[CACHE_SLOTS];
+	struct symdef val[CACHE_SLOTS];
 };
+
+static void resolver_init(struct resolver *rs, struct dso *p)
+{
+	rs->p = p;
+	for (size_t i = 0; i < CACHE_SLOTS; i++)
+		rs->key[i] = (size_t)-1;
+}
+
+/* Standard and direct answers differ: report, and keep the standard one. */
+static void verify_direct(struct dso *p, struct qb_symreq *r, struct symdef *direct)
+{
+	struct symdef std = qb_lookup(r, 0, p->reloc_root);
+	if (std.sym == direct->sym)
+		return;
+	qb.verify_diffs++;
+	qb_dbg("verify: %s: %s: direct binding gives %s, standard lookup gives %s",
+		p->name, r->name, direct->dso->name, std.sym ? std.dso->name : "<undefined>");
+	*direct = std;
+}
 
 static int resolve(struct resolver *rs, size_t symi, int copy, struct symdef *out)
 {
 	struct dso *p = rs->p;
-	if (symi == rs->last_sym && !copy) {
+	size_t slot = symi % CACHE_SLOTS;
+	if (!copy && rs->key[slot] == symi) {
 		qb.stats.cache_hits++;
-		*out = rs->last;
+		*out = rs->val[slot];
 		return 0;
 	}
 	Sym *ref = p->syms + symi;
@@ -34,8 +57,14 @@ static int resolve(struct resolver *rs, size_t symi, int copy, struct symdef *ou
 	const char *name = p->strings + ref->st_name;
 	struct qb_verreq vr;
 	struct qb_symreq r;
-	qb_symreq_init(&r, name, qb_verreq_of(p, symi, &vr) ? &vr : 0);
-	*out = qb_lookup(&r, copy ? p : 0, p->reloc_root);
+	qb_symreq_for(&r, p, symi, name, qb_verreq_of(p, symi, &vr) ? &vr : 0);
+	if (!copy && p->syminfo && qb_direct_lookup(p, symi, &r, out)) {
+		qb.stats.lookups++;
+		if (qb.verify)
+			verify_direct(p, &r, out);
+	} else {
+		*out = qb_lookup(&r, copy ? p : 0, p->reloc_root);
+	}
 	if (qb.debug & QB_DBG_BINDINGS)
 		qb_dbg("binding file %s to %s: symbol `%s'", p->name,
 			out->sym ? out->dso->name : "<undefined>", name);
@@ -50,9 +79,9 @@ static int resolve(struct resolver *rs, size_t symi, int copy, struct symdef *ou
 	 * its dependency tree, pins that object. */
 	if (out->sym && out->dso->runtime && out->dso != p && out->dso->reloc_root != p->reloc_root)
 		out->dso->nodelete = 1;
-	if (!copy) {
-		rs->last_sym = symi;
-		rs->last = *out;
+	if (!copy && !qb.no_symcache) {
+		rs->key[slot] = symi;
+		rs->val[slot] = *out;
 	}
 	return 0;
 }
@@ -247,7 +276,8 @@ hidden void qb_relocate(struct dso *p)
 	if (p->relocated)
 		return;
 	p->relocated = 1;
-	struct resolver rs = { p, (size_t)-1, { 0, 0 } };
+	struct resolver rs;
+	resolver_init(&rs, p);
 	int textrel = (p->dyn.have & QB_HAVE_TEXTREL) || (p->dyn.flags & DF_TEXTREL);
 	if (textrel)
 		text_writable(p, 1);

@@ -248,6 +248,18 @@ hidden void qb_load_deps(struct dso *start)
 				continue;
 			}
 			p->deps[k++] = dep;
+			size_t idx = (size_t)(d - (Dyn *)p->dynv);
+			if (p->syminfo) {
+				if (!p->by_dynidx) {
+					size_t n = 0;
+					for (Dyn *e = (Dyn *)p->dynv; e->d_tag; e++)
+						n++;
+					p->by_dynidx = __libc_calloc(n, sizeof *p->by_dynidx);
+					p->nby_dynidx = p->by_dynidx ? n : 0;
+				}
+				if (idx < p->nby_dynidx)
+					p->by_dynidx[idx] = dep;
+			}
 		}
 		p->ndeps = k;
 	}
@@ -264,7 +276,10 @@ hidden void qb_load_preloads(const char *list)
 		memcpy(name, elem, n);
 		name[n] = 0;
 		const char *why;
-		if (!qb_load_library(name, 0, &why))
+		struct dso *p = qb_load_library(name, 0, &why);
+		if (!p)
 			qb_error("Error loading shared library %s: %s (needed by LD_PRELOAD)", name, why);
+		else
+			p->interposer = 1;
 	}
 }

@@ -242,6 +242,10 @@ hidden struct qb_entry qb_stage2(size_t *sp)
 	if (!qb.secure) {
 		qb.env_library_path = getenv_early(envp, "LD_LIBRARY_PATH");
 		qb.env_preload = getenv_early(envp, "LD_PRELOAD");
+		qb.no_direct = !!getenv_early(envp, "LD_NODIRECT");
+		qb.no_hashvals = !!getenv_early(envp, "LD_NOHASHVALS");
+		qb.no_symcache = !!getenv_early(envp, "LD_NOSYMCACHE");
+		qb.verify = !!getenv_early(envp, "LD_DIRECT_VERIFY");
 		const char *dbg = getenv_early(envp, "LD_DEBUG");
 		if (dbg)
 			qb_debug_setup(dbg, getenv_early(envp, "LD_DEBUG_OUTPUT"));
@@ -281,6 +285,8 @@ hidden struct qb_entry qb_stage2(size_t *sp)
 		qb_dso_append(qb.ldso);
 	for (struct dso *p = qb.head; p; p = p->next)
 		p->global = 1;
+	m->interposer = 1;
+	qb_interposers_build();
 	qb.adds = qb.ndso;
 	if (list)
 		list_objects();

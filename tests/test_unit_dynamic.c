@@ -11,7 +11,7 @@ Test(dynamic, decodes_the_fields_the_loader_uses)
 		{ DT_GNU_HASH, { 0x100 } }, { DT_RUNPATH, { 20 } },
 		{ DT_RELA, { 0x800 } }, { DT_RELASZ, { 48 } }, { DT_RELAENT, { 24 } },
 		{ DT_INIT_ARRAY, { 0x900 } }, { DT_INIT_ARRAYSZ, { 16 } },
-		{ QB_DT_TABLE, { 0xa00 } }, { QB_DT_TABLESZ, { 64 } },
+		{ DT_QB_TABLE, { 0xa00 } }, { DT_QB_TABLESZ, { 64 } },
 		{ DT_NULL, { 0 } },
 	};
 	struct qb_dyninfo di;

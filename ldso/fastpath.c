@@ -1,0 +1,167 @@
+/* The fast paths fed by linkopt's tables: direct binding through
+ * DT_SYMINFO, precomputed name hashes, and the interposer check that keeps
+ * direct binding correct. Every table is validated once, when its object
+ * is loaded; an invalid one is ignored (with an LD_DEBUG note), never
+ * trusted. */
+#include <string.h>
+#include "ldso.h"
+#include "elfhash.h"
+
+static void note(struct dso *p, const char *what)
+{
+	if (qb.debug & (QB_DBG_DIRECT | QB_DBG_LIBS | QB_DBG_STATS))
+		qb_dbg("ignoring %s of %s: it fails validation", what, p->name);
+}
+
+hidden void qb_fast_setup(struct dso *p)
+{
+	const struct qb_dyninfo *d = &p->dyn;
+	if (d->qb_table) {
+		const void *tab = qb_laddr(p, d->qb_table);
+		if (qb_in_image(p, d->qb_table, d->qb_tablesz) &&
+		    qb_table_valid(tab, d->qb_tablesz, (uint32_t)p->nsyms)) {
+			if (!qb.no_hashvals) {
+				p->pre_gnu = qb_table_gnu(tab);
+				p->pre_sysv = qb_table_sysv(tab);
+			}
+		} else {
+			note(p, "the quickbind table");
+		}
+	}
+	if (d->syminfo && !qb.no_direct) {
+		if (d->syminent == sizeof(Syminfo) && d->syminsz / sizeof(Syminfo) >= p->nsyms &&
+		    qb_in_image(p, d->syminfo, p->nsyms * sizeof(Syminfo)))
+			p->syminfo = qb_laddr(p, d->syminfo);
+		else
+			note(p, "DT_SYMINFO");
+	}
+	if (d->flags_1 & DF_1_INTERPOSE)
+		p->interposer = 1;
+}
+
+static void bloom_add(uint32_t h)
+{
+	size_t bits = 8 * sizeof(size_t);
+	size_t b1 = h & qb.ibloom_mask, b2 = (h >> 16 ^ h << 5) & qb.ibloom_mask;
+	qb.ibloom[b1 / bits] |= (size_t)1 << (b1 % bits);
+	qb.ibloom[b2 / bits] |= (size_t)1 << (b2 % bits);
+}
+
+static int bloom_maybe(uint32_t h)
+{
+	size_t bits = 8 * sizeof(size_t);
+	size_t b1 = h & qb.ibloom_mask, b2 = (h >> 16 ^ h << 5) & qb.ibloom_mask;
+	return (qb.ibloom[b1 / bits] >> (b1 % bits) & 1) && (qb.ibloom[b2 / bits] >> (b2 % bits) & 1);
+}
+
+static int exported(const struct dso *p, size_t i)
+{
+	const Sym *s = p->syms + i;
+	return s->st_shndx && ST_BIND(s->st_info) != STB_LOCAL && s->st_name < p->dyn.strsz;
+}
+
+/* Collect the objects that must win over a direct target, and a bloom
+ * filter over the names they export, so that the common case (the name is
+ * not interposed) costs two bit tests. */
+hidden void qb_interposers_build(void)
+{
+	size_t n = 0, names = 0;
+	for (struct dso *p = qb.head; p; p = p->next)
+		if (p->interposer && p->global)
+			n++;
+	__libc_free(qb.interposers);
+	__libc_free(qb.ibloom);
+	qb.interposers = 0;
+	qb.ibloom = 0;
+	qb.ninterposers = 0;
+	if (!n)
+		return;
+	qb.interposers = __libc_malloc(n * sizeof *qb.interposers);
+	if (!qb.interposers)
+		qb_fatal("%s: out of memory", QB_LDSO_NAME);
+	for (struct dso *p = qb.head; p; p = p->next)
+		if (p->interposer && p->global) {
+			qb.interposers[qb.ninterposers++] = p;
+			for (size_t i = 1; i < p->nsyms; i++)
+				names += exported(p, i);
+		}
+	size_t bits = 64;
+	while (bits < 16 * names && bits < ((size_t)1 << 24))
+		bits <<= 1;
+	qb.ibloom_mask = bits - 1;
+	qb.ibloom = __libc_calloc(bits / 8, 1);
+	if (!qb.ibloom)
+		qb_fatal("%s: out of memory", QB_LDSO_NAME);
+	for (size_t k = 0; k < qb.ninterposers; k++) {
+		struct dso *p = qb.interposers[k];
+		for (size_t i = 1; i < p->nsyms; i++)
+			if (exported(p, i))
+				bloom_add(p->pre_gnu ? p->pre_gnu[i] : qb_gnu_hash(p->strings + p->syms[i].st_name));
+	}
+}
+
+/* Fill the hash values of reference symi of p: from linkopt's table when
+ * there is one, otherwise computed. */
+hidden void qb_symreq_for(struct qb_symreq *r, struct dso *p, size_t symi,
+	const char *name, const struct qb_verreq *ver)
+{
+	r->name = name;
+	r->ver = ver;
+	if (p->pre_gnu) {
+		r->gnu_h = p->pre_gnu[symi];
+		qb.stats.prehashed++;
+		if (p->pre_sysv) {
+			r->sysv_h = p->pre_sysv[symi];
+			r->have_sysv = 1;
+		} else {
+			r->have_sysv = 0;
+		}
+		return;
+	}
+	qb_symreq_init(r, name, ver);
+}
+
+/* Direct binding of reference symi of p. Returns 1 with *out set when the
+ * syminfo entry names a library and either an interposer or that library
+ * defines the symbol; 0 when the standard lookup must decide. */
+hidden int qb_direct_lookup(struct dso *p, size_t symi, struct qb_symreq *r, struct symdef *out)
+{
+	const Syminfo *si = &p->syminfo[symi];
+	if (!(si->si_flags & SYMINFO_FLG_DIRECT) || si->si_boundto >= p->nby_dynidx)
+		return 0;
+	struct dso *target = p->by_dynidx[si->si_boundto];
+	if (!target)
+		return 0;
+	if (qb.ninterposers && bloom_maybe(r->gnu_h)) {
+		for (size_t k = 0; k < qb.ninterposers; k++) {
+			struct dso *ip = qb.interposers[k];
+			if (ip == p)
+				continue;
+			Sym *s = qb_lookup_in(ip, r);
+			if (s) {
+				out->sym = s;
+				out->dso = ip;
+				qb.stats.interposer_hits++;
+				if (qb.debug & QB_DBG_DIRECT)
+					qb_dbg("direct %s: %s: interposed by %s", p->name, r->name, ip->name);
+				return 1;
+			}
+		}
+	}
+	Sym *s = qb_lookup_in(target, r);
+	/* The definition's own entry may forbid binding to it directly. */
+	if (s && target->syminfo && (target->syminfo[s - target->syms].si_flags & SYMINFO_FLG_NOEXTDIRECT))
+		s = 0;
+	if (!s) {
+		qb.stats.direct_misses++;
+		if (qb.debug & QB_DBG_DIRECT)
+			qb_dbg("direct %s: %s: not in %s, standard lookup", p->name, r->name, target->name);
+		return 0;
+	}
+	out->sym = s;
+	out->dso = target;
+	qb.stats.direct_hits++;
+	if (qb.debug & QB_DBG_DIRECT)
+		qb_dbg("direct %s: %s -> %s", p->name, r->name, target->name);
+	return 1;
+}
