@@ -9,17 +9,6 @@
 
 #include "linkopt.h"
 
-int report(const char *path, const char *fmt, ...)
-{
-	va_list ap;
-	fprintf(stderr, "linkopt: %s: ", path);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return LO_ERR;
-}
-
 static void usage(FILE *f)
 {
 	fputs("usage: linkopt [options] FILE...        add direct-binding and hash tables in place\n"

@@ -1,0 +1,427 @@
+/* linkopt integration tests over real files: the fixture program and
+ * libraries of tests/linkopt/, linked by GNU ld, lld and mold, 64- and
+ * 32-bit, against glibc and musl (see tests/linkopt.mk). */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "elffile.h"
+#include "linkopt_util.h"
+#include "qbtable.h"
+
+static const char *const variants[] = {
+	"g64bfd", "g64lld", "g64mold", "m64bfd", "m64lld", "m64mold",
+	"m32bfd", "m32lld", "m32mold", "g32bfd", "g32lld",
+};
+#define NVAR (sizeof variants / sizeof *variants)
+static const char *const files[] = { "prog", "liba.so", "libb.so" };
+
+static int var_idx[NVAR] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
+/* one test per fixture variant; parameters are indices, not pointers */
+#define VARIANT_TEST(name) \
+	ParameterizedTestParameters(linkopt, name) { return cr_make_param_array(int, var_idx, NVAR); } \
+	ParameterizedTest(int *vi, linkopt, name)
+
+static const char *bin(void)
+{
+	static char p[PATH_MAX];
+	if (!p[0] && !realpath(LINKOPT_BIN, p))
+		cr_assert_fail("cannot find %s", LINKOPT_BIN);
+	return p;
+}
+
+/* A fresh copy of a variant's fixtures, optimized (all three files). */
+static char *optimized_copy(const char *v)
+{
+	char *d = lot_tmpdir();
+	lot_copy_variant(v, d);
+	struct run r = lot_sh("%s %s/prog %s/liba.so %s/libb.so", bin(), d, d, d);
+	cr_assert_eq(r.status, 0, "%s: linkopt failed: %s", v, r.err);
+	cr_assert_str_empty(r.err, "%s: linkopt printed: %s", v, r.err);
+	lot_run_free(&r);
+	return d;
+}
+
+VARIANT_TEST(stock_loader_runs_optimized_program)
+{
+	const char *v = variants[*vi];
+	char *orig = lot_tmpdir();
+	lot_copy_variant(v, orig);
+	char *d = optimized_copy(v);
+	struct run a = lot_sh("%s %s/prog x y", lot_loader_prefix(v), orig);
+	struct run b = lot_sh("%s %s/prog x y", lot_loader_prefix(v), d);
+	cr_assert_eq(a.status, 3, "%s: original program: status %d %s", v, a.status, a.err);
+	cr_assert_eq(b.status, a.status, "%s: status %d vs %d: %s", v, b.status, a.status, b.err);
+	cr_assert_str_eq(b.out, a.out, "%s", v);
+	cr_assert_str_eq(b.err, a.err, "%s", v);
+	/* the tables really are there */
+	for (unsigned i = 0; i < 3; i++) {
+		char p[PATH_MAX];
+		snprintf(p, sizeof p, "%s/%s", d, files[i]);
+		struct elf e;
+		cr_assert_eq(elf_load_file(&e, p), 0, "%s: %s", p, e.err);
+		cr_assert(e.syminfo_off && e.syminfo_size == 4ull * e.nsyms, "%s: no DT_SYMINFO", p);
+		cr_assert(qb_table_valid(e.buf + e.qbt_off, e.qbt_size, e.nsyms), "%s: no valid QB table", p);
+		elf_free(&e);
+	}
+	lot_run_free(&a);
+	lot_run_free(&b);
+}
+
+VARIANT_TEST(second_run_is_byte_identical)
+{
+	const char *v = variants[*vi];
+	char *d = optimized_copy(v);
+	for (unsigned i = 0; i < 3; i++) {
+		char p[PATH_MAX], q[PATH_MAX + 8];
+		snprintf(p, sizeof p, "%s/%s", d, files[i]);
+		snprintf(q, sizeof q, "%s.first", p);
+		struct run c = lot_sh("cp -p %s %s && %s %s", p, q, bin(), p);
+		cr_assert_eq(c.status, 0, "%s: %s", p, c.err);
+		cr_assert(lot_same_file(p, q), "%s: second run changed the file", p);
+		lot_run_free(&c);
+	}
+}
+
+/* eu-elflint knows no tag outside the gABI/GNU set, so the two
+ * DT_QB_TABLE entries are the only complaints allowed to be new: each
+ * "unknown tag" line must name an entry that really holds one of them. */
+VARIANT_TEST(elflint_reports_nothing_new)
+{
+	const char *v = variants[*vi];
+	char *orig = lot_tmpdir();
+	lot_copy_variant(v, orig);
+	char *d = optimized_copy(v);
+	for (unsigned i = 0; i < 3; i++) {
+		struct run a = lot_sh("eu-elflint --gnu-ld %s/%s | sed 's|%s|F|'", orig, files[i], orig);
+		struct run b = lot_sh("eu-elflint --gnu-ld %s/%s | sed 's|%s|F|'", d, files[i], d);
+		char p[PATH_MAX];
+		snprintf(p, sizeof p, "%s/%s", d, files[i]);
+		struct elf e;
+		cr_assert_eq(elf_load_file(&e, p), 0, "%s", e.err);
+		char *save, *line;
+		for (line = strtok_r(b.out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+			if (strstr(a.out, line))
+				continue;
+			unsigned sec, ent;
+			if (sscanf(line, "section [%u] '.dynamic': entry %u: unknown tag", &sec, &ent) == 2 &&
+			    ent < e.ndyn && (e.dyn[ent].d_tag == DT_QB_TABLE || e.dyn[ent].d_tag == DT_QB_TABLESZ))
+				continue;
+			if (!strcmp(line, "No errors") && !strstr(a.out, "No errors"))
+				continue;
+			cr_assert_fail("%s/%s: new elflint message: %s", v, files[i], line);
+		}
+		elf_free(&e);
+		lot_run_free(&a);
+		lot_run_free(&b);
+	}
+}
+
+static const char *field(char *line, int n)
+{
+	static char buf[256];
+	char *save, *t = strtok_r(line, " \t", &save);
+	for (int i = 0; t && i < n; i++)
+		t = strtok_r(NULL, " \t", &save);
+	snprintf(buf, sizeof buf, "%s", t ? t : "");
+	return buf;
+}
+
+/* --dump and readelf's "Dynamic info segment" agree on every entry. */
+VARIANT_TEST(dump_agrees_with_readelf)
+{
+	const char *v = variants[*vi];
+	char *d = optimized_copy(v);
+	for (unsigned i = 0; i < 3; i++) {
+		char p[PATH_MAX];
+		snprintf(p, sizeof p, "%s/%s", d, files[i]);
+		struct run dump = lot_sh("%s --dump %s | awk '$1 ~ /^[0-9]+$/'", bin(), p);
+		struct run re = lot_sh("readelf -dW %s | sed -n '/Dynamic info segment/,$p' | "
+				       "awk '$1 ~ /^[0-9]+:$/ && $1 != \"0:\"'", p);
+		cr_assert_eq(dump.status, 0);
+		struct elf e;
+		cr_assert_eq(elf_load_file(&e, p), 0, "%s", e.err);
+		cr_assert_eq(lot_count_lines(dump.out), e.nsyms - 1, "%s: dump has %u lines for %u symbols", p,
+			     lot_count_lines(dump.out), e.nsyms);
+		cr_assert_eq(lot_count_lines(re.out), e.nsyms - 1, "%s: readelf shows %u entries\n%s", p,
+			     lot_count_lines(re.out), re.out);
+		char *s1, *s2, *l1 = strtok_r(dump.out, "\n", &s1), *l2 = strtok_r(re.out, "\n", &s2);
+		for (; l1 && l2; l1 = strtok_r(NULL, "\n", &s1), l2 = strtok_r(NULL, "\n", &s2)) {
+			char a[512], b[512], idx[64], name[256], bound[256];
+			snprintf(a, sizeof a, "%s", l1);
+			snprintf(b, sizeof b, "%s", l2);
+			snprintf(idx, sizeof idx, "%s:", field(a, 0));
+			snprintf(a, sizeof a, "%s", l1);
+			snprintf(name, sizeof name, "%s", field(a, 5));
+			snprintf(a, sizeof a, "%s", l1);
+			snprintf(bound, sizeof bound, "%s", field(a, 1));
+			cr_assert_str_eq(field(b, 0), idx, "%s: %s | %s", p, l1, l2);
+			snprintf(b, sizeof b, "%s", l2);
+			cr_assert_str_eq(field(b, 1), name, "%s: %s | %s", p, l1, l2);
+			snprintf(b, sizeof b, "%s", l2);
+			const char *rb = field(b, 2);
+			int direct = strstr(l2, "DIRECT") != NULL;
+			cr_assert_eq(direct, bound[0] != '<', "%s: %s | %s", p, l1, l2);
+			if (!strcmp(rb, "SELF"))
+				cr_assert(!strncmp(bound, "<self", 5), "%s: %s | %s", p, l1, l2);
+			else if (direct && rb[0] >= '0' && rb[0] <= '9') {
+				unsigned k = (unsigned)atoi(rb);
+				cr_assert(k < e.ndyn && e.dyn[k].d_tag == DT_NEEDED, "%s: %s", p, l2);
+				cr_assert_str_eq(elf_dynstr(&e, e.dyn[k].d_un.d_val), bound, "%s: %s | %s", p, l1, l2);
+			} else if (direct)
+				cr_assert_str_eq(rb, bound, "%s: %s | %s", p, l1, l2);
+		}
+		elf_free(&e);
+		lot_run_free(&dump);
+		lot_run_free(&re);
+	}
+}
+
+static const char *bound_of(const char *dump, const char *sym)
+{
+	static char b[256];
+	char pat[300];
+	snprintf(pat, sizeof pat, " %s\n", sym);
+	const char *l = strstr(dump, pat);
+	cr_assert(l, "symbol %s not in dump", sym);
+	while (l > dump && l[-1] != '\n')
+		l--;
+	unsigned idx;
+	cr_assert_eq(sscanf(l, "%u %255s", &idx, b), 2);
+	return b;
+}
+
+VARIANT_TEST(binding_decisions)
+{
+	const char *v = variants[*vi];
+	char *d = optimized_copy(v);
+	struct run p = lot_sh("%s --dump %s/prog", bin(), d);
+	struct run a = lot_sh("%s --dump %s/liba.so", bin(), d);
+	cr_assert_str_eq(bound_of(p.out, "a_func"), "liba.so", "%s\n%s", v, p.out);
+	cr_assert_str_eq(bound_of(p.out, "b_func"), "libb.so", "%s\n%s", v, p.out);
+	cr_assert_str_eq(bound_of(p.out, "shared_dup"), "<multi>", "%s\n%s", v, p.out);
+	cr_assert_str_eq(bound_of(p.out, "weak_thing"), "<vague>", "%s\n%s", v, p.out);
+	cr_assert_str_eq(bound_of(a.out, "_ZTV4Fake"), "<vague>", "%s\n%s", v, a.out);
+	cr_assert_str_eq(bound_of(a.out, "b_func"), "libb.so", "%s\n%s", v, a.out);
+	cr_assert_str_eq(bound_of(a.out, "a_func"), "<self>", "%s\n%s", v, a.out);
+	lot_run_free(&p);
+	lot_run_free(&a);
+}
+
+VARIANT_TEST(check_detects_changed_library)
+{
+	const char *v = variants[*vi];
+	char *d = optimized_copy(v);
+	struct run ok = lot_sh("%s --check %s/prog %s/liba.so", bin(), d, d);
+	cr_assert_eq(ok.status, 0, "%s: fresh tables reported stale: %s%s", v, ok.out, ok.err);
+	struct run st = lot_sh("cp %s/libb2.so %s/libb.so && %s --check %s/liba.so", d, d, bin(), d);
+	cr_assert_eq(st.status, 1, "%s: stale binding not detected: %s%s", v, st.out, st.err);
+	cr_assert(strstr(st.out, "b_func bound to libb.so"), "%s: %s", v, st.out);
+	cr_assert_eq(lot_count_lines(st.out), 1, "%s: only b_func went stale: %s", v, st.out);
+	lot_run_free(&ok);
+	lot_run_free(&st);
+}
+
+VARIANT_TEST(interposers_lists_duplicate_definitions)
+{
+	const char *v = variants[*vi];
+	char *d = lot_tmpdir();
+	lot_copy_variant(v, d);
+	struct run r = lot_sh("%s --interposers %s/prog", bin(), d);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	char want[1024];
+	snprintf(want, sizeof want, "shared_dup: %s/liba.so %s/libb.so\n", d, d);
+	cr_assert(strstr(r.out, want), "%s: %s", v, r.out);
+	cr_assert(!strstr(r.out, "a_func:"), "%s: %s", v, r.out);
+	lot_run_free(&r);
+}
+
+VARIANT_TEST(interpose_list_and_nodirect)
+{
+	const char *v = variants[*vi];
+	char *d = lot_tmpdir();
+	lot_copy_variant(v, d);
+	struct run r = lot_sh("printf 'a_func\\n' > %s/list && %s --nodirect %s/libb.so && "
+			      "%s --interpose-list %s/list %s/prog && %s --dump %s/prog && %s --dump %s/libb.so",
+			      d, bin(), d, bin(), d, d, bin(), d, bin(), d);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_str_eq(bound_of(r.out, "a_func"), "<nodirect>", "%s\n%s", v, r.out);
+	cr_assert_str_eq(bound_of(r.out, "b_func"), "<nodirect>", "%s\n%s", v, r.out);
+	cr_assert_str_eq(bound_of(strstr(r.out, "libb.so: ELFCLASS"), "b_func"), "<self,nodirect>", "%s\n%s", v, r.out);
+	lot_run_free(&r);
+}
+
+VARIANT_TEST(keeps_mode_owner_and_times)
+{
+	const char *v = variants[*vi];
+	char *d = lot_tmpdir();
+	lot_copy_variant(v, d);
+	char p[PATH_MAX];
+	snprintf(p, sizeof p, "%s/prog", d);
+	struct run r = lot_sh("chmod 751 %s && touch -d '2001-02-03 04:05:06' %s && %s %s", p, p, bin(), p);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	struct stat st;
+	cr_assert_eq(stat(p, &st), 0);
+	cr_assert_eq(st.st_mode & 07777, 0751);
+	cr_assert_eq(st.st_uid, getuid());
+	struct tm tm = { .tm_year = 101, .tm_mon = 1, .tm_mday = 3, .tm_hour = 4, .tm_min = 5, .tm_sec = 6, .tm_isdst = -1 };
+	cr_assert_eq(st.st_mtime, mktime(&tm));
+	struct elf e;
+	cr_assert_eq(elf_load_file(&e, p), 0);
+	cr_assert(e.qbt_off, "not optimized");
+	elf_free(&e);
+	lot_run_free(&r);
+}
+
+VARIANT_TEST(dash_o_leaves_input_alone)
+{
+	const char *v = variants[*vi];
+	char *d = lot_tmpdir();
+	lot_copy_variant(v, d);
+	struct run r = lot_sh("cp -p %s/liba.so %s/ref && %s -o %s/out.so %s/liba.so", d, d, bin(), d, d);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	char a[PATH_MAX], b[PATH_MAX];
+	snprintf(a, sizeof a, "%s/liba.so", d);
+	snprintf(b, sizeof b, "%s/ref", d);
+	cr_assert(lot_same_file(a, b));
+	snprintf(a, sizeof a, "%s/out.so", d);
+	struct elf e;
+	cr_assert_eq(elf_load_file(&e, a), 0, "%s", e.err);
+	cr_assert(e.qbt_off);
+	elf_free(&e);
+	lot_run_free(&r);
+}
+
+/* One line "linkopt: FILE: reason", exit status 2, file untouched. */
+static void expect_rejected(const char *path, const char *why)
+{
+	char ref[PATH_MAX + 8];
+	snprintf(ref, sizeof ref, "%s.ref", path);
+	struct run c = lot_sh("cp -p %s %s", path, ref);
+	lot_run_free(&c);
+	struct stat before, after;
+	cr_assert_eq(stat(path, &before), 0);
+	struct run r = lot_sh("%s %s", bin(), path);
+	cr_assert_eq(r.status, 2, "%s: status %d", why, r.status);
+	cr_assert_str_empty(r.out, "%s", why);
+	cr_assert_eq(lot_count_lines(r.err), 1, "%s: %s", why, r.err);
+	char prefix[PATH_MAX + 16];
+	snprintf(prefix, sizeof prefix, "linkopt: %s: ", path);
+	cr_assert(!strncmp(r.err, prefix, strlen(prefix)) && strlen(r.err) > strlen(prefix) + 1, "%s: %s", why, r.err);
+	cr_assert(lot_same_file(path, ref), "%s: file changed", why);
+	cr_assert_eq(stat(path, &after), 0);
+	cr_assert_eq(before.st_ino, after.st_ino, "%s: file replaced", why);
+	lot_run_free(&r);
+}
+
+VARIANT_TEST(bad_input_is_rejected_cleanly)
+{
+	const char *v = variants[*vi];
+	char *d = lot_tmpdir();
+	lot_copy_variant(v, d);
+	char p[PATH_MAX];
+	snprintf(p, sizeof p, "%s/notelf", d);
+	struct run r = lot_sh("printf 'just text\\n' > %s", p);
+	lot_run_free(&r);
+	expect_rejected(p, "not ELF");
+
+	size_t len;
+	snprintf(p, sizeof p, "%s/prog", d);
+	char *img = lot_read(p, &len);
+	size_t cuts[] = { 0, 3, 16, 40, 63, 100, 600, len / 3, len / 2, len - 700, len - 1 };
+	for (unsigned i = 0; i < sizeof cuts / sizeof *cuts; i++) {
+		char t[PATH_MAX];
+		snprintf(t, sizeof t, "%s/trunc%u", d, i);
+		FILE *f = fopen(t, "wb");
+		fwrite(img, 1, cuts[i], f);
+		fclose(f);
+		expect_rejected(t, "truncated");
+	}
+	snprintf(p, sizeof p, "%s/machine", d);
+	FILE *f = fopen(p, "wb");
+	img[18] = 0x28; /* EM_ARM */
+	img[19] = 0;
+	fwrite(img, 1, len, f);
+	fclose(f);
+	expect_rejected(p, "unknown machine");
+	free(img);
+
+	r = lot_sh("rm %s/libb.so", d);
+	lot_run_free(&r);
+	snprintf(p, sizeof p, "%s/prog", d);
+	expect_rejected(p, "missing library");
+	r = lot_sh("%s %s/prog", bin(), d);
+	cr_assert(strstr(r.err, "libb.so"), "%s", r.err);
+	lot_run_free(&r);
+}
+
+/* --root: every dynamic ELF object of a small image, libraries resolved
+ * inside the image; other files untouched. */
+Test(linkopt, root_optimizes_an_image_tree)
+{
+	char *d = lot_tmpdir(), fix[PATH_MAX];
+	cr_assert(realpath(LOT_DIR, fix));
+	struct run r = lot_sh("cd %s && mkdir -p usr/bin usr/lib etc && cp %s/m64bfd/prog usr/bin/ && "
+			      "cp %s/m64bfd/liba.so %s/m64bfd/libb.so usr/lib/ && printf 'hello\\n' > etc/motd && "
+			      "printf 'int main(void){return 0;}' | musl-gcc -static -x c -o usr/bin/static - && "
+			      "cp -p usr/bin/static static.ref && cp etc/motd motd.ref",
+			      d, fix, fix, fix);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	lot_run_free(&r);
+	r = lot_sh("%s --root %s", bin(), d);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_str_empty(r.err);
+	lot_run_free(&r);
+	const char *objs[] = { "usr/bin/prog", "usr/lib/liba.so", "usr/lib/libb.so" };
+	for (unsigned i = 0; i < 3; i++) {
+		char p[PATH_MAX];
+		snprintf(p, sizeof p, "%s/%s", d, objs[i]);
+		struct elf e;
+		cr_assert_eq(elf_load_file(&e, p), 0, "%s", e.err);
+		cr_assert(e.qbt_off && e.syminfo_off, "%s not optimized", p);
+		elf_free(&e);
+	}
+	r = lot_sh("%s --dump %s/usr/lib/liba.so", bin(), d);
+	cr_assert_str_eq(bound_of(r.out, "b_func"), "libb.so", "%s", r.out);
+	lot_run_free(&r);
+	char a[PATH_MAX], b[PATH_MAX];
+	snprintf(a, sizeof a, "%s/usr/bin/static", d);
+	snprintf(b, sizeof b, "%s/static.ref", d);
+	cr_assert(lot_same_file(a, b));
+	snprintf(a, sizeof a, "%s/etc/motd", d);
+	snprintf(b, sizeof b, "%s/motd.ref", d);
+	cr_assert(lot_same_file(a, b));
+	/* the libraries are not in the rpath of the program: only the image's
+	 * /usr/lib has them, so running it proves the search used the root */
+	r = lot_sh("LD_LIBRARY_PATH=%s/usr/lib %s/usr/bin/prog", d, d);
+	cr_assert_eq(r.status, 3, "%s", r.err);
+	lot_run_free(&r);
+	r = lot_sh("%s --root %s", bin(), d);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	lot_run_free(&r);
+}
+
+Test(linkopt, cli_help_version_and_usage)
+{
+	struct run r = lot_sh("%s --help", bin());
+	cr_assert_eq(r.status, 0);
+	cr_assert(strstr(r.out, "--dump") && strstr(r.out, "--root"));
+	lot_run_free(&r);
+	r = lot_sh("%s --version", bin());
+	cr_assert_eq(r.status, 0);
+	cr_assert(!strncmp(r.out, "linkopt ", 8));
+	lot_run_free(&r);
+	r = lot_sh("%s", bin());
+	cr_assert_eq(r.status, 2);
+	lot_run_free(&r);
+	r = lot_sh("%s /nonexistent/file", bin());
+	cr_assert_eq(r.status, 2);
+	cr_assert_eq(lot_count_lines(r.err), 1, "%s", r.err);
+	lot_run_free(&r);
+}

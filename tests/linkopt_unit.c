@@ -1,0 +1,201 @@
+/* linkopt unit tests: hash functions against real hash sections, the QB
+ * table builder and validator, relocation grouping, and the ELF reader
+ * against truncated and corrupted images (it must fail cleanly, never
+ * crash or read out of bounds). */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "elffile.h"
+#include "elfhash.h"
+#include "qbtable.h"
+#include "relsort.h"
+#include "tables.h"
+
+static const char *real_libs[] = {
+	"/lib/x86_64-linux-gnu/libc.so.6",
+	"/usr/lib/x86_64-linux-musl/libc.so",
+	"/usr/i686-linux-gnu/lib/libc.so.6",
+};
+
+Test(hash, published_values)
+{
+	/* values from the GNU hash / gABI literature, not from this code */
+	cr_assert_eq(qb_gnu_hash(""), 0x00001505u);
+	cr_assert_eq(qb_gnu_hash("printf"), 0x156b2bb8u);
+	cr_assert_eq(qb_gnu_hash("exit"), 0x7c967e3fu);
+	cr_assert_eq(qb_sysv_hash(""), 0u);
+	cr_assert_eq(qb_sysv_hash("printf"), 0x077905a6u);
+	cr_assert_eq(qb_sysv_hash("exit"), 0x0006cf04u);
+}
+
+/* Every symbol that a real linker put in .gnu.hash must sit in the bucket
+ * of its hash and carry the hash (minus bit 0) in its chain word; every
+ * symbol must be reachable from its .hash bucket. */
+Test(hash, agrees_with_real_hash_sections)
+{
+	for (unsigned k = 0; k < sizeof real_libs / sizeof *real_libs; k++) {
+		struct elf e;
+		cr_assert_eq(elf_load_file(&e, real_libs[k]), 0, "%s: %s", real_libs[k], e.err);
+		cr_assert(e.gnuhash_off || e.hash_off);
+		unsigned checked = 0;
+		if (e.gnuhash_off) {
+			const uint8_t *g = e.buf + e.gnuhash_off;
+			uint32_t nb = rd32(g), symoff = rd32(g + 4), nbloom = rd32(g + 8);
+			const uint8_t *buckets = g + 16 + nbloom * (e.is64 ? 8 : 4);
+			const uint8_t *chain = buckets + 4 * nb;
+			for (uint32_t i = symoff; i < e.nsyms; i++) {
+				uint32_t h = qb_gnu_hash(elf_sym_name(&e, i));
+				cr_assert_eq(rd32(chain + 4 * (i - symoff)) | 1, h | 1, "%s sym %u", real_libs[k], i);
+				uint32_t first = rd32(buckets + 4 * (h % nb));
+				cr_assert(first && first <= i);
+				checked++;
+			}
+		}
+		if (e.hash_off) {
+			const uint8_t *h = e.buf + e.hash_off;
+			uint32_t nb = rd32(h);
+			for (uint32_t i = 1; i < e.nsyms; i++) {
+				uint32_t y = rd32(h + 8 + 4 * (qb_sysv_hash(elf_sym_name(&e, i)) % nb));
+				unsigned steps = 0;
+				while (y && y != i && steps++ < e.nsyms)
+					y = rd32(h + 8 + 4 * nb + 4 * y);
+				cr_assert_eq(y, i, "%s: symbol %u not in its .hash chain", real_libs[k], i);
+				checked++;
+			}
+		}
+		cr_assert_gt(checked, 100);
+		elf_free(&e);
+	}
+}
+
+Test(qbtable, build_and_validate)
+{
+	struct elf e;
+	cr_assert_eq(elf_load_file(&e, real_libs[1]), 0, "%s", e.err);
+	size_t len;
+	uint8_t *t = qbt_build(&e, QB_TF_DIRECT, &len);
+	cr_assert_eq(len, sizeof(struct qb_table_hdr) + 8ull * e.nsyms);
+	cr_assert(qb_table_valid(t, len, e.nsyms));
+	cr_assert(!qb_table_valid(t, len, e.nsyms + 1), "symbol count mismatch accepted");
+	cr_assert(!qb_table_valid(t, len - 1, e.nsyms), "truncated table accepted");
+	cr_assert(!qb_table_valid(t, 10, e.nsyms));
+	const uint32_t *g = qb_table_gnu(t), *s = qb_table_sysv(t);
+	cr_assert_eq(g[0], 0u);
+	for (uint32_t i = 1; i < e.nsyms; i++) {
+		cr_assert_eq(g[i], qb_gnu_hash(elf_sym_name(&e, i)));
+		cr_assert_eq(s[i], qb_sysv_hash(elf_sym_name(&e, i)));
+	}
+	struct qb_table_hdr h;
+	memcpy(&h, t, sizeof h);
+	cr_assert_eq(h.flags, QB_TF_DIRECT | QB_TF_GNUHASH | QB_TF_SYSVHASH);
+	t[0] = 'X';
+	cr_assert(!qb_table_valid(t, len, e.nsyms), "bad magic accepted");
+	t[0] = 'Q';
+	wr16(t + 4, 2);
+	cr_assert(!qb_table_valid(t, len, e.nsyms), "unknown version accepted");
+	wr16(t + 4, 1);
+	wr32(t + 16, (uint32_t)len); /* gnu_off past the end */
+	cr_assert(!qb_table_valid(t, len, e.nsyms), "array outside the table accepted");
+	wr32(t + 16, 2); /* inside the header */
+	cr_assert(!qb_table_valid(t, len, e.nsyms), "array overlapping the header accepted");
+	free(t);
+	elf_free(&e);
+}
+
+/* Grouping keeps the multiset of relocations, keeps symbol-less entries
+ * in their slots, groups by symbol, and is a no-op the second time. */
+Test(relsort, groups_by_symbol_and_keeps_relative_slots)
+{
+	struct elf e;
+	/* libstdc++ (a gcc dependency): thousands of symbolic data relocations */
+	const char *lib = "/usr/lib/x86_64-linux-gnu/libstdc++.so.6";
+	cr_assert_eq(elf_load_file(&e, lib), 0, "%s: %s", lib, e.err);
+	size_t re = elf_relent(&e, e.rel_isrela);
+	uint64_t n = e.rel_size / re;
+	cr_assert_gt(n, 100);
+	struct rel *before = calloc(n, sizeof *before);
+	for (uint64_t k = 0; k < n; k++)
+		elf_rel_get(&e, e.rel_off + k * re, e.rel_isrela, &before[k]);
+	/* scramble symbolic relocations so there is something to group */
+	uint64_t last = n;
+	for (uint64_t k = 0; k < n; k++) {
+		if (!before[k].sym)
+			continue;
+		if (last < n) {
+			struct rel a, b;
+			elf_rel_get(&e, e.rel_off + last * re, e.rel_isrela, &a);
+			elf_rel_get(&e, e.rel_off + k * re, e.rel_isrela, &b);
+			elf_rel_put(&e, e.rel_off + last * re, e.rel_isrela, &b);
+			elf_rel_put(&e, e.rel_off + k * re, e.rel_isrela, &a);
+			last = n;
+		} else {
+			last = k;
+		}
+	}
+	long moved = rel_sort(&e);
+	cr_assert_gt(moved, 0);
+	cr_assert(rel_grouped(&e));
+	uint64_t sum_b = 0, sum_a = 0;
+	uint32_t prev = 0;
+	for (uint64_t k = 0; k < n; k++) {
+		struct rel r;
+		elf_rel_get(&e, e.rel_off + k * re, e.rel_isrela, &r);
+		if (!before[k].sym) {
+			cr_assert_eq(r.sym, 0u);
+			cr_assert_eq(r.off, before[k].off, "symbol-less relocation %lu moved", (unsigned long)k);
+		} else {
+			cr_assert_geq(r.sym, prev);
+			prev = r.sym;
+		}
+		sum_b += before[k].off * 31 + before[k].sym * 7 + before[k].type + (uint64_t)before[k].addend;
+		sum_a += r.off * 31 + r.sym * 7 + r.type + (uint64_t)r.addend;
+	}
+	cr_assert_eq(sum_a, sum_b, "relocations changed, not just moved");
+	cr_assert_eq(rel_sort(&e), 0);
+	free(before);
+	elf_free(&e);
+}
+
+/* Truncations and byte corruptions of real files: the reader either
+ * accepts the image or returns an error with a message; table building on
+ * accepted images must stay inside the buffer. */
+Test(reader, survives_truncation_and_corruption)
+{
+	const char *files[] = { real_libs[1], "/usr/i686-linux-gnu/lib/libm.so.6", "/bin/true" };
+	for (unsigned f = 0; f < sizeof files / sizeof *files; f++) {
+		struct elf e0;
+		cr_assert_eq(elf_load_file(&e0, files[f]), 0, "%s: %s", files[f], e0.err);
+		size_t size = e0.size;
+		size_t step = size / 97 + 1;
+		for (size_t cut = 0; cut < size; cut += step) {
+			uint8_t *b = malloc(cut ? cut : 1);
+			memcpy(b, e0.buf, cut);
+			struct elf e;
+			if (elf_parse(&e, "t", b, cut) < 0)
+				cr_assert(e.err[0], "error without message");
+			elf_free(&e);
+		}
+		srand(1234 + f);
+		for (int round = 0; round < 300; round++) {
+			uint8_t *b = malloc(size);
+			memcpy(b, e0.buf, size);
+			/* hit the headers and tables, where offsets live */
+			for (int k = 0; k < 8; k++) {
+				size_t at = (size_t)rand() % (size < 16384 ? size : 16384);
+				b[at] = (uint8_t)rand();
+			}
+			struct elf e;
+			if (elf_parse(&e, "t", b, size) == 0 && e.dyn_ph >= 0) {
+				size_t len;
+				free(qbt_build(&e, 0, &len));
+				rel_sort(&e);
+			} else {
+				cr_assert(e.err[0] || e.dyn_ph < 0);
+			}
+			elf_free(&e);
+		}
+		elf_free(&e0);
+	}
+}

@@ -1,0 +1,16 @@
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "linkopt.h"
+
+/* Every error is this one line on stderr. */
+int report(const char *path, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(stderr, "linkopt: %s: ", path);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return LO_ERR;
+}
