@@ -15,6 +15,7 @@ import argparse
 import json
 import os
 import random
+import re
 import statistics
 import subprocess
 import sys
@@ -184,18 +185,24 @@ def ld_statistics(v):
         return {"error": str(e)}
     lines = []
     for line in r.stderr.decode(errors="replace").splitlines():
-        # glibc prefixes each line with the pid and a tab.
-        line = line.split("\t", 1)[-1].strip() if "\t" in line else line.strip()
+        # Both loaders prefix each line with the pid.
+        line = re.sub(r"^\s*\d+:\s*", "", line).strip()
         if line:
             lines.append(line)
     parsed = {}
     for line in lines:
-        if ":" in line:
+        pairs = re.findall(r"(\w+)=([0-9]+)\b", line)
+        if pairs:
+            # quickbind: "statistics (phase): key=value ..."; the last
+            # report of a key (cumulative over dlopen calls) wins.
+            for k, val in pairs:
+                parsed[k] = int(val)
+        elif ":" in line:
             k, val = line.split(":", 1)
             tok = val.split()
             if tok and tok[0].isdigit():
                 parsed[k.strip()] = int(tok[0])
-    return {"lines": lines[:20], "values": parsed}
+    return {"lines": lines[:200], "values": parsed}
 
 
 def run_workload(wdir, loader, runs, warmup, do_cg, do_stats, log=print):

@@ -1,0 +1,21 @@
+# make bench: the full benchmark suite, report in build/bench/report.md and
+# chart in build/bench/startup.png.  make demo: the ~40-library comparison
+# the README shows.  BENCH_ARGS is passed to bench/bench.py, e.g.
+#   make bench BENCH_ARGS=--quick
+#   make bench BENCH_ARGS="--libs 50 --sweep 10,50 --runs 20"
+# See docs/BENCHMARKS.md.  Neither target is part of `make all` or `make check`.
+BENCH_ARGS ?=
+BENCH_PY := python3 bench/bench.py
+
+.PHONY: bench demo
+
+# A loader or linkopt that does not build yet must not stop the glibc and
+# musl measurements: their columns then read "failed" with the reason.
+bench:
+	$(Q)$(MAKE) --no-print-directory all || echo "bench: 'make all' failed; quickbind variants will be reported as failed"
+	$(BENCH_PY) --out $(B)/bench $(BENCH_ARGS)
+
+demo:
+	./scripts/deps.sh
+	$(Q)$(MAKE) --no-print-directory all || echo "demo: 'make all' failed; quickbind variants will be reported as failed"
+	$(BENCH_PY) --demo --out $(B)/demo $(BENCH_ARGS)

@@ -1,0 +1,176 @@
+#!/usr/bin/env python3
+"""quickbind benchmark suite, end to end: generate and build the workloads,
+run them under every loader, write OUT/results.json, OUT/report.md and
+OUT/startup.png.
+
+  bench.py                 the full suite (make bench)
+  bench.py --quick         a small version of everything, for a quick look
+  bench.py --demo          ~40 libraries, a short table on stdout (make demo)
+
+Workload parameters (--libs, --funcs, ...) override the defaults.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import gen     # noqa: E402
+import report  # noqa: E402
+import run     # noqa: E402
+
+
+def parse(argv):
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", default="build/bench")
+    ap.add_argument("--quick", action="store_true",
+                    help="small workloads, 5 runs: minutes, not tens of minutes")
+    ap.add_argument("--demo", action="store_true")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--jobs", "-j", type=int, default=2)
+    ap.add_argument("--libs", type=int)
+    ap.add_argument("--funcs", type=int)
+    ap.add_argument("--deps", type=int)
+    ap.add_argument("--refs", type=int)
+    ap.add_argument("--weak", type=int)
+    ap.add_argument("--sweep", help="comma-separated library counts ('' for none)")
+    ap.add_argument("--dlopen-syms", type=int)
+    ap.add_argument("--chain-syms", type=int)
+    ap.add_argument("--chain", type=int)
+    ap.add_argument("--no-micro", action="store_true")
+    ap.add_argument("--runs", type=int)
+    ap.add_argument("--warmup", type=int, default=2)
+    ap.add_argument("--no-callgrind", action="store_true")
+    ap.add_argument("--loader", default="build/lib/ld-quickbind-x86_64.so.1")
+    ap.add_argument("--linkopt", default="build/bin/linkopt")
+    a = ap.parse_args(argv)
+    # Defaults per mode; explicit options win.
+    if a.demo:
+        d = dict(libs=40, funcs=1500, deps=8, refs=1500, weak=40, sweep="",
+                 runs=10, dlopen_syms=0, chain_syms=0, chain=0)
+        a.no_micro = a.no_callgrind = True
+    elif a.quick:
+        d = dict(libs=25, funcs=400, deps=8, refs=400, weak=40, sweep="5,10,25",
+                 runs=5, dlopen_syms=2000, chain_syms=1000, chain=500)
+    else:
+        d = dict(libs=100, funcs=1500, deps=8, refs=1500, weak=40,
+                 sweep="10,25,50,100,150", runs=10, dlopen_syms=20000,
+                 chain_syms=4000, chain=2000)
+    for k, v in d.items():
+        if getattr(a, k) is None:
+            setattr(a, k, v)
+    a.runs = max(1, a.runs)
+    return a
+
+
+def build(a, kind, sub, **params):
+    """Generates one workload under OUT/work/SUB (reused when unchanged)."""
+    argv = [kind, os.path.join(a.out, "work", sub), "--seed", str(a.seed),
+            "--jobs", str(a.jobs), "--loader", a.loader, "--linkopt", a.linkopt]
+    for k, v in params.items():
+        argv += ["--" + k, str(v)]
+    ga = gen.parse_args(argv)
+    t0 = time.time()
+    meta = gen.generate(ga)
+    log("built %s in %.0f s (linkopt: %s)" % (sub, time.time() - t0, meta["linkopt"]))
+    return ga.out
+
+
+def log(msg):
+    print("bench: " + msg, file=sys.stderr, flush=True)
+
+
+def office_params(a, libs):
+    return dict(libs=libs, funcs=a.funcs, deps=a.deps, refs=a.refs, weak=a.weak)
+
+
+def office_dir(a, libs):
+    return "office-%d-%d-%d-%d-%d" % (libs, a.funcs, a.deps, a.refs, a.weak)
+
+
+def musl_version():
+    r = subprocess.run(["/lib/ld-musl-x86_64.so.1"], stderr=subprocess.PIPE,
+                       stdout=subprocess.DEVNULL)
+    for line in r.stderr.decode(errors="replace").splitlines():
+        if line.startswith("Version"):
+            return line.split()[-1]
+    return "?"
+
+
+def demo_table(w):
+    vs = w["variants"]
+    now, musl = vs.get("glibc-now"), vs.get("musl")
+    rows = [("loader", "median ms", "x glibc now", "x musl", "peak RSS KiB")]
+    for n in run.VARIANT_NAMES:
+        v = vs.get(n)
+        if v is None:
+            continue
+        if not report.ok(v):
+            rows.append((run.LABELS[n], v["status"][:60], "", "", ""))
+            continue
+        rows.append((run.LABELS[n], "%.2f" % report.wall(v),
+                     report.ratio(report.wall(v), report.wall(now)),
+                     report.ratio(report.wall(v), report.wall(musl)),
+                     str(report.rss(v))))
+    widths = [max(len(r[i]) for r in rows) for i in range(5)]
+    out = []
+    for i, r in enumerate(rows):
+        out.append("  ".join(c.ljust(widths[j]) if j == 0 else c.rjust(widths[j])
+                             for j, c in enumerate(r)))
+        if i == 0:
+            out.append("  ".join("-" * w for w in widths))
+    return "\n".join(out)
+
+
+def main(argv):
+    a = parse(argv)
+    os.makedirs(a.out, exist_ok=True)
+    run.ensure_launcher(os.path.join(a.out, "qbb-launch"))
+    loader = os.path.abspath(a.loader)
+    res = {"command": "bench/bench.py " + " ".join(argv), "runs": a.runs,
+           "warmup": a.warmup, "machine": run.machine_info(),
+           "musl_version": musl_version(), "workloads": {}, "sweep": []}
+    t0 = time.time()
+
+    def measure(wdir, cg):
+        return run.run_workload(wdir, loader, a.runs, a.warmup, cg, cg, log=log)
+
+    main_dir = build(a, "office", office_dir(a, a.libs), **office_params(a, a.libs))
+    key = "office-%d" % a.libs
+    res["workloads"][key] = measure(main_dir, not a.no_callgrind)
+    res["main_office"] = key
+    if not a.no_micro:
+        d = build(a, "dlopen", "dlopen-%d" % a.dlopen_syms,
+                  syms=a.dlopen_syms, refs=a.dlopen_syms)
+        res["workloads"]["dlopen"] = measure(d, not a.no_callgrind)
+        res["main_dlopen"] = "dlopen"
+        d = build(a, "chain", "chain-%d-%d" % (a.chain_syms, a.chain),
+                  syms=a.chain_syms, chain=a.chain)
+        res["workloads"]["chain"] = measure(d, not a.no_callgrind)
+    for libs in [int(x) for x in a.sweep.split(",") if x.strip()]:
+        if libs == a.libs:
+            w = res["workloads"][key]
+        else:
+            d = build(a, "office", office_dir(a, libs), **office_params(a, libs))
+            w = run.run_workload(d, loader, a.runs, a.warmup, False, False, log=log)
+        res["sweep"].append({"libs": libs, "variants": {
+            n: {k: v[k] for k in ("status", "wall_ms", "rss_kb") if k in v}
+            for n, v in w["variants"].items()}})
+    with open(os.path.join(a.out, "results.json"), "w") as f:
+        json.dump(res, f, indent=1)
+    report.render(res, a.out)
+    log("done in %.0f s: %s" % (time.time() - t0, os.path.join(a.out, "report.md")))
+    if a.demo:
+        print()
+        print(report.describe(res["workloads"][key]))
+        print(demo_table(res["workloads"][key]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
