@@ -10,13 +10,6 @@ hidden void *qb_laddr(const struct dso *p, size_t vaddr)
 	return p->base + vaddr;
 }
 
-/* Is [vaddr, vaddr+len) inside the object's loaded image? */
-hidden int qb_in_image(const struct dso *p, size_t vaddr, size_t len)
-{
-	if (p->is_ldso || (p->is_main && !p->map))
-		return 1;  /* mapped by the kernel or by ourselves: trusted */
-	return vaddr >= p->vmin && vaddr <= p->vmax && len <= p->vmax - vaddr;
-}
 
 /* Number of symbols: DT_HASH knows it; with only DT_GNU_HASH, walk to the
  * end of the longest chain. */
@@ -104,6 +97,15 @@ hidden const char *qb_dso_decode(struct dso *p)
 		return "hash table outside the image";
 	if (!qb_in_image(p, d->symtab, p->nsyms * sizeof(Sym)))
 		return "symbol table outside the image";
+	if (p->ghashtab) {
+		const uint32_t *gh = p->ghashtab;
+		p->gh_nbuckets = gh[0];
+		p->gh_bloom_mask = gh[2] - 1;
+		p->gh_shift = gh[3];
+		p->gh_bloom = (const size_t *)(gh + 4);
+		p->gh_buckets = (const uint32_t *)(p->gh_bloom + gh[2]);
+		p->gh_chain = p->gh_buckets + gh[0] - gh[1];
+	}
 	if (d->versym) {
 		if (!qb_in_image(p, d->versym, p->nsyms * 2))
 			return "version table outside the image";

@@ -62,6 +62,10 @@ struct dso {
 	uint16_t *versym;
 	Verdef *verdef;
 	size_t nsyms;
+	/* DT_GNU_HASH, decoded once (gh_bloom == 0: use DT_HASH) */
+	const size_t *gh_bloom;
+	const uint32_t *gh_buckets, *gh_chain;
+	uint32_t gh_nbuckets, gh_bloom_mask, gh_shift;
 	struct qb_verdef_ent *vdefs, *vreqs;  /* by version index */
 	size_t nvdefs, nvreqs;
 
@@ -160,7 +164,15 @@ hidden _Noreturn void qb_fatal(const char *fmt, ...) __attribute__((format(print
 hidden const char *qb_dso_decode(struct dso *p);
 hidden void qb_dso_append(struct dso *p);
 hidden void *qb_laddr(const struct dso *p, size_t vaddr);
-hidden int qb_in_image(const struct dso *p, size_t vaddr, size_t len);
+
+/* Is [vaddr, vaddr+len) inside the object's loaded image? Objects mapped
+ * by the kernel or the loader itself are trusted. */
+static inline int qb_in_image(const struct dso *p, size_t vaddr, size_t len)
+{
+	if (!p->map)
+		return 1;
+	return vaddr >= p->vmin && vaddr <= p->vmax && len <= p->vmax - vaddr;
+}
 
 /* version.c */
 hidden const char *qb_build_verdefs(struct dso *p);

@@ -12,7 +12,38 @@
 	1 << STT_COMMON | 1 << STT_TLS | 1 << STT_GNU_IFUNC)
 #define OK_BINDS (1 << STB_GLOBAL | 1 << STB_WEAK | 1 << STB_GNU_UNIQUE)
 
-static int candidate(struct dso *p, size_t i, const struct qb_symreq *r)
+/* Equality of two NUL-terminated names, a word at a time while neither
+ * pointer is near the end of its page (so no read can fault). */
+static inline int names_equal(const char *a, const char *b)
+{
+	const size_t ones = (size_t)-1 / 255, highs = ones << 7;
+	for (;;) {
+		if (((uintptr_t)a & 4095) <= 4096 - sizeof(size_t) &&
+		    ((uintptr_t)b & 4095) <= 4096 - sizeof(size_t)) {
+			size_t x, y;
+			memcpy(&x, a, sizeof x);
+			memcpy(&y, b, sizeof y);
+			size_t zero = (x - ones) & ~x & highs;
+			if (x != y) {
+				/* Equal only if both end before the first difference. */
+				return zero && __builtin_ctzl(zero) < __builtin_ctzl(x ^ y);
+			}
+			if (zero)
+				return 1;
+			a += sizeof x;
+			b += sizeof y;
+		} else {
+			if (*a != *b)
+				return 0;
+			if (!*a)
+				return 1;
+			a++;
+			b++;
+		}
+	}
+}
+
+static inline int candidate(struct dso *p, size_t i, const struct qb_symreq *r)
 {
 	const Sym *s = p->syms + i;
 	if (!s->st_shndx || !(OK_TYPES >> ST_TYPE(s->st_info) & 1) ||
@@ -23,30 +54,28 @@ static int candidate(struct dso *p, size_t i, const struct qb_symreq *r)
 	if (s->st_name >= p->dyn.strsz)
 		return 0;
 	qb.stats.strcmps++;
-	if (strcmp(r->name, p->strings + s->st_name))
+	if (!names_equal(r->name, p->strings + s->st_name))
 		return 0;
-	uint16_t vs = p->versym ? p->versym[i] : 0;
+	if (!p->versym)
+		return 1;
+	uint16_t vs = p->versym[i];
 	const struct qb_verdef_ent *vd = 0;
-	if (p->versym && (size_t)(vs & 0x7fff) < p->nvdefs && p->vdefs[vs & 0x7fff].name)
+	if ((size_t)(vs & 0x7fff) < p->nvdefs && p->vdefs[vs & 0x7fff].name)
 		vd = &p->vdefs[vs & 0x7fff];
-	return qb_version_match(vs, p->versym != 0, vd, r->ver);
+	return qb_version_match(vs, 1, vd, r->ver);
 }
 
-static Sym *gnu_lookup(struct dso *p, const struct qb_symreq *r)
+static inline Sym *gnu_lookup(struct dso *p, const struct qb_symreq *r)
 {
-	const uint32_t *gh = p->ghashtab;
-	uint32_t nbuckets = gh[0], symoffset = gh[1], nbloom = gh[2], shift = gh[3];
-	const size_t *bloom = (const size_t *)(gh + 4);
 	uint32_t h = r->gnu_h;
-	size_t word = bloom[(h / WORD_BITS) & (nbloom - 1)];
-	size_t mask = (size_t)1 << (h % WORD_BITS) | (size_t)1 << ((h >> shift) % WORD_BITS);
+	size_t word = p->gh_bloom[(h / WORD_BITS) & p->gh_bloom_mask];
+	size_t mask = (size_t)1 << (h % WORD_BITS) | (size_t)1 << ((h >> p->gh_shift) % WORD_BITS);
 	if ((word & mask) != mask)
 		return 0;
-	const uint32_t *buckets = (const uint32_t *)(bloom + nbloom);
-	uint32_t i = buckets[h % nbuckets];
+	uint32_t i = p->gh_buckets[h % p->gh_nbuckets];
 	if (!i)
 		return 0;
-	const uint32_t *chain = buckets + nbuckets - symoffset;
+	const uint32_t *chain = p->gh_chain;
 	for (; i < p->nsyms; i++) {
 		uint32_t ch = chain[i];
 		if ((ch | 1) == (h | 1) && candidate(p, i, r))
@@ -75,10 +104,15 @@ static Sym *sysv_lookup(struct dso *p, struct qb_symreq *r)
 	return 0;
 }
 
-hidden Sym *qb_lookup_in(struct dso *p, struct qb_symreq *r)
+static inline Sym *lookup_one(struct dso *p, struct qb_symreq *r)
 {
 	qb.stats.probes++;
-	return p->ghashtab ? gnu_lookup(p, r) : sysv_lookup(p, r);
+	return p->gh_bloom ? gnu_lookup(p, r) : sysv_lookup(p, r);
+}
+
+hidden Sym *qb_lookup_in(struct dso *p, struct qb_symreq *r)
+{
+	return lookup_one(p, r);
 }
 
 /* The global scope in load order, then (for objects loaded by dlopen)
@@ -90,7 +124,7 @@ hidden struct symdef qb_lookup(struct qb_symreq *r, struct dso *skip, struct dso
 	for (struct dso *p = qb.head; p; p = p->next) {
 		if (!p->global || p == skip)
 			continue;
-		Sym *s = qb_lookup_in(p, r);
+		Sym *s = lookup_one(p, r);
 		if (s) {
 			def.sym = s;
 			def.dso = p;
