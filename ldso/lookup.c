@@ -12,33 +12,31 @@
 	1 << STT_COMMON | 1 << STT_TLS | 1 << STT_GNU_IFUNC)
 #define OK_BINDS (1 << STB_GLOBAL | 1 << STB_WEAK | 1 << STB_GNU_UNIQUE)
 
-/* Equality of two NUL-terminated names, a word at a time while neither
- * pointer is near the end of its page (so no read can fault). */
+/* Equality of two NUL-terminated names, a word at a time. Whole words
+ * are read only while both stay inside their current page, so no read can
+ * fault; near a page end the comparison steps bytewise. */
 static inline int names_equal(const char *a, const char *b)
 {
-	const size_t ones = (size_t)-1 / 255, highs = ones << 7;
+	const size_t W = sizeof(size_t), ones = (size_t)-1 / 255, highs = ones << 7;
 	for (;;) {
-		if (((uintptr_t)a & 4095) <= 4096 - sizeof(size_t) &&
-		    ((uintptr_t)b & 4095) <= 4096 - sizeof(size_t)) {
+		size_t ra = 4096 - ((uintptr_t)a & 4095), rb = 4096 - ((uintptr_t)b & 4095);
+		for (size_t n = (ra < rb ? ra : rb) / W; n; n--) {
 			size_t x, y;
-			memcpy(&x, a, sizeof x);
-			memcpy(&y, b, sizeof y);
+			memcpy(&x, a, W);
+			memcpy(&y, b, W);
 			size_t zero = (x - ones) & ~x & highs;
-			if (x != y) {
-				/* Equal only if both end before the first difference. */
+			if (x != y)  /* equal only if both end before the difference */
 				return zero && __builtin_ctzl(zero) < __builtin_ctzl(x ^ y);
-			}
 			if (zero)
 				return 1;
-			a += sizeof x;
-			b += sizeof y;
-		} else {
+			a += W;
+			b += W;
+		}
+		for (size_t k = 0; k < W; k++, a++, b++) {
 			if (*a != *b)
 				return 0;
 			if (!*a)
 				return 1;
-			a++;
-			b++;
 		}
 	}
 }
