@@ -9,8 +9,10 @@
  * is a few pages and ru_maxrss is the program's own peak, as GNU time's %M
  * would be for a tiny parent.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <fcntl.h>
@@ -18,6 +20,9 @@
 #include <unistd.h>
 
 extern char **environ;
+
+/* vfork shares memory: the child leaves the reason its exec failed here. */
+static volatile int exec_errno;
 
 int main(int argc, char **argv)
 {
@@ -47,6 +52,7 @@ int main(int argc, char **argv)
 		dup2(null, 1);
 		dup2(null, 2);
 		execve(argv[1], argv + 1, environ);
+		exec_errno = errno;
 		_exit(127);
 	}
 	if (wait4(pid, &status, 0, &ru) < 0) {
@@ -54,6 +60,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (exec_errno) {
+		fprintf(stderr, "%s: %s\n", argv[1], strerror(exec_errno));
+		return 3;
+	}
 	printf("%lld %ld %d\n",
 	       (long long)(t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec),
 	       ru.ru_maxrss,

@@ -106,7 +106,9 @@ def spawn_timed(v):
     """One exec-to-exit run through the launcher (see launch.c for why):
     (wall seconds, peak RSS KiB, exit status)."""
     r = subprocess.run([LAUNCHER, v["exe"]] + v["args"], env=v["env"],
-                       stdout=subprocess.PIPE, check=True)
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if r.returncode != 0:
+        return None, None, "launch failed: " + r.stderr.decode(errors="replace").strip()
     ns, rss, rc = r.stdout.split()
     return int(ns) / 1e9, int(rss), int(rc)
 
@@ -126,7 +128,7 @@ def time_variants(vs, runs, warmup, seed=0):
                 continue
             t, m, rc = spawn_timed(v)
             if rc != 0:
-                bad[v["name"]] = "exit %d in timed run" % rc
+                bad[v["name"]] = rc if isinstance(rc, str) else "exit %d in timed run" % rc
                 continue
             if rnd >= warmup:
                 samples[v["name"]].append(t)
