@@ -144,6 +144,11 @@ QB_PUBLIC int dladdr(const void *addr, Dl_info *info)
 				break;
 			}
 	}
+	/* The nearest symbol below addr names it only if its extent covers
+	 * addr (a size-0 symbol only its own address), as glibc does:
+	 * local code after an exported function is not that function. */
+	if (bs && off - bs->st_value >= (bs->st_size ? bs->st_size : 1))
+		bs = 0;
 	info->dli_sname = bs ? p->strings + bs->st_name : 0;
 	info->dli_saddr = bs ? p->base + bs->st_value : 0;
 	qb_unlock();

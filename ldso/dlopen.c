@@ -169,8 +169,12 @@ QB_PUBLIC void *dlopen(const char *file, int mode)
 
 	if (mode & RTLD_NOLOAD) {
 		p = qb_find_loaded(file);
-		if (!p)
-			goto done;
+		if (!p) {
+			qb.rt_jmp = outer;
+			qb_unlock();
+			__dl_seterr("Library %s is not already loaded", file);
+			return 0;
+		}
 	} else {
 		const char *why;
 		struct dso *caller = qb_dso_of_addr(caller_ra);
@@ -219,8 +223,6 @@ QB_PUBLIC void *dlopen(const char *file, int mode)
 	if (first_new)
 		qb_debug_change(0 /* RT_CONSISTENT */);
 	qb_construct_new(p);
-done:
-	qb.rt_jmp = outer;
 	qb_unlock();
 	return p;
 }

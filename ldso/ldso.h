@@ -179,6 +179,7 @@ hidden const char *qb_build_verdefs(struct dso *p);
 hidden int qb_verreq_of(struct dso *p, size_t i, struct qb_verreq *out);
 
 /* map.c */
+hidden void qb_stack_request(size_t size);
 hidden struct dso *qb_map_file(int fd, const char *path, int allow_exec, const char **why);
 
 /* search.c */

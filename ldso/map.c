@@ -26,6 +26,17 @@ static const char *check_ehdr(const Ehdr *eh, size_t got, int allow_exec)
 	return 0;
 }
 
+extern unsigned __default_stacksize hidden;
+
+/* PT_GNU_STACK's size, when set, asks for bigger thread stacks (as musl
+ * does; the stack is never made executable). */
+hidden void qb_stack_request(size_t size)
+{
+	const size_t max = 8 << 20;
+	if (size > __default_stacksize)
+		__default_stacksize = size < max ? size : max;
+}
+
 static int prot_of(unsigned flags)
 {
 	return (flags & PF_R ? PROT_READ : 0) | (flags & PF_W ? PROT_WRITE : 0) |
@@ -67,6 +78,8 @@ static const char *check_phdrs(struct dso *p, size_t fsize, size_t page, size_t 
 		} else if (ph->p_type == PT_GNU_RELRO) {
 			p->relro_start = ph->p_vaddr & -page;
 			p->relro_end = (ph->p_vaddr + ph->p_memsz) & -page;
+		} else if (ph->p_type == PT_GNU_STACK) {
+			qb_stack_request(ph->p_memsz);
 		}
 	}
 	if (!nload)

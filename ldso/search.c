@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -277,8 +278,10 @@ hidden void qb_load_preloads(const char *list)
 		name[n] = 0;
 		const char *why;
 		struct dso *p = qb_load_library(name, 0, &why);
+		/* As glibc: a preload that cannot be loaded is reported and
+		 * skipped, not fatal. */
 		if (!p)
-			qb_error("Error loading shared library %s: %s (needed by LD_PRELOAD)", name, why);
+			dprintf(2, "%s: cannot preload %s: %s: ignored\n", QB_LDSO_NAME, name, why);
 		else
 			p->interposer = 1;
 	}

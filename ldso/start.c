@@ -82,6 +82,8 @@ static void setup_kernel_main(size_t *aux, char *argv0)
 		} else if (ph->p_type == PT_GNU_RELRO) {
 			p->relro_start = ph->p_vaddr & -__libc.page_size;
 			p->relro_end = (ph->p_vaddr + ph->p_memsz) & -__libc.page_size;
+		} else if (ph->p_type == PT_GNU_STACK) {
+			qb_stack_request(ph->p_memsz);
 		}
 	}
 	if (!dyn)
