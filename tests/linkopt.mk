@@ -17,7 +17,9 @@ LOT_CC_m32lld  := i386-linux-musl-gcc -B$(LOT_LDBIN) -fuse-ld=lld
 LOT_CC_m32mold := i386-linux-musl-gcc -B$(LOT_LDBIN) -fuse-ld=mold
 LOT_CC_g32bfd  := i686-linux-gnu-gcc
 LOT_CC_g32lld  := i686-linux-gnu-gcc -B$(LOT_LDBIN) -fuse-ld=lld
-LOT_VARIANTS := g64bfd g64lld g64mold m64bfd m64lld m64mold m32bfd m32lld m32mold g32bfd g32lld
+LOT_CC_g64sysv := gcc -fuse-ld=bfd -Wl,--hash-style=sysv
+LOT_CC_m32sysv := i386-linux-musl-gcc -Wl,--hash-style=sysv
+LOT_VARIANTS := g64bfd g64lld g64mold m64bfd m64lld m64mold m32bfd m32lld m32mold g32bfd g32lld g64sysv m32sysv
 
 $(LOT_LDBIN)/ld.lld $(LOT_LDBIN)/ld.mold:
 	@mkdir -p $(@D)

@@ -17,12 +17,12 @@
 
 static const char *const variants[] = {
 	"g64bfd", "g64lld", "g64mold", "m64bfd", "m64lld", "m64mold",
-	"m32bfd", "m32lld", "m32mold", "g32bfd", "g32lld",
+	"m32bfd", "m32lld", "m32mold", "g32bfd", "g32lld", "g64sysv", "m32sysv",
 };
 #define NVAR (sizeof variants / sizeof *variants)
 static const char *const files[] = { "prog", "liba.so", "libb.so" };
 
-static int var_idx[NVAR] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
+static int var_idx[NVAR] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 };
 /* one test per fixture variant; parameters are indices, not pointers */
 #define VARIANT_TEST(name) \
 	ParameterizedTestParameters(linkopt, name) { return cr_make_param_array(int, var_idx, NVAR); } \
@@ -37,15 +37,20 @@ static const char *bin(void)
 }
 
 /* A fresh copy of a variant's fixtures, optimized (all three files). */
-static char *optimized_copy(const char *v)
+static char *optimized_copy_opt(const char *v, const char *opt)
 {
 	char *d = lot_tmpdir();
 	lot_copy_variant(v, d);
-	struct run r = lot_sh("%s %s/prog %s/liba.so %s/libb.so", bin(), d, d, d);
+	struct run r = lot_sh("%s %s %s/prog %s/liba.so %s/libb.so", bin(), opt, d, d, d);
 	cr_assert_eq(r.status, 0, "%s: linkopt failed: %s", v, r.err);
 	cr_assert_str_empty(r.err, "%s: linkopt printed: %s", v, r.err);
 	lot_run_free(&r);
 	return d;
+}
+
+static char *optimized_copy(const char *v)
+{
+	return optimized_copy_opt(v, "");
 }
 
 VARIANT_TEST(stock_loader_runs_optimized_program)
@@ -424,4 +429,84 @@ Test(linkopt, cli_help_version_and_usage)
 	cr_assert_eq(r.status, 2);
 	cr_assert_eq(lot_count_lines(r.err), 1, "%s", r.err);
 	lot_run_free(&r);
+}
+
+struct symview {
+	char **reloc_names;  /* symbol name of every relocation, in table order */
+	size_t nrel;
+};
+
+static void relnames(const char *path, struct symview *sv)
+{
+	struct elf e;
+	cr_assert_eq(elf_load_file(&e, path), 0, "%s: %s", path, e.err);
+	size_t n1 = e.rel_size / elf_relent(&e, e.rel_isrela), n2 = e.plt_size / elf_relent(&e, e.plt_isrela);
+	sv->nrel = n1 + n2;
+	sv->reloc_names = calloc(sv->nrel + 1, sizeof *sv->reloc_names);
+	for (size_t k = 0; k < sv->nrel; k++) {
+		struct rel r;
+		int plt = k >= n1;
+		size_t i = plt ? k - n1 : k;
+		elf_rel_get(&e, (plt ? e.plt_off : e.rel_off) + i * elf_relent(&e, plt ? e.plt_isrela : e.rel_isrela),
+			    plt ? e.plt_isrela : e.rel_isrela, &r);
+		char buf[512];
+		uint16_t vs = elf_versym(&e, r.sym);
+		const char *vn = (vs & 0x7fff) >= 2 ? elf_verneed_name(&e, vs & 0x7fff, NULL) : NULL;
+		if (!vn && (vs & 0x7fff) >= 2)
+			vn = elf_verdef_name(&e, vs & 0x7fff);
+		snprintf(buf, sizeof buf, "%s@%s/%u/%llx", r.sym ? elf_sym_name(&e, r.sym) : "", vn ? vn : "",
+			 r.type, (unsigned long long)r.off);
+		sv->reloc_names[k] = strdup(buf);
+	}
+	elf_free(&e);
+}
+
+static int cmps(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* -O1 reorders .dynsym for new hash tables: the program still runs, every
+ * relocation still names the same symbol and version (PLT ones in the
+ * same order), the second run changes nothing and elflint (which checks
+ * .hash and .gnu.hash against .dynsym) finds nothing new. */
+VARIANT_TEST(o1_renumbers_consistently)
+{
+	const char *v = variants[*vi];
+	char *orig = lot_tmpdir();
+	lot_copy_variant(v, orig);
+	char *d = optimized_copy_opt(v, "-O1");
+	struct run a = lot_sh("%s %s/prog", lot_loader_prefix(v), orig);
+	struct run b = lot_sh("%s %s/prog", lot_loader_prefix(v), d);
+	cr_assert_eq(b.status, a.status, "%s: %s", v, b.err);
+	cr_assert_str_eq(b.out, a.out, "%s", v);
+	for (unsigned i = 0; i < 3; i++) {
+		char p[PATH_MAX], q[PATH_MAX];
+		snprintf(p, sizeof p, "%s/%s", orig, files[i]);
+		snprintf(q, sizeof q, "%s/%s", d, files[i]);
+		struct symview x, y;
+		relnames(p, &x);
+		relnames(q, &y);
+		cr_assert_eq(x.nrel, y.nrel);
+		struct elf e;
+		cr_assert_eq(elf_load_file(&e, q), 0);
+		cr_assert(e.gnuhash_off, "%s: -O1 left no .gnu.hash", q);
+		size_t nplt = e.plt_size / elf_relent(&e, e.plt_isrela);
+		for (size_t k = x.nrel - nplt; k < x.nrel; k++)
+			cr_assert_str_eq(y.reloc_names[k], x.reloc_names[k], "%s: PLT relocation %zu", q, k);
+		qsort(x.reloc_names, x.nrel, sizeof *x.reloc_names, cmps);
+		qsort(y.reloc_names, y.nrel, sizeof *y.reloc_names, cmps);
+		for (size_t k = 0; k < x.nrel; k++)
+			cr_assert_str_eq(y.reloc_names[k], x.reloc_names[k], "%s", q);
+		struct qb_table_hdr h;
+		memcpy(&h, e.buf + e.qbt_off, sizeof h);
+		cr_assert(h.flags & QB_TF_DYNSORTED);
+		elf_free(&e);
+		struct run again = lot_sh("cp %s %s.1 && %s -O1 %s && cmp %s %s.1", q, q, bin(), q, q, q);
+		cr_assert_eq(again.status, 0, "%s: second -O1 run changed the file: %s", q, again.out);
+		struct run la = lot_sh("eu-elflint --gnu-ld %s | sed 's|%s|F|' | grep -v 'unknown tag' | grep -v 'No errors'", p, orig);
+		struct run lb = lot_sh("eu-elflint --gnu-ld %s | sed 's|%s|F|' | grep -v 'unknown tag' | grep -v 'No errors'", q, d);
+		const char *extra = lot_new_line(la.out, lb.out);
+		cr_assert(!extra, "%s: new elflint message: %s", q, extra);
+	}
 }

@@ -105,3 +105,24 @@ unsigned lot_count_lines(const char *s)
 		n += *s == '\n';
 	return n;
 }
+
+const char *lot_new_line(const char *before, const char *after)
+{
+	static char line[1024];
+	while (*after) {
+		size_t l = strcspn(after, "\n");
+		snprintf(line, sizeof line, "%.*s", (int)l, after);
+		int found = 0;
+		for (const char *p = before; (p = strstr(p, line)); p++)
+			if ((p == before || p[-1] == '\n') && (p[l] == '\n' || !p[l])) {
+				found = 1;
+				break;
+			}
+		if (!found)
+			return line;
+		after += l;
+		if (*after)
+			after++;
+	}
+	return NULL;
+}

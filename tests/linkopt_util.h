@@ -21,5 +21,7 @@ int lot_same_file(const char *a, const char *b);
 /* Command prefix that runs a variant's program under its stock loader. */
 const char *lot_loader_prefix(const char *variant);
 unsigned lot_count_lines(const char *s);
+/* First line of after that is not a line of before, or NULL. */
+const char *lot_new_line(const char *before, const char *after);
 
 #endif

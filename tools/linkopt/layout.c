@@ -48,14 +48,17 @@ static int find_sec_by_addr(const struct elf *e, uint64_t addr, uint32_t type)
 	return -1;
 }
 
-/* Linkers define _DYNAMIC at .dynamic; keep symbol tables saying so after
- * .dynamic moved (nothing uses the value at run time: code reached it
- * PC-relatively at link time, loaders go through PT_DYNAMIC). */
-static void retarget_dynamic_sym(const struct elf *e, uint8_t *o, const Elf64_Shdr *sh, unsigned shnum,
-				 uint64_t oldva, uint64_t newva)
+struct move { unsigned sec; uint64_t old, oldsize, new; };
+
+/* Symbols of sections that moved follow them (mold emits section symbols
+ * for .gnu.hash and friends), and _DYNAMIC follows .dynamic. Nothing uses
+ * these values at run time: code reached them PC-relatively at link
+ * time and loaders go through PT_DYNAMIC. */
+static void retarget_syms(const struct elf *e, uint8_t *o, const Elf64_Shdr *sh, unsigned shnum,
+			  const struct move *mv, unsigned nmv, uint64_t olddyn, uint64_t newdyn)
 {
 	size_t ent = e->is64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
-	size_t voff = e->is64 ? 8 : 4;
+	size_t voff = e->is64 ? 8 : 4, xoff = e->is64 ? 6 : 14;
 	for (unsigned i = 1; i < shnum; i++) {
 		if ((sh[i].sh_type != SHT_SYMTAB && sh[i].sh_type != SHT_DYNSYM) || sh[i].sh_link >= shnum)
 			continue;
@@ -65,15 +68,23 @@ static void retarget_dynamic_sym(const struct elf *e, uint8_t *o, const Elf64_Sh
 		for (uint64_t k = 0; k + ent <= sh[i].sh_size; k += ent) {
 			uint8_t *p = o + sh[i].sh_offset + k;
 			uint32_t name = rd32(p);
-			uint64_t v = e->is64 ? rd64(p + voff) : rd32(p + voff);
-			if (v != oldva || name >= st->sh_size || st->sh_size - name < 9)
-				continue;
-			if (memcmp(o + st->sh_offset + name, "_DYNAMIC", 9))
+			uint16_t shndx = rd16(p + xoff);
+			uint64_t v = e->is64 ? rd64(p + voff) : rd32(p + voff), nv = v;
+			int done = 0;
+			for (unsigned m = 0; m < nmv && !done; m++)
+				if (shndx == mv[m].sec && v >= mv[m].old && v - mv[m].old <= mv[m].oldsize) {
+					nv = v - mv[m].old + mv[m].new;
+					done = 1;
+				}
+			if (!done && olddyn != newdyn && v == olddyn && name < st->sh_size && st->sh_size - name >= 9 &&
+			    !memcmp(o + st->sh_offset + name, "_DYNAMIC", 9))
+				nv = newdyn;
+			if (nv == v)
 				continue;
 			if (e->is64)
-				wr64(p + voff, newva);
+				wr64(p + voff, nv);
 			else
-				wr32(p + voff, (uint32_t)newva);
+				wr32(p + voff, (uint32_t)nv);
 		}
 	}
 }
@@ -85,7 +96,7 @@ int layout_apply(struct elf *e, struct blob *b, unsigned nb, const struct fixed_
 	for (unsigned i = 0; i < nb; i++) {
 		int f1, f2;
 		uint64_t va = elf_dyn_get(e, b[i].ptag, &f1);
-		uint64_t sz = b[i].stag ? elf_dyn_get(e, b[i].stag, &f2) : b[i].len;
+		uint64_t sz = b[i].stag ? elf_dyn_get(e, b[i].stag, &f2) : b[i].cursize;
 		if (!b[i].stag)
 			f2 = 1;
 		uint64_t off;
@@ -237,6 +248,8 @@ int layout_apply(struct elf *e, struct blob *b, unsigned nb, const struct fixed_
 
 	/* section headers and .shstrtab */
 	unsigned shnum = e->shnum;
+	struct move mv[34];
+	unsigned nmv = 0;
 	Elf64_Shdr *sh = NULL;
 	uint8_t *shstr = NULL;
 	uint64_t shstr_len = 0, shstr_off = 0, sh_off = 0;
@@ -261,6 +274,7 @@ int layout_apply(struct elf *e, struct blob *b, unsigned nb, const struct fixed_
 				dynamic_sec = (int)i;
 		}
 		if (dyn_move && dynamic_sec > 0) {
+			mv[nmv++] = (struct move){ (unsigned)dynamic_sec, sh[dynamic_sec].sh_addr, sh[dynamic_sec].sh_size, VA(dyn_off) };
 			sh[dynamic_sec].sh_offset = dyn_off;
 			sh[dynamic_sec].sh_addr = VA(dyn_off);
 			sh[dynamic_sec].sh_size = (uint64_t)dyn_slots * dent;
@@ -279,8 +293,10 @@ int layout_apply(struct elf *e, struct blob *b, unsigned nb, const struct fixed_
 				memcpy(shstr + shstr_len, b[i].secname, nl);
 				shstr_len += nl;
 			}
+			if ((unsigned)k < e->shnum && nmv < 32)
+				mv[nmv++] = (struct move){ (unsigned)k, sh[k].sh_addr, sh[k].sh_size, b[i].va };
 			sh[k].sh_type = b[i].shtype;
-			sh[k].sh_flags = SHF_ALLOC | (dyn_move ? SHF_WRITE : 0);
+			sh[k].sh_flags = SHF_ALLOC;
 			sh[k].sh_addr = b[i].va;
 			sh[k].sh_offset = b[i].off;
 			sh[k].sh_size = b[i].len;
@@ -329,8 +345,9 @@ int layout_apply(struct elf *e, struct blob *b, unsigned nb, const struct fixed_
 		for (unsigned i = 0; i < shnum; i++)
 			elf_put_shdr(e, &sh[i], o + sh_off + i * sent);
 	}
-	if (dyn_move && sh)
-		retarget_dynamic_sym(e, o, sh, shnum, e->ph[e->dyn_ph].p_vaddr, VA(dyn_off));
+	if (sh)
+		retarget_syms(e, o, sh, shnum, mv, nmv, e->ph[e->dyn_ph].p_vaddr,
+			      dyn_move ? VA(dyn_off) : e->ph[e->dyn_ph].p_vaddr);
 	Elf64_Ehdr saved = e->eh;
 	e->eh.e_phoff = ph_off;
 	e->eh.e_phnum = (uint16_t)new_phnum;

@@ -13,6 +13,7 @@ struct blob {
 	int link_dynsym, info_dynamic;
 	const uint8_t *data;
 	size_t len;
+	uint64_t cursize;       /* size of the existing table when stag is 0 */
 	/* filled by layout_apply */
 	int append;
 	uint64_t off, va;

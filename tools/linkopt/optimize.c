@@ -3,6 +3,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "dynsort.h"
 #include "layout.h"
 #include "linkopt.h"
 #include "output.h"
@@ -39,10 +40,41 @@ int optimize_file(const char *path, const struct opts *o)
 	struct syminfo *si = NULL;
 	uint8_t *qbt = NULL, *sib = NULL, *out = NULL;
 	size_t qlen, slen, olen;
+	uint32_t dflags = 0;
+	uint8_t *gnub = NULL, *sysvb = NULL;
+	size_t gnulen = 0, sysvlen = 0;
 	if (closure_build(&e, &o->so, &c, err, sizeof err) < 0) {
 		report(path, "%s", err);
 		goto done;
 	}
+	/* dynsym order: bucket order for a SysV-only file; -O1 rebuilds the
+	 * hash tables larger (adding .gnu.hash) and orders for them */
+	uint64_t oldgnu = e.gnuhash_size, oldsysv = sysv_hash_size(&e);
+	if (o->level >= 1 || (o->sort && e.hash_off && !e.gnuhash_off)) {
+		int gnu = o->level >= 1;
+		uint32_t symoff, nb = gnu ? 0 : rd32(e.buf + e.hash_off);
+		struct gnu_params gp;
+		if (gnu) {
+			/* bucket count depends on the number of hashed symbols */
+			uint32_t *tmp = dynsort_order(&e, 1, 1, &symoff);
+			free(tmp);
+			gp = gnu_params_o1(&e, symoff);
+			nb = gp.nbuckets;
+		}
+		uint32_t *order = dynsort_order(&e, gnu, nb, &symoff);
+		if (!order || dynsort_apply(&e, order) < 0) {
+			free(order);
+			report(path, "out of memory");
+			goto done;
+		}
+		free(order);
+		if (gnu)
+			gnub = gnu_hash_build(&e, &gp, &gnulen);
+		if (e.hash_off)
+			sysvb = sysv_hash_build(&e, gnu ? prime_at_least(e.nsyms) : nb, &sysvlen);
+		dflags = QB_TF_DYNSORTED;
+	}
+	/* bindings are per symbol index: only after the order is final */
 	si = calloc(e.nsyms ? e.nsyms : 1, sizeof *si);
 	if (!si || bind_compute(&c, &o->bo, si) < 0) {
 		report(path, "out of memory");
@@ -53,22 +85,31 @@ int optimize_file(const char *path, const struct opts *o)
 		report(path, "out of memory");
 		goto done;
 	}
-	uint32_t flags = QB_TF_DIRECT | (e.rel_size && rel_grouped(&e) ? QB_TF_RELSORTED : 0);
+	uint32_t flags = dflags | QB_TF_DIRECT | (e.rel_size && rel_grouped(&e) ? QB_TF_RELSORTED : 0);
 	qbt = qbt_build(&e, flags, &qlen);
 	sib = syminfo_build(si, e.nsyms, &slen);
 	if (!qbt || !sib) {
 		report(path, "out of memory");
 		goto done;
 	}
-	struct blob b[2] = {
+	struct blob b[4] = {
 		{ .secname = ".SUNW_syminfo", .shtype = SHT_SUNW_syminfo, .entsize = 4, .align = 4,
 		  .ptag = DT_SYMINFO, .stag = DT_SYMINSZ, .link_dynsym = 1, .info_dynamic = 1,
 		  .data = sib, .len = slen },
 		{ .secname = ".qb.table", .shtype = SHT_PROGBITS, .entsize = 0, .align = 8,
 		  .ptag = DT_QB_TABLE, .stag = DT_QB_TABLESZ, .data = qbt, .len = qlen },
 	};
+	unsigned nb = 2;
+	if (sysvb)
+		b[nb++] = (struct blob){ .secname = ".hash", .shtype = SHT_HASH, .entsize = 4, .align = e.is64 ? 8 : 4,
+					 .ptag = DT_HASH, .link_dynsym = 1, .data = sysvb, .len = sysvlen,
+					 .cursize = oldsysv };
+	if (gnub)
+		b[nb++] = (struct blob){ .secname = ".gnu.hash", .shtype = SHT_GNU_HASH, .entsize = e.is64 ? 0 : 4, .align = e.is64 ? 8 : 4,
+					 .ptag = DT_GNU_HASH, .link_dynsym = 1, .data = gnub, .len = gnulen,
+					 .cursize = oldgnu };
 	struct fixed_tag ft[] = { { DT_SYMINENT, 4 } };
-	if (layout_apply(&e, b, 2, ft, 1, &out, &olen) < 0) {
+	if (layout_apply(&e, b, nb, ft, 1, &out, &olen) < 0) {
 		report(path, "%s", e.err);
 		goto done;
 	}
@@ -100,6 +141,8 @@ done:
 	free(si);
 	free(qbt);
 	free(sib);
+	free(gnub);
+	free(sysvb);
 	free(out);
 	free(orig);
 	elf_free(&e);
