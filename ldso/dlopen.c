@@ -161,8 +161,10 @@ QB_PUBLIC void *dlopen(const char *file, int mode)
 	if (setjmp(jb)) {
 		qb.rt_jmp = outer;
 		rollback(old_tail, tls_cnt, tls_off, tls_align);
-		qb_unlock();
+		/* qb.errbuf is shared: copy it to this thread's dlerror
+		 * before another thread's failure can overwrite it. */
 		__dl_seterr("%s", qb.errbuf);
+		qb_unlock();
 		return 0;
 	}
 	qb.rt_jmp = &jb;
