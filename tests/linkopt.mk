@@ -51,8 +51,8 @@ $(B)/tests/linkopt_unit: tests/linkopt_unit.c $(LINKOPT_LIBOBJS)
 $(B)/tests/linkopt_integ: tests/linkopt_integ.c tests/linkopt_util.c tests/linkopt_util.h $(LINKOPT_LIBOBJS)
 	@mkdir -p $(@D)
 	@echo "CC $@"
-	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itools/linkopt -Itests -DLOT_DIR='"$(LOT)"' -DLINKOPT_BIN='"$(B)/bin/linkopt"' \
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itools/linkopt -Itests -DLOT_DIR='"$(LOT)"' -DLINKOPT_BIN='"$(B)/bin/linkopt"' -DLINKOPT_WRAP_DIR='"$(B)/lib/linkopt"' \
 		-o $@ tests/linkopt_integ.c tests/linkopt_util.c $(LINKOPT_LIBOBJS) -lcriterion
 
-CHECK_DEPS += $(LOT_FIXTURES) $(B)/bin/linkopt
+CHECK_DEPS += $(LOT_FIXTURES) $(B)/bin/linkopt $(LINKOPT_WRAP)
 CHECK_BINS += $(B)/tests/linkopt_unit $(B)/tests/linkopt_integ

@@ -510,3 +510,42 @@ VARIANT_TEST(o1_renumbers_consistently)
 		cr_assert(!extra, "%s: new elflint message: %s", q, extra);
 	}
 }
+
+/* gcc -B <wrapper dir>: every executable and library the link step makes
+ * comes out optimized and still runs; -r and -static links are left alone. */
+Test(linkopt, link_wrapper_optimizes_every_link)
+{
+	char w[PATH_MAX], src[PATH_MAX];
+	cr_assert(realpath(LINKOPT_WRAP_DIR, w));
+	cr_assert(realpath("tests/linkopt", src));
+	const char *ccs[] = { "gcc", "gcc -fuse-ld=lld", "musl-gcc -fuse-ld=mold", "i386-linux-musl-gcc" };
+	for (unsigned i = 0; i < sizeof ccs / sizeof *ccs; i++) {
+		char *d = lot_tmpdir();
+		struct run r = lot_sh("cd %s && %s -B%s -shared -fPIC -o libb.so %s/libb.c && "
+				      "%s -B%s -shared -fPIC -o liba.so %s/liba.c -L. -lb && "
+				      "%s -B%s -o prog %s/prog.c -L. -la -lb -Wl,-rpath,%s && "
+				      "%s -B%s -c -o x.o %s/libb.c && %s -B%s -r -o r.o x.o && cp r.o r.ref && ./prog",
+				      d, ccs[i], w, src, ccs[i], w, src, ccs[i], w, src, d, ccs[i], w, src, ccs[i], w);
+		cr_assert_eq(r.status, 3, "%s: %s%s", ccs[i], r.out, r.err);
+		cr_assert_str_empty(r.err, "%s: %s", ccs[i], r.err);
+		const char *objs[] = { "prog", "liba.so", "libb.so" };
+		for (unsigned k = 0; k < 3; k++) {
+			char p[PATH_MAX];
+			snprintf(p, sizeof p, "%s/%s", d, objs[k]);
+			struct elf e;
+			cr_assert_eq(elf_load_file(&e, p), 0, "%s", e.err);
+			cr_assert(e.qbt_off && e.syminfo_off, "%s: %s not optimized", ccs[i], objs[k]);
+			elf_free(&e);
+		}
+		char a[PATH_MAX], b[PATH_MAX];
+		snprintf(a, sizeof a, "%s/r.o", d);
+		snprintf(b, sizeof b, "%s/r.ref", d);
+		cr_assert(lot_same_file(a, b));
+		lot_run_free(&r);
+	}
+	struct run s = lot_sh("cd %s && printf 'int main(void){return 0;}' | musl-gcc -B%s -static -x c -o st - && ./st",
+			      lot_tmpdir(), w);
+	cr_assert_eq(s.status, 0, "%s", s.err);
+	cr_assert_str_empty(s.err, "static link: %s", s.err);
+	lot_run_free(&s);
+}

@@ -14,3 +14,12 @@ $(B)/bin/linkopt: $(LINKOPT_OBJS)
 
 ALL_TARGETS += $(B)/bin/linkopt
 -include $(LINKOPT_OBJS:.o=.d)
+
+# The link-step wrapper: `gcc -B $(B)/lib/linkopt` optimizes every link.
+LINKOPT_WRAP := $(B)/lib/linkopt/ld $(B)/lib/linkopt/ld.lld $(B)/lib/linkopt/ld.mold $(B)/lib/linkopt/ld.bfd
+$(B)/lib/linkopt/ld: tools/linkopt/wrap/ld
+	@mkdir -p $(@D)
+	$(Q)cp $< $@ && chmod 755 $@
+$(B)/lib/linkopt/ld.%: $(B)/lib/linkopt/ld
+	$(Q)ln -sf ld $@
+ALL_TARGETS += $(LINKOPT_WRAP)
