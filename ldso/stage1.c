@@ -11,7 +11,7 @@ extern const unsigned char __ehdr_start[] hidden;
 /* With REL, a relocation's addend is the word it overwrites. The loader's
  * symbolic relocations are applied again once the global scope is known
  * (qb_relocate), so their addends are kept here: no allocator yet. */
-#define MAX_SAVED_ADDENDS (QB_USE_RELA ? 1 : 512)
+#define MAX_SAVED_ADDENDS (QB_USE_RELA ? 1 : 256)
 static struct { size_t off, addend; } saved[MAX_SAVED_ADDENDS];
 static size_t nsaved;
 

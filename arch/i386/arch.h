@@ -1,0 +1,54 @@
+/* i386 facts the generic loader needs: ELF class, machine, relocation
+ * types mapped onto the generic kinds of ldso/relkind.h, TLS layout.
+ * i386 uses REL: addends live in the relocated words. */
+#ifndef QB_ARCH_H
+#define QB_ARCH_H
+
+#include <elf.h>
+#include "relkind.h"
+
+#define QB_ARCH_NAME "i386"
+#define QB_ELFCLASS ELFCLASS32
+#define QB_MACHINE EM_386
+#define QB_LDSO_NAME "ld-quickbind-i386.so.1"
+#define QB_USE_RELA 0
+/* Variant II TLS: blocks sit below the thread pointer (%gs:0). */
+#define QB_TLS_ABOVE_TP 0
+#define QB_DTP_OFFSET 0
+/* A REL R_386_TLS_DESC keeps its addend in the descriptor's second word
+ * (the first is the resolver's address). */
+#define QB_REL_TLSDESC_ADDEND_WORD 1
+
+#define QB_R_TYPE(info) ((uint32_t)((info) & 0xff))
+#define QB_R_SYM(info) ((uint32_t)((info) >> 8))
+
+/* The thread descriptor: %gs:0 holds its own address (musl sets %gs up
+ * through set_thread_area). */
+static inline void *qb_thread_self(void)
+{
+	void *td;
+	__asm__("mov %%gs:0,%0" : "=r"(td));
+	return td;
+}
+
+static inline int qb_rel_kind(unsigned type)
+{
+	switch (type) {
+	case R_386_NONE: return RK_NONE;
+	case R_386_32: return RK_WORD;
+	case R_386_PC32: return RK_PC32;
+	case R_386_GLOB_DAT: return RK_GOT;
+	case R_386_JMP_SLOT: return RK_PLT;
+	case R_386_RELATIVE: return RK_RELATIVE;
+	case R_386_COPY: return RK_COPY;
+	case R_386_IRELATIVE: return RK_IRELATIVE;
+	case R_386_TLS_DTPMOD32: return RK_DTPMOD;
+	case R_386_TLS_DTPOFF32: return RK_DTPOFF;
+	case R_386_TLS_TPOFF: return RK_TPOFF;
+	case R_386_TLS_TPOFF32: return RK_TPOFF_NEG;
+	case R_386_TLS_DESC: return RK_TLSDESC;
+	default: return RK_UNKNOWN;
+	}
+}
+
+#endif

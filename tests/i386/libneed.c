@@ -1,0 +1,1 @@
+int need_value(void) { return 42; }
