@@ -1,0 +1,13 @@
+const char *vague(void)
+{
+	return "w2-strong";
+}
+
+__attribute__((weak)) int wdata = 2;
+
+const char typeinfo_name[] __asm__("_ZTS3Foo") = "w2-typeinfo";
+
+const char *w2_vague(void)
+{
+	return vague();
+}
