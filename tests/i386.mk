@@ -87,6 +87,16 @@ $(eval $(call i3_lib,$(I3)/dlopen/libdyndesc.so,$(I3_SRC)/libdyn.c,,-DDYN_NAME='
 $(eval $(call i3_exe,$(I3)/dlopen/prog,$(I3_SRC)/dlopen_main.c,$(I3)/dlopen/libdyngd.so $(I3)/dlopen/libdyndesc.so,\
 	-pthread -Wl$(i3_comma)-rpath$(i3_comma)$(abspath $(I3)/dlopen)))
 
+# DT_RELR (musl 1.2.3's loader predates it): the reference is the same
+# program and library linked without packed relocations.
+I3_RELR := -Wl$(i3_comma)-z$(i3_comma)pack-relative-relocs
+$(eval $(call i3_lib,$(I3)/relr/librelr.so,$(I3_SRC)/relr_lib.c,,$(I3_RELR)))
+$(eval $(call i3_exe,$(I3)/relr/prog,$(I3_SRC)/relr_main.c,$(I3)/relr/librelr.so,\
+	$(I3_RELR) -L$(I3)/relr -lrelr -Wl$(i3_comma)-rpath$(i3_comma)$(abspath $(I3)/relr)))
+$(eval $(call i3_lib,$(I3)/relr/plain/librelr.so,$(I3_SRC)/relr_lib.c))
+$(eval $(call i3_exe,$(I3)/relr/plain/prog,$(I3_SRC)/relr_main.c,$(I3)/relr/plain/librelr.so,\
+	-L$(I3)/relr/plain -lrelr -Wl$(i3_comma)-rpath$(i3_comma)$(abspath $(I3)/relr/plain)))
+
 # need/prog needs libneed.so, found only through LD_LIBRARY_PATH: link/
 # holds the good one, x86_64/ one of the wrong architecture.
 $(eval $(call i3_lib,$(I3)/need/link/libneed.so,$(I3_SRC)/libneed.c))

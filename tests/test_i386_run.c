@@ -138,22 +138,21 @@ Test(i386, dlopen_dynamic_tls_in_existing_threads)
 	free3(r);
 }
 
-/* musl's loader has no IFUNC: glibc's i386 build of the same sources is
- * the reference. */
-Test(i386, ifunc_against_glibc)
+/* Fixture NAME under quickbind both ways, against a reference program
+ * run directly (for what musl's loader lacks). */
+static void compare_with(char *const ref_argv[], const char *name, const char *must_have)
 {
 	struct run_result g, q[2];
-	char *ag[] = { path("ifunc/glibc/prog"), 0 };
 	char qb[4096], musl[4096];
-	snprintf(qb, sizeof qb, "%s.qb", path("ifunc/prog"));
-	snprintf(musl, sizeof musl, "%s.musl", path("ifunc/prog"));
+	snprintf(qb, sizeof qb, "%s.qb", path(name));
+	snprintf(musl, sizeof musl, "%s.musl", path(name));
 	char *a1[] = { qb, 0 };
 	char *a2[] = { I3_LOADER, musl, 0 };
-	run_ok(&g, ag, 0);
+	run_ok(&g, ref_argv, 0);
 	run_ok(&q[0], a1, 0);
 	run_ok(&q[1], a2, 0);
-	cr_assert(g.exited && g.exit_code == 0, "glibc reference: %s %s", run_describe(&g), g.err);
-	cr_expect(strstr(g.out, "lib_ifn(5)=15") != 0, "%s", g.out);
+	cr_assert(g.exited && g.exit_code == 0, "reference: %s %s", run_describe(&g), g.err);
+	cr_expect(strstr(g.out, must_have) != 0, "%s", g.out);
 	for (int i = 0; i < 2; i++) {
 		cr_expect(q[i].exited && q[i].exit_code == 0, "%s: %s\n%s", run_name[i + 1],
 			run_describe(&q[i]), q[i].err);
@@ -161,6 +160,24 @@ Test(i386, ifunc_against_glibc)
 		run_result_free(&q[i]);
 	}
 	run_result_free(&g);
+}
+
+/* musl's loader has no IFUNC: glibc's i386 build of the same sources is
+ * the reference. */
+Test(i386, ifunc_against_glibc)
+{
+	char *ref[] = { path("ifunc/glibc/prog"), 0 };
+	compare_with(ref, "ifunc/prog", "lib_ifn(5)=15");
+}
+
+/* musl 1.2.3's loader has no DT_RELR: the reference is the same program
+ * linked without it, under musl's loader. */
+Test(i386, relr_against_plain_relocations)
+{
+	char plain[4096];
+	snprintf(plain, sizeof plain, "%s.musl", path("relr/plain/prog"));
+	char *ref[] = { plain, 0 };
+	compare_with(ref, "relr/prog", "1240 alpha gamma two");
 }
 
 Test(i386, needed_library_found)
