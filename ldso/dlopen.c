@@ -249,6 +249,11 @@ static int collect(void)
 		qb_run_fini(p);
 		qb_debug_change(2 /* RT_DELETE */);
 		unlink_dso(p);
+		/* Objects relocated in p's scope outlive it: RTLD_NEXT and
+		 * later lookups from them must not reach the freed p. */
+		for (struct dso *q = qb.head; q; q = q->next)
+			if (q->reloc_root == p)
+				q->reloc_root = q;
 		for (struct dso *q = qb.head; q; q = q->next)
 			if (q->scope && q != p) {
 				for (size_t i = 0; i < q->nscope; i++)
