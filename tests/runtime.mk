@@ -1,0 +1,112 @@
+# Integration tests of the loader's run-time interface (dl* API, dynamic
+# TLS, threads and fork, gdb, valgrind, command line and ldd, secure mode):
+# real musl programs and libraries from tests/runtime/, compared with
+# musl's loader where it has the feature.
+#
+# Programs are linked twice: NAME.musl (PT_INTERP = musl's loader) and
+# NAME.qb (PT_INTERP = QBR_LOADER); direct invocation runs NAME.musl
+# through the loader under test.
+
+QBR := $(B)/tests/runtime
+QBR_SRC := tests/runtime
+QBR_LOADER := $(abspath $(LOADER))
+QBR_MUSL_LDSO := /lib/ld-musl-x86_64.so.1
+QBR_CC := musl-gcc
+QBR_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -O1 -g
+QBR_FIXTURES :=
+QBR_DEPFILES :=
+qbr_comma := ,
+
+$(QBR)/interp.stamp: qbr-force
+	@mkdir -p $(@D)
+	$(Q)echo '$(QBR_LOADER)' | cmp -s - $@ || echo '$(QBR_LOADER)' > $@
+.PHONY: qbr-force check-runtime
+qbr-force:
+
+# $(call qbr_lib,OUT.so,SOURCE,PREREQUISITES,FLAGS)
+define qbr_lib
+$(1): $(2) $(3) tests/runtime.mk
+	@mkdir -p $$(@D)
+	@echo "CC[fixture] $$@"
+	$(Q)$(QBR_CC) $(QBR_CFLAGS) -fPIC -shared -Wl,-soname,$$(@F) -MMD -MP -MF $$@.d -o $$@ $(2) $(4)
+QBR_FIXTURES += $(1)
+QBR_DEPFILES += $(1).d
+endef
+
+# $(call qbr_exe,OUT,SOURCE,PREREQUISITES,FLAGS): OUT.musl and OUT.qb
+define qbr_exe
+$(1).musl: $(2) $(3) tests/runtime.mk
+	@mkdir -p $$(@D)
+	@echo "CC[fixture] $$@"
+	$(Q)$(QBR_CC) $(QBR_CFLAGS) -MMD -MP -MF $$@.d -o $$@ $(2) $(4)
+$(1).qb: $(2) $(3) tests/runtime.mk $(QBR)/interp.stamp
+	@mkdir -p $$(@D)
+	@echo "CC[fixture] $$@"
+	$(Q)$(QBR_CC) $(QBR_CFLAGS) -Wl,--dynamic-linker=$(QBR_LOADER) -MMD -MP -MF $$@.d -o $$@ $(2) $(4)
+QBR_FIXTURES += $(1).musl $(1).qb
+QBR_DEPFILES += $(1).musl.d $(1).qb.d
+endef
+
+$(eval $(call qbr_lib,$(QBR)/libqrdep.so,$(QBR_SRC)/dep.c))
+$(eval $(call qbr_lib,$(QBR)/libqrmid.so,$(QBR_SRC)/mid.c,$(QBR)/libqrdep.so,-L$(QBR) -lqrdep))
+$(eval $(call qbr_lib,$(QBR)/libqrtop.so,$(QBR_SRC)/top.c,$(QBR)/libqrmid.so,-L$(QBR) -lqrmid -lqrdep))
+$(eval $(call qbr_lib,$(QBR)/libqrglob.so,$(QBR_SRC)/glob.c))
+$(eval $(call qbr_lib,$(QBR)/libqruser.so,$(QBR_SRC)/user.c))
+$(eval $(call qbr_lib,$(QBR)/libqruserdata.so,$(QBR_SRC)/userdata.c))
+$(eval $(call qbr_lib,$(QBR)/libqrunload.so,$(QBR_SRC)/unload.c))
+$(eval $(call qbr_lib,$(QBR)/libqratexit.so,$(QBR_SRC)/atexit.c))
+$(eval $(call qbr_lib,$(QBR)/libqrtlsgd.so,$(QBR_SRC)/tls.c,,-mtls-dialect=gnu))
+$(eval $(call qbr_lib,$(QBR)/libqrtlsdesc.so,$(QBR_SRC)/tls.c,,-mtls-dialect=gnu2))
+$(eval $(call qbr_lib,$(QBR)/libqrwrap.so,$(QBR_SRC)/wrap.c))
+$(eval $(call qbr_lib,$(QBR)/libqrtarget.so,$(QBR_SRC)/target.c))
+$(eval $(call qbr_lib,$(QBR)/libqrbaddep.so,$(QBR_SRC)/baddep.c))
+$(eval $(call qbr_lib,$(QBR)/libqrbad.so,$(QBR_SRC)/bad.c,$(QBR)/libqrbaddep.so,-L$(QBR) -lqrbaddep))
+# libqrgone.so stays in link/: the loader never finds it.
+$(eval $(call qbr_lib,$(QBR)/link/libqrgone.so,$(QBR_SRC)/gone.c))
+$(eval $(call qbr_lib,$(QBR)/libqrneedsgone.so,$(QBR_SRC)/needsgone.c,$(QBR)/libqrbaddep.so $(QBR)/link/libqrgone.so,-L$(QBR) -L$(QBR)/link -lqrbaddep -lqrgone))
+$(foreach i,0 1 2 3,$(eval $(call qbr_lib,$(QBR)/libqrs$(i).so,$(QBR_SRC)/stress.c,,-DID=$(i))))
+$(eval $(call qbr_lib,$(QBR)/libqrsiba.so,$(QBR_SRC)/siba.c))
+$(eval $(call qbr_lib,$(QBR)/libqrsibb.so,$(QBR_SRC)/sibb.c))
+$(eval $(call qbr_lib,$(QBR)/libqrsibroot.so,$(QBR_SRC)/sibroot.c,$(QBR)/libqrsiba.so $(QBR)/libqrsibb.so,-L$(QBR) -lqrsiba -lqrsibb))
+$(eval $(call qbr_lib,$(QBR)/libqrgdb.so,$(QBR_SRC)/gdblib.c))
+$(eval $(call qbr_lib,$(QBR)/libqrpre.so,$(QBR_SRC)/pre.c))
+
+$(eval $(call qbr_exe,$(QBR)/rt,$(QBR_SRC)/rt.c,,-rdynamic -pthread))
+$(eval $(call qbr_exe,$(QBR)/thr,$(QBR_SRC)/thr.c,,-pthread))
+$(eval $(call qbr_exe,$(QBR)/next,$(QBR_SRC)/next.c,$(QBR)/libqrwrap.so $(QBR)/libqrtarget.so,-L$(QBR) -lqrwrap -lqrtarget))
+$(eval $(call qbr_exe,$(QBR)/gdbprog,$(QBR_SRC)/gdbprog.c,$(QBR)/libqrdep.so,-L$(QBR) -lqrdep))
+$(eval $(call qbr_exe,$(QBR)/lddprog,$(QBR_SRC)/lddprog.c,$(QBR)/libqrtop.so,-L$(QBR) -lqrtop -lqrdep -Wl$(qbr_comma)-rpath-link$(qbr_comma)$(QBR)))
+
+# Secure mode: the test copies sec/ to a directory of its own, makes
+# secprog set-uid root and runs it as nobody. evil/ is named only by the
+# environment; sub/libqrorig.so reaches sub/dep/ through $ORIGIN.
+QBR_SEC := $(QBR)/sec
+$(eval $(call qbr_exe,$(QBR_SEC)/secprog,$(QBR_SRC)/secprog.c,,))
+$(eval $(call qbr_lib,$(QBR_SEC)/evil/libqrsec.so,$(QBR_SRC)/sec.c,,-DSEC_WHICH='"evil"'))
+$(eval $(call qbr_lib,$(QBR_SEC)/sub/dep/libqrodep.so,$(QBR_SRC)/odep.c))
+$(eval $(call qbr_lib,$(QBR_SEC)/sub/libqrorig.so,$(QBR_SRC)/orig.c,$(QBR_SEC)/sub/dep/libqrodep.so,-L$(QBR_SEC)/sub/dep -lqrodep -Wl$(qbr_comma)--enable-new-dtags$(qbr_comma)-rpath$(qbr_comma)'$$$$ORIGIN/dep'))
+
+# ------------------------------------------------------- the test programs --
+QBR_SUITES := dl threads
+QBR_BINS := $(QBR_SUITES:%=$(B)/tests/test_runtime_%)
+
+$(QBR)/compare.o: tests/loader/compare.c tests/loader/compare.h $(QBR)/interp.stamp
+	@mkdir -p $(@D)
+	@echo "CC $<"
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itests -DQB_LOADER='"$(QBR_LOADER)"' \
+		-DQB_FIXTURES='"$(abspath $(QBR))"' -DQB_MUSL_LDSO='"$(QBR_MUSL_LDSO)"' -c -o $@ $<
+
+$(QBR_BINS:=.o): $(B)/tests/test_runtime_%.o: tests/test_runtime_%.c
+	@mkdir -p $(@D)
+	@echo "CC $<"
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itests -Itests/loader -c -o $@ $<
+
+$(QBR_BINS): $(B)/tests/test_runtime_%: $(B)/tests/test_runtime_%.o $(B)/tests/harness.o $(QBR)/compare.o
+	@echo "LD $@"
+	$(Q)$(HOSTCC) -o $@ $^ -lcriterion
+
+check-runtime: $(QBR_FIXTURES) $(QBR_BINS)
+	@fail=0; for t in $(QBR_BINS); do echo "== $$t"; $$t --jobs=2 || fail=1; done; \
+	[ $$fail = 0 ] && echo "check-runtime: passed" || { echo "check-runtime: FAILURES"; exit 1; }
+
+-include $(QBR_DEPFILES) $(QBR)/compare.d $(QBR_SUITES:%=$(B)/tests/test_runtime_%.d)

@@ -1,0 +1,2 @@
+/* libqrodep.so */
+int odep_fn(void) { return 20; }

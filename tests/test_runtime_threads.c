@@ -1,0 +1,34 @@
+/* Threads and the loader, compared with musl's loader: dynamic TLS
+ * (general-dynamic and TLSDESC) in threads older and newer than the
+ * dlopen; 8 threads opening, querying and closing libraries at once; fork
+ * while another thread is inside dlopen. */
+#include <stdio.h>
+#include "runtime/check.h"
+
+Test(threads, dynamic_tls_in_old_and_new_threads, .timeout = 60)
+{
+	static const char *const libs[2] = {"libqrtlsgd.so", "libqrtlsdesc.so"};
+	char expected[4096] = "";
+	for (int i = 0; i < 7; i++)
+		for (int l = 0; l < 2; l++)
+			snprintf(expected + strlen(expected), sizeof expected - strlen(expected),
+				 "%s thread %d (%s): initial values 1, aligned 1, dlsym agrees 1, "
+				 "own values kept 1\n", libs[l], i,
+				 i < 3 ? "before dlopen" : i == 3 ? "main" : "after dlopen");
+	strcat(expected, "blocks distinct across threads 1\n");
+	qbr_expect("thr", ARGS("tls"), expected);
+}
+
+Test(threads, eight_threads_dlopen_dlsym_dlclose, .timeout = 60)
+{
+	char expected[1024] = "";
+	for (int i = 0; i < 8; i++)
+		snprintf(expected + strlen(expected), sizeof expected - strlen(expected),
+			 "thread %d failures 0 \n", i);
+	qbr_expect("thr", ARGS("stress"), expected);
+}
+
+Test(threads, fork_while_another_thread_is_in_dlopen, .timeout = 60)
+{
+	qbr_expect("thr", ARGS("fork"), "children that could dlopen and dlsym: 30 of 30\n");
+}
