@@ -41,12 +41,14 @@ $(B)/$(1)/%.o: %.c config.mak
 	@echo "CC[$(1)] $$<"
 	$(Q)$$(musl_cc_$(1)) $$(LDSO_CFLAGS) -Iarch/$(1) -c -o $$@ $$<
 
-$(B)/$(1)/%.o: %.asm arch/$(1)/consts.inc
+$(B)/$(1)/%.o: %.asm $(B)/$(1)/consts.inc
 	@mkdir -p $$(@D)
 	@echo "NASM[$(1)] $$<"
-	$(Q)$(NASM) -f $(nasm_fmt_$(1)) -Iarch/$(1)/ -o $$@ $$<
+	$(Q)$(NASM) -f $(nasm_fmt_$(1)) -Iarch/$(1)/ -I$(B)/$(1)/ -o $$@ $$<
 
-arch/$(1)/consts.inc: arch/$(1)/consts.h
+# The constants nasm shares with C, generated from the one header.
+$(B)/$(1)/consts.inc: arch/$(1)/consts.h
+	@mkdir -p $$(@D)
 	@echo "GEN $$@"
 	$(Q)sed -n 's/^#define \([A-Z_0-9]*\) \([0-9x]*\)$$$$/%define \1 \2/p' $$< > $$@
 
