@@ -7,10 +7,13 @@
 #include "ldso.h"
 #include "elfhash.h"
 
+/* Setup runs while the object is being decoded, before its path is
+ * recorded: name it by its soname then. */
 static void note(struct dso *p, const char *what)
 {
 	if (qb.debug & (QB_DBG_DIRECT | QB_DBG_LIBS | QB_DBG_STATS))
-		qb_dbg("ignoring %s of %s: it fails validation", what, p->name);
+		qb_dbg("ignoring %s of %s: it fails validation", what,
+			p->name ? p->name : p->soname ? p->soname : "an object without a soname");
 }
 
 hidden void qb_fast_setup(struct dso *p)
