@@ -171,3 +171,6 @@ check-fastpath: $(LOADER) $(FP_FIXTURES) $(FP_BINS)
 	[ $$fail = 0 ] && echo "check-fastpath: passed" || { echo "check-fastpath: FAILURES"; exit 1; }
 
 -include $(FP_DEPFILES) $(FPT)/fpcommon.d $(FP_SUITES:%=$(B)/tests/test_fastpath_%.d)
+
+CHECK_DEPS += $(FP_FIXTURES)
+CHECK_BINS += $(FP_BINS)
