@@ -14,12 +14,18 @@ int qb_table_valid(const void *tab, size_t size, uint32_t nsyms_expected)
 {
 	struct qb_table_hdr h;
 
-	if (!tab || size < sizeof h || ((uintptr_t)tab & 3))
+	if (!tab || size < QB_TABLE_HDR1_SIZE || ((uintptr_t)tab & 3))
 		return 0;
-	memcpy(&h, tab, sizeof h);
+	memset(&h, 0, sizeof h);
+	memcpy(&h, tab, size < sizeof h ? size : sizeof h);
 	if (memcmp(h.magic, QB_TABLE_MAGIC, 4) || h.version != QB_TABLE_VERSION)
 		return 0;
-	if (h.hdr_size < sizeof h || h.hdr_size > size || h.nsyms != nsyms_expected)
+	if (h.hdr_size < QB_TABLE_HDR1_SIZE || h.hdr_size > size || h.nsyms != nsyms_expected)
+		return 0;
+	if ((h.flags & (QB_TF_HINTS | QB_TF_SELFID)) && h.hdr_size < QB_TABLE_HDR2_SIZE)
+		return 0;
+	if ((h.flags & QB_TF_HINTS) && (!array_ok(h.hint_off, h.nsyms, size, h.hdr_size) ||
+	    h.nneeded > 0xffff || !array_ok(h.needed_off, 4 * h.nneeded, size, h.hdr_size)))
 		return 0;
 	if ((h.flags & QB_TF_GNUHASH) && !array_ok(h.gnu_off, h.nsyms, size, h.hdr_size))
 		return 0;
@@ -42,4 +48,51 @@ const uint32_t *qb_table_sysv(const void *tab)
 	if (!(h->flags & QB_TF_SYSVHASH))
 		return NULL;
 	return (const uint32_t *)((const char *)tab + h->sysv_off);
+}
+
+const uint32_t *qb_table_hints(const void *tab)
+{
+	const struct qb_table_hdr *h = tab;
+	if (!(h->flags & QB_TF_HINTS))
+		return NULL;
+	return (const uint32_t *)((const char *)tab + h->hint_off);
+}
+
+const struct qb_needed_id *qb_table_needed(const void *tab, uint32_t *n)
+{
+	const struct qb_table_hdr *h = tab;
+	*n = 0;
+	if (!(h->flags & QB_TF_HINTS))
+		return NULL;
+	*n = h->nneeded;
+	return (const struct qb_needed_id *)((const char *)tab + h->needed_off);
+}
+
+uint64_t qb_table_self_id(const void *tab)
+{
+	const struct qb_table_hdr *h = tab;
+	if (!(h->flags & QB_TF_SELFID))
+		return 0;
+	return (uint64_t)h->self_id[1] << 32 | h->self_id[0];
+}
+
+static uint64_t fnv1a(uint64_t h, const void *data, size_t n)
+{
+	const unsigned char *p = data;
+	for (size_t i = 0; i < n; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+uint64_t qb_symtab_id(const void *dynsym, size_t dynsym_size,
+	const void *dynstr, size_t dynstr_size, const void *versym, size_t versym_size)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	h = fnv1a(h, dynsym, dynsym_size);
+	h = fnv1a(h, dynstr, dynstr_size);
+	if (versym)
+		h = fnv1a(h, versym, versym_size);
+	return h ? h : 1;  /* 0 means "no identity" */
 }

@@ -49,6 +49,8 @@
 #define QB_TF_DIRECT    0x04 /* DT_SYMINFO written by linkopt */
 #define QB_TF_RELSORTED 0x08 /* non-PLT relocations grouped by symbol */
 #define QB_TF_DYNSORTED 0x10 /* .dynsym/.dynstr sorted */
+#define QB_TF_HINTS     0x20 /* hint_off and needed_off valid */
+#define QB_TF_SELFID    0x40 /* self_id valid */
 
 /* Little-endian, 4-byte aligned, identical for ELFCLASS32 and ELFCLASS64. */
 struct qb_table_hdr {
@@ -59,7 +61,30 @@ struct qb_table_hdr {
 	uint32_t nsyms;
 	uint32_t gnu_off;  /* uint32_t gnu_hash[nsyms], entry 0 = 0 */
 	uint32_t sysv_off; /* uint32_t sysv_hash[nsyms], entry 0 = 0 */
+	/* Present when hdr_size >= QB_TABLE_HDR2_SIZE: */
+	uint32_t hint_off;   /* uint32_t hint[nsyms]: definition index in the target */
+	uint32_t needed_off; /* struct qb_needed_id needed[nneeded] */
+	uint32_t nneeded;
+	uint32_t reserved;
+	uint32_t self_id[2]; /* identity of this object's symbol table, low word first */
 };
+
+#define QB_TABLE_HDR1_SIZE 24
+#define QB_TABLE_HDR2_SIZE 48
+
+/* The identity a referencing object expects of one DT_NEEDED library. */
+struct qb_needed_id {
+	uint32_t dynidx;     /* index in .dynamic of the DT_NEEDED entry */
+	uint32_t reserved;
+	uint32_t id[2];      /* that library's self_id when linkopt ran */
+};
+
+/* Identity of a symbol table: FNV-1a (64-bit) over the bytes of .dynsym,
+ * then .dynstr, then .gnu.version (absent: nothing). Equal identities mean
+ * every symbol (name, value, size, type, binding, section, version) is as
+ * linkopt saw it, so a recorded definition index is still right. */
+uint64_t qb_symtab_id(const void *dynsym, size_t dynsym_size,
+	const void *dynstr, size_t dynstr_size, const void *versym, size_t versym_size);
 
 /* Non-zero when tab[0..size) is a table this code understands and that
  * describes exactly nsyms_expected dynamic symbols. */
@@ -68,5 +93,10 @@ int qb_table_valid(const void *tab, size_t size, uint32_t nsyms_expected);
 /* Per-symbol hash arrays of a valid table, or NULL when absent. */
 const uint32_t *qb_table_gnu(const void *tab);
 const uint32_t *qb_table_sysv(const void *tab);
+/* Hints and expected identities (QB_TF_HINTS), or NULL. */
+const uint32_t *qb_table_hints(const void *tab);
+const struct qb_needed_id *qb_table_needed(const void *tab, uint32_t *n);
+/* This object's identity (QB_TF_SELFID); 0 when absent. */
+uint64_t qb_table_self_id(const void *tab);
 
 #endif

@@ -27,6 +27,11 @@ hidden void qb_fast_setup(struct dso *p)
 				p->pre_gnu = qb_table_gnu(tab);
 				p->pre_sysv = qb_table_sysv(tab);
 			}
+			p->self_id = qb_table_self_id(tab);
+			if (!qb.no_direct && !qb.no_hints) {
+				p->hints = qb_table_hints(tab);
+				p->needed_ids = qb_table_needed(tab, &p->nneeded_ids);
+			}
 		} else {
 			note(p, "the quickbind table");
 		}
@@ -66,6 +71,40 @@ static int exported(const struct dso *p, size_t i)
 /* Collect the objects that must win over a direct target, and a bloom
  * filter over the names they export, so that the common case (the name is
  * not interposed) costs two bit tests. */
+/* Record that dep satisfies p's DT_NEEDED entry at .dynamic index idx;
+ * the entry's definition hints hold when dep's identity is the one
+ * linkopt recorded for it. */
+hidden void qb_fast_needed(struct dso *p, size_t idx, struct dso *dep)
+{
+	if (!p->syminfo)
+		return;
+	if (!p->by_dynidx) {
+		size_t n = 0;
+		for (Dyn *e = (Dyn *)p->dynv; e->d_tag; e++)
+			n++;
+		p->by_dynidx = __libc_calloc(n, sizeof *p->by_dynidx + 1);
+		if (!p->by_dynidx)
+			return;
+		p->hint_ok = (unsigned char *)(p->by_dynidx + n);
+		p->nby_dynidx = n;
+	}
+	if (idx >= p->nby_dynidx)
+		return;
+	p->by_dynidx[idx] = dep;
+	if (!p->hints || !dep->self_id)
+		return;
+	for (uint32_t k = 0; k < p->nneeded_ids; k++) {
+		const struct qb_needed_id *e = &p->needed_ids[k];
+		if (e->dynidx == idx) {
+			p->hint_ok[idx] = ((uint64_t)e->id[1] << 32 | e->id[0]) == dep->self_id;
+			if (!p->hint_ok[idx] && (qb.debug & QB_DBG_DIRECT))
+				qb_dbg("direct %s: %s changed since linkopt ran: no definition hints",
+					p->name, dep->name);
+			break;
+		}
+	}
+}
+
 hidden void qb_interposers_build(void)
 {
 	size_t n = 0, names = 0;
@@ -151,7 +190,17 @@ hidden int qb_direct_lookup(struct dso *p, size_t symi, struct qb_symreq *r, str
 			}
 		}
 	}
-	Sym *s = qb_lookup_in(target, r);
+	Sym *s;
+	uint32_t hint;
+	if (p->hint_ok[si->si_boundto] && (hint = p->hints[symi]) && hint < target->nsyms &&
+	    target->syms[hint].st_shndx) {
+		/* The target's symbol table is the one linkopt resolved
+		 * against: its recorded definition is still the answer. */
+		s = target->syms + hint;
+		qb.stats.hinted++;
+	} else {
+		s = qb_lookup_in(target, r);
+	}
 	/* The definition's own entry may forbid binding to it directly. */
 	if (s && target->syminfo && (target->syminfo[s - target->syms].si_flags & SYMINFO_FLG_NOEXTDIRECT))
 		s = 0;

@@ -97,8 +97,8 @@ hidden void qb_debug_stats(const char *when)
 	qb_dbg("statistics (%s): lookups=%zu probes=%zu probes/lookup=%.2f strcmps=%zu cache_reuses=%zu",
 		when, s->lookups, s->probes, s->lookups ? (double)s->probes / s->lookups : 0.0,
 		s->strcmps, s->cache_hits);
-	qb_dbg("statistics (%s): direct_hits=%zu direct_misses=%zu interposer_hits=%zu precomputed_hashes=%zu names_hashed=%zu",
-		when, s->direct_hits, s->direct_misses, s->interposer_hits, s->prehashed, s->hashed);
+	qb_dbg("statistics (%s): direct_hits=%zu direct_misses=%zu interposer_hits=%zu precomputed_hashes=%zu names_hashed=%zu definition_hints=%zu",
+		when, s->direct_hits, s->direct_misses, s->interposer_hits, s->prehashed, s->hashed, s->hinted);
 	if (qb.verify)
 		qb_dbg("statistics (%s): verify_differences=%zu", when, qb.verify_diffs);
 	qb_dbg("statistics (%s): relocation_time=%.3f ms", when, s->reloc_ns / 1e6);

@@ -104,7 +104,12 @@ struct dso {
 	const Syminfo *syminfo;     /* one entry per dynamic symbol */
 	const uint32_t *pre_gnu;    /* GNU hash of each dynamic symbol name */
 	const uint32_t *pre_sysv;   /* SysV hash of each dynamic symbol name */
+	const uint32_t *hints;      /* definition index in the direct target */
+	uint64_t self_id;           /* identity of this object's symbol table */
+	const struct qb_needed_id *needed_ids;
+	uint32_t nneeded_ids;
 	struct dso **by_dynidx;     /* DT_NEEDED entry index in .dynamic -> object */
+	unsigned char *hint_ok;     /* by .dynamic index: target is as linkopt saw it */
 	size_t nby_dynidx;
 	unsigned char interposer;   /* LD_PRELOAD, the program, DF_1_INTERPOSE */
 };
@@ -135,7 +140,7 @@ struct qb_state {
 	void *rt_jmp;              /* jmp_buf of a dlopen in progress */
 	char errbuf[512];
 	unsigned debug;            /* QB_DBG_* bits from LD_DEBUG */
-	unsigned char no_direct, no_hashvals, no_symcache, verify;
+	unsigned char no_direct, no_hashvals, no_symcache, no_hints, verify;
 	struct dso **interposers;  /* checked before any direct target */
 	size_t ninterposers;
 	size_t *ibloom;            /* bloom filter over their exported names */
@@ -143,7 +148,7 @@ struct qb_state {
 	size_t verify_diffs;
 	struct qb_stats {
 		size_t lookups, probes, strcmps, relocs, cache_hits;
-		size_t direct_hits, direct_misses, interposer_hits, prehashed, hashed;
+		size_t direct_hits, direct_misses, interposer_hits, prehashed, hashed, hinted;
 		size_t bykind[RK_TLSDESC + 1];
 		uint64_t reloc_ns;
 	} stats;
@@ -237,6 +242,7 @@ hidden struct dso *qb_dso_of_addr(const void *addr);
 /* fastpath.c */
 hidden void qb_fast_setup(struct dso *p);
 hidden void qb_interposers_build(void);
+hidden void qb_fast_needed(struct dso *p, size_t idx, struct dso *dep);
 hidden void qb_symreq_for(struct qb_symreq *r, struct dso *p, size_t symi,
 	const char *name, const struct qb_verreq *ver);
 hidden int qb_direct_lookup(struct dso *p, size_t symi, struct qb_symreq *r, struct symdef *out);

@@ -249,18 +249,7 @@ hidden void qb_load_deps(struct dso *start)
 				continue;
 			}
 			p->deps[k++] = dep;
-			size_t idx = (size_t)(d - (Dyn *)p->dynv);
-			if (p->syminfo) {
-				if (!p->by_dynidx) {
-					size_t n = 0;
-					for (Dyn *e = (Dyn *)p->dynv; e->d_tag; e++)
-						n++;
-					p->by_dynidx = __libc_calloc(n, sizeof *p->by_dynidx);
-					p->nby_dynidx = p->by_dynidx ? n : 0;
-				}
-				if (idx < p->nby_dynidx)
-					p->by_dynidx[idx] = dep;
-			}
+			qb_fast_needed(p, (size_t)(d - (Dyn *)p->dynv), dep);
 		}
 		p->ndeps = k;
 	}

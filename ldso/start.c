@@ -247,6 +247,7 @@ hidden struct qb_entry qb_stage2(size_t *sp)
 		qb.no_direct = !!getenv_early(envp, "LD_NODIRECT");
 		qb.no_hashvals = !!getenv_early(envp, "LD_NOHASHVALS");
 		qb.no_symcache = !!getenv_early(envp, "LD_NOSYMCACHE");
+		qb.no_hints = !!getenv_early(envp, "LD_NOHINTS");
 		qb.verify = !!getenv_early(envp, "LD_DIRECT_VERIFY");
 		const char *dbg = getenv_early(envp, "LD_DEBUG");
 		if (dbg)
