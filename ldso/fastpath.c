@@ -7,13 +7,10 @@
 #include "ldso.h"
 #include "elfhash.h"
 
-/* Setup runs while the object is being decoded, before its path is
- * recorded: name it by its soname then. */
 static void note(struct dso *p, const char *what)
 {
 	if (qb.debug & (QB_DBG_DIRECT | QB_DBG_LIBS | QB_DBG_STATS))
-		qb_dbg("ignoring %s of %s: it fails validation", what,
-			p->name ? p->name : p->soname ? p->soname : "an object without a soname");
+		qb_dbg("ignoring %s of %s: it fails validation", what, p->name);
 }
 
 hidden void qb_fast_setup(struct dso *p)
@@ -201,13 +198,17 @@ hidden int qb_direct_lookup(struct dso *p, size_t symi, struct qb_symreq *r, str
 	} else {
 		s = qb_lookup_in(target, r);
 	}
-	/* The definition's own entry may forbid binding to it directly. */
-	if (s && target->syminfo && (target->syminfo[s - target->syms].si_flags & SYMINFO_FLG_NOEXTDIRECT))
-		s = 0;
 	if (!s) {
 		qb.stats.direct_misses++;
 		if (qb.debug & QB_DBG_DIRECT)
 			qb_dbg("direct %s: %s: not in %s, standard lookup", p->name, r->name, target->name);
+		return 0;
+	}
+	/* The definition's own entry may forbid binding to it directly. */
+	if (target->syminfo && (target->syminfo[s - target->syms].si_flags & SYMINFO_FLG_NOEXTDIRECT)) {
+		if (qb.debug & QB_DBG_DIRECT)
+			qb_dbg("direct %s: %s: definition in %s is no-direct, standard lookup",
+				p->name, r->name, target->name);
 		return 0;
 	}
 	out->sym = s;

@@ -210,9 +210,9 @@ hidden struct dso *qb_map_file(int fd, const char *path, int allow_exec, const c
 		}
 	p->dev = st.st_dev;
 	p->ino = st.st_ino;
+	p->name = (char *)path;  /* the caller keeps its own copy */
 	if ((*why = qb_dso_decode(p)))
 		goto fail;
-	(void)path;
 	return p;
 fail:
 	if (p && p->map)
