@@ -73,6 +73,19 @@ VARIANT_TEST(stock_loader_runs_optimized_program)
 		cr_assert_eq(elf_load_file(&e, p), 0, "%s: %s", p, e.err);
 		cr_assert(e.syminfo_off && e.syminfo_size == 4ull * e.nsyms, "%s: no DT_SYMINFO", p);
 		cr_assert(qb_table_valid(e.buf + e.qbt_off, e.qbt_size, e.nsyms), "%s: no valid QB table", p);
+		/* .dynstr holds the symbol names in symbol order */
+		uint64_t last = 0;
+		for (uint32_t k = 1; k < e.nsyms; k++) {
+			Elf64_Sym sym;
+			elf_sym_get(&e, k, &sym);
+			if (sym.st_name > last)
+				cr_assert_eq(sym.st_name, k == 1 ? 1 : last + strlen(elf_dynstr(&e, last)) + 1,
+					     "%s: name of symbol %u not next in .dynstr", p, k);
+			else
+				cr_assert(!sym.st_name || !strcmp(elf_dynstr(&e, sym.st_name), elf_sym_name(&e, k)));
+			if (sym.st_name > last)
+				last = sym.st_name;
+		}
 		elf_free(&e);
 	}
 	lot_run_free(&a);

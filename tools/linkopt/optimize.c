@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include "dynsort.h"
+#include "dynstr.h"
 #include "layout.h"
 #include "linkopt.h"
 #include "output.h"
@@ -42,7 +43,8 @@ int optimize_file(const char *path, const struct opts *o)
 	size_t qlen, slen, olen;
 	uint32_t dflags = 0;
 	uint8_t *gnub = NULL, *sysvb = NULL;
-	size_t gnulen = 0, sysvlen = 0;
+	size_t gnulen = 0, sysvlen = 0, strlen_ = 0;
+	uint8_t *strb = NULL;
 	if (closure_build(&e, &o->so, &c, err, sizeof err) < 0) {
 		report(path, "%s", err);
 		goto done;
@@ -92,7 +94,12 @@ int optimize_file(const char *path, const struct opts *o)
 		report(path, "out of memory");
 		goto done;
 	}
-	struct blob b[4] = {
+	/* last: from here on symbol names are read through the new table */
+	if (o->sort && dynstr_sort(&e, &strb, &strlen_) < 0) {
+		free(strb);
+		strb = NULL;
+	}
+	struct blob b[5] = {
 		{ .secname = ".SUNW_syminfo", .shtype = SHT_SUNW_syminfo, .entsize = 4, .align = 4,
 		  .ptag = DT_SYMINFO, .stag = DT_SYMINSZ, .link_dynsym = 1, .info_dynamic = 1,
 		  .data = sib, .len = slen },
@@ -104,6 +111,9 @@ int optimize_file(const char *path, const struct opts *o)
 		b[nb++] = (struct blob){ .secname = ".hash", .shtype = SHT_HASH, .entsize = 4, .align = e.is64 ? 8 : 4,
 					 .ptag = DT_HASH, .link_dynsym = 1, .data = sysvb, .len = sysvlen,
 					 .cursize = oldsysv };
+	if (strb)
+		b[nb++] = (struct blob){ .secname = ".dynstr", .shtype = SHT_STRTAB, .align = 1,
+					 .ptag = DT_STRTAB, .stag = DT_STRSZ, .data = strb, .len = strlen_ };
 	if (gnub)
 		b[nb++] = (struct blob){ .secname = ".gnu.hash", .shtype = SHT_GNU_HASH, .entsize = e.is64 ? 0 : 4, .align = e.is64 ? 8 : 4,
 					 .ptag = DT_GNU_HASH, .link_dynsym = 1, .data = gnub, .len = gnulen,
@@ -143,6 +153,7 @@ done:
 	free(sib);
 	free(gnub);
 	free(sysvb);
+	free(strb);
 	free(out);
 	free(orig);
 	elf_free(&e);
