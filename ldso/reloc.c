@@ -16,6 +16,17 @@ struct resolver {
 	struct symdef val[CACHE_SLOTS];
 };
 
+/* Whether d is p or one of its dependencies, which p's DT_NEEDED keeps
+ * loaded as long as p is. */
+static int in_closure(struct dso *p, struct dso *d)
+{
+	qb_build_scope(p);
+	for (size_t i = 0; i < p->nscope; i++)
+		if (p->scope[i] == d)
+			return 1;
+	return 0;
+}
+
 static void resolver_init(struct resolver *rs, struct dso *p)
 {
 	rs->p = p;
@@ -77,7 +88,7 @@ static int resolve(struct resolver *rs, size_t symi, int copy, struct symdef *ou
 	}
 	/* A binding into an object that dlclose could unload, from outside
 	 * its dependency tree, pins that object. */
-	if (out->sym && out->dso->runtime && out->dso != p && out->dso->reloc_root != p->reloc_root)
+	if (out->sym && out->dso->runtime && out->dso != p && !in_closure(p, out->dso))
 		out->dso->nodelete = 1;
 	if (!copy && !qb.no_symcache) {
 		rs->key[slot] = symi;
