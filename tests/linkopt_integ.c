@@ -562,3 +562,36 @@ Test(linkopt, link_wrapper_optimizes_every_link)
 	cr_assert_str_empty(s.err, "static link: %s", s.err);
 	lot_run_free(&s);
 }
+
+/* Random corruption of real files: linkopt either optimizes the file or
+ * rejects it with one line and status 2; it never crashes or hangs. */
+Test(linkopt, corrupted_files_never_crash, .timeout = 120)
+{
+	const char *srcs[] = { "m64bfd/prog", "g32bfd/liba.so", "g64mold/prog", "m32lld/libb.so" };
+	char *d = lot_tmpdir();
+	srand(4242);
+	for (int it = 0; it < 160; it++) {
+		char src[PATH_MAX], p[PATH_MAX];
+		snprintf(src, sizeof src, "%s/%s", LOT_DIR, srcs[it % 4]);
+		size_t len;
+		uint8_t *b = (uint8_t *)lot_read(src, &len);
+		cr_assert(b);
+		size_t lim = it % 3 == 0 ? 1024 : len;
+		for (int k = 0; k < 1 + it % 8; k++)
+			b[(size_t)rand() % lim] = (uint8_t)rand();
+		if (it % 5 == 0)
+			len = (size_t)rand() % len;
+		snprintf(p, sizeof p, "%s/m%d", d, it);
+		FILE *f = fopen(p, "wb");
+		fwrite(b, 1, len, f);
+		fclose(f);
+		free(b);
+		struct run r = lot_sh("%s -O1 -o %s/out %s", bin(), d, p);
+		cr_assert(r.status == 0 || (r.status == 2 && lot_count_lines(r.err) == 1),
+			  "iteration %d (%s): status %d: %s", it, srcs[it % 4], r.status, r.err);
+		lot_run_free(&r);
+		r = lot_sh("%s --dump %s", bin(), p);
+		cr_assert(r.status == 0 || r.status == 2, "dump of iteration %d: status %d", it, r.status);
+		lot_run_free(&r);
+	}
+}

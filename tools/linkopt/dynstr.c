@@ -105,7 +105,7 @@ static int ver_refs(struct elf *e, struct strtab *t, int write)
 	return 0;
 }
 
-int dynstr_sort(struct elf *e, uint8_t **out, size_t *len)
+int dynstr_sort(struct elf *e, int allow_grow, uint8_t **out, size_t *len)
 {
 	/* every string is at most as long as .dynstr; names are added in
 	 * symbol order, then those of .dynamic and the version sections */
@@ -135,6 +135,10 @@ int dynstr_sort(struct elf *e, uint8_t **out, size_t *len)
 	/* first pass only collects: nothing is written unless all maps */
 	if (ver_refs(e, &t, 0) < 0)
 		goto out;
+	if (t.len > e->str_size && !allow_grow) {
+		rc = 1;
+		goto out;
+	}
 	if (ver_refs(e, &t, 1) < 0)
 		goto out;
 	for (unsigned k = 0; k < e->ndyn; k++)

@@ -9,7 +9,9 @@
  * in e->buf every offset that refers to .dynstr: symbol names, dynamic
  * entries naming strings, version needs and definitions. The caller must
  * then put *out where DT_STRTAB points (in place when it fits). Returns -1
- * when a reference cannot be mapped (the file is left unchanged). */
-int dynstr_sort(struct elf *e, uint8_t **out, size_t *len);
+ * when a reference cannot be mapped, 1 when the new table would be larger
+ * (linkers merge string suffixes) and !allow_grow; the file is then left
+ * unchanged. */
+int dynstr_sort(struct elf *e, int allow_grow, uint8_t **out, size_t *len);
 
 #endif

@@ -94,8 +94,10 @@ int optimize_file(const char *path, const struct opts *o)
 		report(path, "out of memory");
 		goto done;
 	}
-	/* last: from here on symbol names are read through the new table */
-	if (o->sort && dynstr_sort(&e, &strb, &strlen_) < 0) {
+	/* last: from here on symbol names are read through the new table.
+	 * Linkers merge string suffixes, so the ordered table is often larger:
+	 * only -O1 pays for a new copy, otherwise it must fit in place. */
+	if (o->sort && dynstr_sort(&e, o->level >= 1, &strb, &strlen_) != 0) {
 		free(strb);
 		strb = NULL;
 	}
