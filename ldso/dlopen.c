@@ -94,6 +94,7 @@ hidden void qb_build_scope(struct dso *p)
 
 static void free_dso(struct dso *p)
 {
+	qb_forget_lazy(p);
 	if (p->map)
 		munmap(p->map, p->map_len);
 	if (p->phdr && !(p->map && (unsigned char *)p->phdr >= p->map &&
@@ -206,7 +207,7 @@ QB_PUBLIC void *dlopen(const char *file, int mode)
 		}
 		uint64_t t0 = qb.debug & QB_DBG_STATS ? qb_now_ns() : 0;
 		for (struct dso *q = qb.tail; q != old_tail; q = q->prev)
-			qb_relocate(q);
+			qb_relocate(q, !!(mode & RTLD_LAZY));
 		if (t0) {
 			qb.stats.reloc_ns += qb_now_ns() - t0;
 			qb_debug_stats("dlopen");
@@ -218,6 +219,8 @@ QB_PUBLIC void *dlopen(const char *file, int mode)
 	} else if (mode & RTLD_GLOBAL) {
 		promote_global(p);
 	}
+	if (mode & RTLD_GLOBAL)
+		qb_retry_lazy();
 	if (mode & RTLD_NODELETE)
 		p->nodelete = 1;
 	p->refcnt++;

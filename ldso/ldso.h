@@ -209,7 +209,9 @@ hidden struct symdef qb_lookup_scope(struct dso **v, size_t n, struct qb_symreq 
 hidden size_t qb_ldso_rel_addend(size_t off);
 
 /* reloc.c */
-hidden void qb_relocate(struct dso *p);
+hidden void qb_relocate(struct dso *p, int lazy_ok);
+hidden void qb_retry_lazy(void);
+hidden void qb_forget_lazy(struct dso *p);
 hidden void qb_relocate_all(void);
 hidden void qb_protect_relro(struct dso *p);
 

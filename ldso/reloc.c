@@ -12,6 +12,8 @@
 
 struct resolver {
 	struct dso *p;
+	int lazy_ok;    /* deferring unresolved PLT slots is allowed */
+	int lazy_plt;   /* the relocation being resolved is such a slot */
 	size_t key[CACHE_SLOTS];
 	struct symdef val[CACHE_SLOTS];
 };
@@ -30,6 +32,7 @@ static int in_closure(struct dso *p, struct dso *d)
 static void resolver_init(struct resolver *rs, struct dso *p)
 {
 	rs->p = p;
+	rs->lazy_ok = rs->lazy_plt = 0;
 	for (size_t i = 0; i < CACHE_SLOTS; i++)
 		rs->key[i] = (size_t)-1;
 }
@@ -44,6 +47,30 @@ static void verify_direct(struct dso *p, struct qb_symreq *r, struct symdef *dir
 	qb_dbg("verify: %s: %s: direct binding gives %s, standard lookup gives %s",
 		p->name, r->name, direct->dso->name, std.sym ? std.dso->name : "<undefined>");
 	*direct = std;
+}
+
+/* dlopen(RTLD_LAZY): a PLT slot whose function no object defines yet is
+ * left alone and tried again when later objects join the global scope
+ * (a call through it before then faults, as in musl). */
+struct lazy_slot {
+	struct dso *p;
+	size_t info, off, addend;
+};
+static struct lazy_slot *lazy;
+static size_t nlazy, caplazy;
+
+static int defer(struct dso *p, size_t info, size_t off, size_t addend)
+{
+	if (nlazy == caplazy) {
+		size_t cap = caplazy ? 2 * caplazy : 16;
+		struct lazy_slot *n = __libc_realloc(lazy, cap * sizeof *n);
+		if (!n)
+			return -1;
+		lazy = n;
+		caplazy = cap;
+	}
+	lazy[nlazy++] = (struct lazy_slot){ p, info, off, addend };
+	return 0;
 }
 
 static int resolve(struct resolver *rs, size_t symi, int copy, struct symdef *out)
@@ -80,6 +107,8 @@ static int resolve(struct resolver *rs, size_t symi, int copy, struct symdef *ou
 		qb_dbg("binding file %s to %s: symbol `%s'", p->name,
 			out->sym ? out->dso->name : "<undefined>", name);
 	if (!out->sym) {
+		if (rs->lazy_plt)
+			return 1;
 		if (ST_BIND(ref->st_info) != STB_WEAK) {
 			qb_error("Error relocating %s: %s: symbol not found", p->name, name);
 			return -1;
@@ -153,7 +182,11 @@ static void apply(struct dso *p, struct resolver *rs, size_t info, size_t off,
 			qb_error("Error relocating %s: symbol index %zu out of range", p->name, symi);
 			return;
 		}
-		if (resolve(rs, symi, kind == RK_COPY, &def))
+		rs->lazy_plt = rs->lazy_ok && kind == RK_PLT && ST_BIND(p->syms[symi].st_info) != STB_WEAK;
+		int r = resolve(rs, symi, kind == RK_COPY, &def);
+		if (r > 0 && defer(p, info, off, addend))
+			qb_error("Error relocating %s: out of memory", p->name);
+		if (r)
 			return;
 	}
 	size_t val = def.sym ? (size_t)def.dso->base + def.sym->st_value : 0;
@@ -282,13 +315,14 @@ static void text_writable(struct dso *p, int on)
 	}
 }
 
-hidden void qb_relocate(struct dso *p)
+hidden void qb_relocate(struct dso *p, int lazy_ok)
 {
 	if (p->relocated)
 		return;
 	p->relocated = 1;
 	struct resolver rs;
 	resolver_init(&rs, p);
+	rs.lazy_ok = lazy_ok;
 	int textrel = (p->dyn.have & QB_HAVE_TEXTREL) || (p->dyn.flags & DF_TEXTREL);
 	if (textrel)
 		text_writable(p, 1);
@@ -318,8 +352,36 @@ hidden void qb_relocate_all(void)
 	 * relocations read the libraries' relocated data. */
 	for (struct dso *p = qb.tail; p; p = p->prev)
 		if (p != qb.main)
-			qb_relocate(p);
-	qb_relocate(qb.main);
+			qb_relocate(p, 0);
+	qb_relocate(qb.main, 0);
 	if (t0)
 		qb.stats.reloc_ns += qb_now_ns() - t0;
+}
+
+/* Objects joined the global scope: retry the deferred PLT slots. */
+hidden void qb_retry_lazy(void)
+{
+	size_t n = nlazy;
+	struct lazy_slot *v = lazy;
+	if (!n)
+		return;
+	lazy = 0;
+	nlazy = caplazy = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct resolver rs;
+		resolver_init(&rs, v[i].p);
+		rs.lazy_ok = 1;
+		apply(v[i].p, &rs, v[i].info, v[i].off, v[i].addend, v[i].p->dyn.pltrel == DT_RELA);
+	}
+	__libc_free(v);
+}
+
+/* p is going away: forget its deferred slots. */
+hidden void qb_forget_lazy(struct dso *p)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < nlazy; i++)
+		if (lazy[i].p != p)
+			lazy[k++] = lazy[i];
+	nlazy = k;
 }
