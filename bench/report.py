@@ -216,7 +216,8 @@ def render(res, outdir):
     lines.append("- date: %s" % m.get("date", "?"))
     lines.append("- command: `%s`" % res.get("command", "?"))
     lines.append("- machine: %s CPUs; %s" % (m.get("nproc", "?"), "; ".join(
-        l.strip() for l in m.get("lscpu", []) if l.startswith(("Model name", "Architecture")))))
+        " ".join(l.split()) for l in m.get("lscpu", [])
+        if l.startswith(("Model name", "Architecture")))))
     if "uname" in m:
         lines.append("- kernel: %s; glibc: %s; musl: %s" % (
             m["uname"], m.get("glibc", "?"), res.get("musl_version", "?")))
