@@ -1,10 +1,17 @@
 # quickbind: one non-recursive make for the loader, linkopt, tests and bench.
 # Fragments (*.mk) next to the code they build add to the variables below.
 
+# On a fresh clone the first make installs the dependencies (Debian
+# packages, scripts/deps.sh) and configures; both are quick when done.
 ifeq ($(wildcard config.mak),)
-$(shell ./configure >&2)
+$(shell ./scripts/deps.sh >&2; ./configure >&2)
+ifeq ($(wildcard config.mak),)
+ifeq ($(filter deps clean,$(MAKECMDGOALS)),)
+$(error configure failed: see the message above)
 endif
-include config.mak
+endif
+endif
+-include config.mak
 
 B := build
 V ?= 0
@@ -89,11 +96,11 @@ include $(wildcard common/*.mk tools/linkopt/*.mk tests/*.mk bench/*.mk)
 all: $(ALL_TARGETS)
 
 deps:
-	./scripts/deps.sh
+	@./scripts/deps.sh
 
 # Every Criterion binary runs even when an earlier one fails, so one report
 # shows everything that is broken.
-check: all $(CHECK_DEPS) $(CHECK_BINS)
+check: all $(CHECK_DEPS) $(CHECK_BINS) | deps
 	@fail=0; for t in $(CHECK_BINS); do \
 		echo "== $$t"; $$t --jobs=2 || fail=1; \
 	done; \
