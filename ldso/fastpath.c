@@ -4,7 +4,7 @@
  * is loaded; an invalid one is ignored (with an LD_DEBUG note), never
  * trusted. */
 #include <string.h>
-#include "ldso.h"
+#include "fastpath.h"
 #include "elfhash.h"
 
 static void note(struct dso *p, const char *what)
@@ -46,18 +46,11 @@ hidden void qb_fast_setup(struct dso *p)
 
 static void bloom_add(uint32_t h)
 {
-	size_t bits = 8 * sizeof(size_t);
-	size_t b1 = h & qb.ibloom_mask, b2 = (h >> 16 ^ h << 5) & qb.ibloom_mask;
-	qb.ibloom[b1 / bits] |= (size_t)1 << (b1 % bits);
-	qb.ibloom[b2 / bits] |= (size_t)1 << (b2 % bits);
+	size_t b1 = h & qb.ibloom_mask, b2 = qb_ibloom_bit2(h);
+	qb.ibloom[b1 / QB_BLOOM_BITS] |= (size_t)1 << (b1 % QB_BLOOM_BITS);
+	qb.ibloom[b2 / QB_BLOOM_BITS] |= (size_t)1 << (b2 % QB_BLOOM_BITS);
 }
 
-static int bloom_maybe(uint32_t h)
-{
-	size_t bits = 8 * sizeof(size_t);
-	size_t b1 = h & qb.ibloom_mask, b2 = (h >> 16 ^ h << 5) & qb.ibloom_mask;
-	return (qb.ibloom[b1 / bits] >> (b1 % bits) & 1) && (qb.ibloom[b2 / bits] >> (b2 % bits) & 1);
-}
 
 static int exported(const struct dso *p, size_t i)
 {
@@ -171,7 +164,7 @@ hidden int qb_direct_lookup(struct dso *p, size_t symi, struct qb_symreq *r, str
 	struct dso *target = p->by_dynidx[si->si_boundto];
 	if (!target)
 		return 0;
-	if (qb.ninterposers && bloom_maybe(r->gnu_h)) {
+	if (qb.ninterposers && qb_ibloom_maybe(r->gnu_h)) {
 		for (size_t k = 0; k < qb.ninterposers; k++) {
 			struct dso *ip = qb.interposers[k];
 			if (ip == p)

@@ -3,7 +3,7 @@
  * the mapping from relocation type to generic kind. */
 #include <string.h>
 #include <sys/mman.h>
-#include "ldso.h"
+#include "fastpath.h"
 
 /* Resolution of reference symbols for one object's relocations. A small
  * cache keyed by symbol index makes repeated relocations against the same
@@ -73,7 +73,7 @@ static int defer(struct dso *p, size_t info, size_t off, size_t addend)
 	return 0;
 }
 
-static int resolve(struct resolver *rs, size_t symi, int copy, struct symdef *out)
+static inline __attribute__((always_inline)) int resolve(struct resolver *rs, size_t symi, int copy, struct symdef *out)
 {
 	struct dso *p = rs->p;
 	size_t slot = symi % CACHE_SLOTS;
@@ -82,6 +82,8 @@ static int resolve(struct resolver *rs, size_t symi, int copy, struct symdef *ou
 		*out = rs->val[slot];
 		return 0;
 	}
+	if (!copy && p->syminfo && qb_bind_hinted(p, symi, out))
+		goto bound;
 	Sym *ref = p->syms + symi;
 	if (ST_BIND(ref->st_info) == STB_LOCAL) {
 		out->sym = ref;
@@ -115,6 +117,7 @@ static int resolve(struct resolver *rs, size_t symi, int copy, struct symdef *ou
 		}
 		out->dso = p;  /* weak undefined: value 0 */
 	}
+bound:
 	/* A binding into an object that dlclose could unload, from outside
 	 * its dependency tree, pins that object. */
 	if (out->sym && out->dso->runtime && out->dso != p && !in_closure(p, out->dso))
@@ -146,7 +149,7 @@ static size_t rel_addend(const struct dso *p, int kind, size_t symi, size_t off,
 	return *where;
 }
 
-static void apply(struct dso *p, struct resolver *rs, size_t info, size_t off,
+static inline __attribute__((always_inline)) void apply(struct dso *p, struct resolver *rs, size_t info, size_t off,
 	size_t addend, int rela)
 {
 	unsigned type = QB_R_TYPE(info);

@@ -147,7 +147,8 @@ static int lib_nodirect(const struct elf *e, uint32_t sym)
 	return 0;
 }
 
-int bind_compute(const struct closure *c, const struct bind_opts *o, struct syminfo *si)
+int bind_compute(const struct closure *c, const struct bind_opts *o, struct syminfo *si,
+	uint32_t *hint)
 {
 	const struct elf *obj = &c->libs[0].e;
 	struct defmap m;
@@ -193,10 +194,13 @@ int bind_compute(const struct closure *c, const struct bind_opts *o, struct symi
 			else if (nlibs > 1)
 				reason = QB_SYMINFO_MULTI;
 		}
-		if (reason)
+		if (reason) {
 			si[i] = (struct syminfo){ SYMINFO_BT_NONE, reason };
-		else
+		} else {
 			si[i] = (struct syminfo){ (uint16_t)L->dynidx, SYMINFO_FLG_DIRECT };
+			if (hint)
+				hint[i] = first->sym;
+		}
 	}
 	defmap_free(&m);
 	return 0;

@@ -35,6 +35,9 @@ int interposed(const struct bind_opts *o, const char *name);
 int vague_name(const char *name);
 
 /* si[nsyms] receives the table for c->libs[0]. */
-int bind_compute(const struct closure *c, const struct bind_opts *o, struct syminfo *si);
+/* hint (may be NULL) receives, for each directly bound symbol, the index
+ * of its definition in the target library. */
+int bind_compute(const struct closure *c, const struct bind_opts *o, struct syminfo *si,
+	uint32_t *hint);
 
 #endif

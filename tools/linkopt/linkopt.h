@@ -30,6 +30,8 @@ int dump_file(const char *path, const struct opts *o);
 int check_file(const char *path, const struct opts *o);
 int interposers_file(const char *path, const struct opts *o);
 /* Calls fn for every ELF file under root; returns the worst status. */
+/* Files optimize_file wrote (an unchanged file is not rewritten). */
+extern int lo_files_written;
 int walk_root(const char *root, int (*fn)(const char *, const struct opts *), const struct opts *o, int executables_only);
 
 #endif

@@ -80,6 +80,36 @@ static int walk_one(const char *path, const struct stat *st, int flag, struct FT
 	return 0;
 }
 
+static int one_pass(int (*fn)(const char *, const struct opts *), const struct opts *o,
+	const char *root, char **files, int nfiles)
+{
+	if (root)
+		return walk_root(root, fn, o, fn == interposers_file);
+	int rc = 0;
+	for (int i = 0; i < nfiles; i++) {
+		int r = fn(files[i], o);
+		if (r > rc)
+			rc = r;
+	}
+	return rc;
+}
+
+/* An object records the identity of each library it needs, so libraries
+ * must be optimized before their users; rather than sort the files by
+ * dependency, optimize again while a pass still rewrote something (a
+ * second pass rewrites only the users of what the first pass changed). */
+static int repeat_until_stable(int (*fn)(const char *, const struct opts *), const struct opts *o,
+	const char *root, char **files, int nfiles)
+{
+	int rc = one_pass(fn, o, root, files, nfiles);
+	for (int pass = 1; pass < 4 && fn == optimize_file && !o->out && rc == LO_OK &&
+	     lo_files_written; pass++) {
+		lo_files_written = 0;
+		rc = one_pass(fn, o, root, files, nfiles);
+	}
+	return rc;
+}
+
 int walk_root(const char *root, int (*fn)(const char *, const struct opts *), const struct opts *o, int exe_only)
 {
 	walk_o = o;
@@ -150,7 +180,7 @@ int main(int argc, char **argv)
 	const char *root = NULL;
 	static const char *ldirs[256];
 	int (*fn)(const char *, const struct opts *) = optimize_file;
-	int c, mode = 0;
+	int c;
 	while ((c = getopt_long(argc, argv, "o:L:O:v", lo, NULL)) != -1) {
 		switch (c) {
 		case 'o': o.out = optarg; break;
@@ -160,9 +190,9 @@ int main(int argc, char **argv)
 			break;
 		case 'O': o.level = atoi(optarg); break;
 		case 'v': o.verbose = 1; break;
-		case OPT_DUMP: fn = dump_file; mode = c; break;
-		case OPT_CHECK: fn = check_file; mode = c; break;
-		case OPT_INTERPOSERS: fn = interposers_file; mode = c; break;
+		case OPT_DUMP: fn = dump_file; break;
+		case OPT_CHECK: fn = check_file; break;
+		case OPT_INTERPOSERS: fn = interposers_file; break;
 		case OPT_ROOT: root = optarg; break;
 		case OPT_SYSROOT: o.so.root = optarg; break;
 		case OPT_ILIST:
@@ -183,7 +213,7 @@ int main(int argc, char **argv)
 			return LO_ERR;
 		}
 		o.so.root = root;
-		return walk_root(root, fn, &o, mode == OPT_INTERPOSERS);
+		return repeat_until_stable(fn, &o, root, NULL, 0);
 	}
 	if (optind == argc) {
 		usage(stderr);
@@ -193,11 +223,5 @@ int main(int argc, char **argv)
 		fprintf(stderr, "linkopt: -o takes exactly one FILE\n");
 		return LO_ERR;
 	}
-	int rc = 0;
-	for (int i = optind; i < argc; i++) {
-		int r = fn(argv[i], &o);
-		if (r > rc)
-			rc = r;
-	}
-	return rc;
+	return repeat_until_stable(fn, &o, NULL, argv + optind, argc - optind);
 }

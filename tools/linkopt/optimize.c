@@ -12,6 +12,8 @@
 #include "relsort.h"
 #include "tables.h"
 
+int lo_files_written;
+
 int optimize_file(const char *path, const struct opts *o)
 {
 	struct elf e;
@@ -43,6 +45,8 @@ int optimize_file(const char *path, const struct opts *o)
 	size_t qlen, slen, olen;
 	uint32_t dflags = 0;
 	uint8_t *gnub = NULL, *sysvb = NULL;
+	uint32_t *hints = NULL, nneeded = 0;
+	struct needed_id *needed = NULL;
 	size_t gnulen = 0, sysvlen = 0, strlen_ = 0;
 	uint8_t *strb = NULL;
 	if (closure_build(&e, &o->so, &c, err, sizeof err) < 0) {
@@ -78,17 +82,23 @@ int optimize_file(const char *path, const struct opts *o)
 	}
 	/* bindings are per symbol index: only after the order is final */
 	si = calloc(e.nsyms ? e.nsyms : 1, sizeof *si);
-	if (!si || bind_compute(&c, &o->bo, si) < 0) {
+	hints = calloc(e.nsyms ? e.nsyms : 1, sizeof *hints);
+	needed = calloc(c.n ? c.n : 1, sizeof *needed);
+	if (!si || !hints || !needed || bind_compute(&c, &o->bo, si, hints) < 0) {
 		report(path, "out of memory");
 		goto done;
 	}
+	for (unsigned k = 1; k < c.n; k++)
+		if (c.libs[k].dynidx >= 0)
+			needed[nneeded++] = (struct needed_id){ (uint32_t)c.libs[k].dynidx,
+				elf_symtab_id(&c.libs[k].e) };
 	long moved = 0;
 	if (o->sort && (moved = rel_sort(&e)) < 0) {
 		report(path, "out of memory");
 		goto done;
 	}
 	uint32_t flags = dflags | QB_TF_DIRECT | (e.rel_size && rel_grouped(&e) ? QB_TF_RELSORTED : 0);
-	qbt = qbt_build(&e, flags, &qlen);
+	qbt = qbt_build_hints(&e, flags, hints, needed, nneeded, &qlen);
 	sib = syminfo_build(si, e.nsyms, &slen);
 	if (!qbt || !sib) {
 		report(path, "out of memory");
@@ -125,6 +135,21 @@ int optimize_file(const char *path, const struct opts *o)
 		report(path, "%s", e.err);
 		goto done;
 	}
+	/* the identity covers the symbol table as finally written */
+	struct elf fin;
+	uint8_t *fbuf = malloc(olen ? olen : 1);
+	if (!fbuf) {
+		report(path, "out of memory");
+		goto done;
+	}
+	memcpy(fbuf, out, olen);
+	if (elf_parse(&fin, path, fbuf, olen) < 0 || qbt_set_self_id(&fin) < 0) {
+		report(path, "cannot re-read the optimized file: %s", fin.err);
+		elf_free(&fin);
+		goto done;
+	}
+	memcpy(out, fin.buf, olen);
+	elf_free(&fin);
 	const char *dst = o->out ? o->out : path;
 	if (!o->out && olen == orig_size && !memcmp(out, orig, olen)) {
 		rc = LO_OK; /* already optimized: leave the file alone */
@@ -133,6 +158,7 @@ int optimize_file(const char *path, const struct opts *o)
 		goto done;
 	} else {
 		rc = LO_OK;
+		lo_files_written++;
 	}
 	if (o->verbose) {
 		unsigned n[6] = { 0 };
@@ -151,6 +177,8 @@ int optimize_file(const char *path, const struct opts *o)
 done:
 	closure_free(&c);
 	free(si);
+	free(hints);
+	free(needed);
 	free(qbt);
 	free(sib);
 	free(gnub);

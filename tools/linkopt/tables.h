@@ -7,6 +7,20 @@
 
 /* The quickbind table for e; *len receives its size. */
 uint8_t *qbt_build(const struct elf *e, uint32_t flags, size_t *len);
+
+/* What the object expects of one DT_NEEDED library. */
+struct needed_id {
+	uint32_t dynidx;
+	uint64_t id;
+};
+/* The table with definition hints (hint[nsyms]) and the identities of
+ * the needed libraries; self_id is a placeholder until qbt_set_self_id. */
+uint8_t *qbt_build_hints(const struct elf *e, uint32_t flags, const uint32_t *hints,
+	const struct needed_id *needed, uint32_t nneeded, size_t *len);
+/* Identity of e's symbol table (docs/FORMAT.md, section 2.1). */
+uint64_t elf_symtab_id(const struct elf *e);
+/* Write e's own identity into its quickbind table (e->buf). */
+int qbt_set_self_id(struct elf *e);
 uint8_t *syminfo_build(const struct syminfo *si, uint32_t nsyms, size_t *len);
 /* 1 when the non-PLT relocations against symbols are grouped by symbol. */
 int rel_grouped(const struct elf *e);
