@@ -102,6 +102,7 @@ hidden const char *qb_dso_decode(struct dso *p)
 		p->gh_nbuckets = gh[0];
 		p->gh_bloom_mask = gh[2] - 1;
 		p->gh_shift = gh[3];
+		p->gh_symoffset = gh[1];
 		p->gh_bloom = (const size_t *)(gh + 4);
 		p->gh_buckets = (const uint32_t *)(p->gh_bloom + gh[2]);
 		p->gh_chain = p->gh_buckets + gh[0] - gh[1];

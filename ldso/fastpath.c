@@ -180,17 +180,11 @@ hidden int qb_direct_lookup(struct dso *p, size_t symi, struct qb_symreq *r, str
 			}
 		}
 	}
-	Sym *s;
-	uint32_t hint;
-	if (p->hint_ok[si->si_boundto] && (hint = p->hints[symi]) && hint < target->nsyms &&
-	    target->syms[hint].st_shndx) {
-		/* The target's symbol table is the one linkopt resolved
-		 * against: its recorded definition is still the answer. */
-		s = target->syms + hint;
+	Sym *s = p->hint_ok[si->si_boundto] ? qb_hint_def(p, symi, target) : 0;
+	if (s)
 		qb.stats.hinted++;
-	} else {
+	else
 		s = qb_lookup_in(target, r);
-	}
 	if (!s) {
 		qb.stats.direct_misses++;
 		if (qb.debug & QB_DBG_DIRECT)

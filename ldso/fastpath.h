@@ -22,6 +22,19 @@ static inline int qb_ibloom_maybe(uint32_t h)
 	       (qb.ibloom[b2 / QB_BLOOM_BITS] >> (b2 % QB_BLOOM_BITS) & 1);
 }
 
+/* The definition linkopt recorded for reference symi of p in target t,
+ * when it can be trusted: t is the library linkopt saw (checked by the
+ * caller through hint_ok), and the target's GNU hash chain holds, for
+ * that symbol, the hash of the referenced name. */
+static inline Sym *qb_hint_def(struct dso *p, size_t symi, struct dso *t)
+{
+	uint32_t hint = p->hints[symi];
+	if (!hint || hint >= t->nsyms || hint < t->gh_symoffset || !t->gh_bloom || !p->pre_gnu ||
+	    (t->gh_chain[hint] | 1) != (p->pre_gnu[symi] | 1) || !t->syms[hint].st_shndx)
+		return 0;
+	return t->syms + hint;
+}
+
 /* Bind reference symi of p through its definition hint; 0 when the
  * general path must decide (no hint, stale target, possible interposer,
  * a no-direct definition, or diagnostics that want every decision). */
@@ -33,14 +46,12 @@ static inline int qb_bind_hinted(struct dso *p, size_t symi, struct symdef *out)
 	    !p->pre_gnu || qb.verify || (qb.debug & (QB_DBG_BINDINGS | QB_DBG_DIRECT)))
 		return 0;
 	struct dso *t = p->by_dynidx[to];
-	uint32_t hint = p->hints[symi];
-	if (!hint || hint >= t->nsyms || !t->syms[hint].st_shndx)
+	Sym *s = qb_hint_def(p, symi, t);
+	if (!s || (qb.ninterposers && qb_ibloom_maybe(p->pre_gnu[symi])))
 		return 0;
-	if (qb.ninterposers && qb_ibloom_maybe(p->pre_gnu[symi]))
+	if (t->syminfo && (t->syminfo[s - t->syms].si_flags & SYMINFO_FLG_NOEXTDIRECT))
 		return 0;
-	if (t->syminfo && (t->syminfo[hint].si_flags & SYMINFO_FLG_NOEXTDIRECT))
-		return 0;
-	out->sym = t->syms + hint;
+	out->sym = s;
 	out->dso = t;
 	qb.stats.direct_hits++;
 	qb.stats.hinted++;

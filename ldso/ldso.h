@@ -65,7 +65,7 @@ struct dso {
 	/* DT_GNU_HASH, decoded once (gh_bloom == 0: use DT_HASH) */
 	const size_t *gh_bloom;
 	const uint32_t *gh_buckets, *gh_chain;
-	uint32_t gh_nbuckets, gh_bloom_mask, gh_shift;
+	uint32_t gh_nbuckets, gh_bloom_mask, gh_shift, gh_symoffset;
 	struct qb_verdef_ent *vdefs, *vreqs;  /* by version index */
 	size_t nvdefs, nvreqs;
 

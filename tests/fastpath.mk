@@ -123,7 +123,7 @@ $(eval $(call fp_opt,$(FP_T),libt1.so libt2.so libt3.so prog))
 # corrupt/FIELD/libuser.so: interpose/opt/libuser.so with FIELD broken.
 FP_CORRUPT_FIELDS := boundto_range boundto_notneeded syminfo_addr syminsz_small \
 	syminent_wrong magic version hdr_size_small hdr_size_big nsyms gnu_off \
-	gnu_off_unaligned sysv_off tablesz_big table_addr
+	gnu_off_unaligned sysv_off tablesz_big table_addr hint_off hints_wrong needed_id
 
 $(FPT)/qbcorrupt: $(FPS)/qbcorrupt.c
 	@mkdir -p $(@D)

@@ -74,6 +74,22 @@ Test(corrupt, table_gnu_off_unaligned) { qbtable_corrupt("gnu_off_unaligned"); }
 Test(corrupt, table_sysv_off_out_of_range) { qbtable_corrupt("sysv_off"); }
 Test(corrupt, tablesz_too_big) { qbtable_corrupt("tablesz_big"); }
 Test(corrupt, table_address_outside_the_object) { qbtable_corrupt("table_addr"); }
+Test(corrupt, table_hint_off_out_of_range) { qbtable_corrupt("hint_off"); }
+
+/* Hints naming the wrong symbols, or identities no library has: the
+ * loader must bind as musl does, without them. */
+static void hints_untrusted(const char *field, const char *note)
+{
+	struct run_result r;
+	run_corrupt(&r, field);
+	if (note)
+		cr_expect(has_line(r.err, "libuser.so", note), "no note (%s):\n%s", field, r.err);
+	cr_expect_gt(fp_stat(r.err, "start-up", "direct_hits"), 0);
+	run_result_free(&r);
+}
+
+Test(corrupt, hints_naming_other_symbols) { hints_untrusted("hints_wrong", NULL); }
+Test(corrupt, needed_identity_mismatch) { hints_untrusted("needed_id", "no definition hints"); }
 
 /* ------------------------------------------------------------ switches -- */
 
@@ -81,7 +97,7 @@ Test(corrupt, table_address_outside_the_object) { qbtable_corrupt("table_addr");
  * greet() found by the interposer check, precomputed hashes and repeated
  * relocations against core_twice and core_value (symbol cache). */
 struct counters {
-	long direct_hits, direct_misses, interposer_hits, prehashed, hashed, cache;
+	long direct_hits, direct_misses, interposer_hits, prehashed, hashed, cache, hints;
 };
 
 static struct counters run_switch(const char *const *env, struct run_result *keep)
@@ -97,6 +113,7 @@ static struct counters run_switch(const char *const *env, struct run_result *kee
 		fp_stat(r.err, "start-up", "precomputed_hashes"),
 		fp_stat(r.err, "start-up", "names_hashed"),
 		fp_stat(r.err, "start-up", "cache_reuses"),
+		fp_stat(r.err, "start-up", "definition_hints"),
 	};
 	if (keep)
 		*keep = r;
@@ -112,7 +129,16 @@ Test(switches, all_fast_paths_on_by_default)
 	cr_expect_gt(c.interposer_hits, 0);
 	cr_expect_gt(c.prehashed, 0);
 	cr_expect_gt(c.cache, 0);
+	cr_expect_gt(c.hints, 0);
 	cr_expect_eq(c.direct_misses, 0);
+}
+
+Test(switches, ld_nohints)
+{
+	struct counters c = run_switch(ENV("LD_NOHINTS=1"), NULL);
+	cr_expect_eq(c.hints, 0);
+	cr_expect_gt(c.direct_hits, 0, "direct binding must stay on");
+	cr_expect_gt(c.prehashed, 0);
 }
 
 Test(switches, ld_nodirect)

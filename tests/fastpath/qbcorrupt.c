@@ -143,6 +143,31 @@ int main(int argc, char **argv)
 			die("table has no SysV hashes", argv[2]);
 		h->sysv_off = (uint32_t)qtsz->d_un.d_val;
 		changed = 1;
+	} else if (!strcmp(field, "hint_off")) {
+		if (!(h->flags & QB_TF_HINTS))
+			die("table has no hints", argv[2]);
+		h->hint_off = (uint32_t)qtsz->d_un.d_val - 4;
+		changed = 1;
+	} else if (!strcmp(field, "hints_wrong") || !strcmp(field, "needed_id")) {
+		/* Hints that name other symbols than the ones bound, or
+		 * identities that no library has: neither may be trusted. */
+		if (!(h->flags & QB_TF_HINTS))
+			die("table has no hints", argv[2]);
+		uint8_t *tab = (uint8_t *)h;
+		if (!strcmp(field, "hints_wrong")) {
+			uint32_t *hint = at(off_of(eh, qt->d_un.d_ptr) + h->hint_off, 4ull * h->nsyms);
+			for (uint32_t i = 1; i < h->nsyms; i++)
+				if (hint[i]) {
+					hint[i] = hint[i] > 1 ? hint[i] - 1 : hint[i] + 1;
+					changed++;
+				}
+		} else {
+			struct qb_needed_id *n = at(off_of(eh, qt->d_un.d_ptr) + h->needed_off,
+				sizeof *n * h->nneeded);
+			for (uint32_t k = 0; k < h->nneeded; k++, changed++)
+				n[k].id[0] ^= 0x5a5a5a5au;
+		}
+		(void)tab;
 	} else if (!strcmp(field, "tablesz_big")) {
 		qtsz->d_un.d_val = (uint64_t)1 << 32;
 		changed = 1;
