@@ -139,8 +139,8 @@ int main(int argc, char **argv)
 		h->gnu_off += 2;
 		changed = 1;
 	} else if (!strcmp(field, "sysv_off")) {
-		if (!(h->flags & QB_TF_SYSVHASH))
-			die("table has no SysV hashes", argv[2]);
+		/* claims SysV values at the end of the table */
+		h->flags |= QB_TF_SYSVHASH;
 		h->sysv_off = (uint32_t)qtsz->d_un.d_val;
 		changed = 1;
 	} else if (!strcmp(field, "hint_off")) {

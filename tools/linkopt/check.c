@@ -5,6 +5,7 @@
 #include "elfhash.h"
 #include "linkopt.h"
 #include "qbtable.h"
+#include "tables.h"
 
 static const char *needed_name(const struct elf *e, uint16_t bt)
 {
@@ -72,6 +73,20 @@ int check_file(const char *path, const struct opts *o)
 		return report(path, "out of memory");
 	}
 	unsigned nstale = 0;
+	/* Definition hints hold only for the libraries linkopt saw. */
+	uint32_t nn = 0;
+	const struct qb_needed_id *nd = stale ? NULL : qb_table_needed(e.buf + e.qbt_off, &nn);
+	for (uint32_t k = 0; nd && k < nn; k++) {
+		uint32_t di = rd32((const uint8_t *)&nd[k].dynidx);
+		uint64_t want = (uint64_t)rd32((const uint8_t *)&nd[k].id[1]) << 32 | rd32((const uint8_t *)&nd[k].id[0]);
+		for (unsigned l = 1; l < c.n; l++)
+			if (c.libs[l].dynidx >= 0 && (uint32_t)c.libs[l].dynidx == di &&
+			    elf_symtab_id(&c.libs[l].e) != want) {
+				printf("%s: stale: %s changed since linkopt ran: its definition hints are unused\n",
+				       path, needed_name(&e, (uint16_t)di));
+				nstale++;
+			}
+	}
 	for (uint32_t i = 1; i < e.nsyms; i++) {
 		uint16_t bt = rd16(e.buf + e.syminfo_off + 4ull * i), fl = rd16(e.buf + e.syminfo_off + 4ull * i + 2);
 		if (!(fl & SYMINFO_FLG_DIRECT))

@@ -53,28 +53,42 @@ int dump_file(const char *path, const struct opts *o)
 		printf("DT_SYMINFO: none\n");
 	}
 	const uint8_t *qt = NULL;
-	const uint32_t *gh = NULL, *sh = NULL;
+	const uint32_t *gh = NULL, *sh = NULL, *hints = NULL;
 	if (e.qbt_off) {
 		qt = e.buf + e.qbt_off;
 		struct qb_table_hdr h;
 		memset(&h, 0, sizeof h);
 		memcpy(&h, qt, e.qbt_size < sizeof h ? e.qbt_size : sizeof h);
 		int ok = ((uintptr_t)qt & 3) == 0 && qb_table_valid(qt, e.qbt_size, e.nsyms);
-		printf("DT_QB_TABLE: %llu bytes at offset 0x%llx, version %u, flags 0x%x (%s%s%s%s%s), %u symbols%s\n",
+		printf("DT_QB_TABLE: %llu bytes at offset 0x%llx, version %u, flags 0x%x (%s%s%s%s%s%s%s), %u symbols%s\n",
 		       (unsigned long long)e.qbt_size, (unsigned long long)e.qbt_off, h.version, h.flags,
 		       h.flags & QB_TF_GNUHASH ? "gnuhash " : "", h.flags & QB_TF_SYSVHASH ? "sysvhash " : "",
 		       h.flags & QB_TF_DIRECT ? "direct " : "", h.flags & QB_TF_RELSORTED ? "relsorted " : "",
-		       h.flags & QB_TF_DYNSORTED ? "dynsorted" : "", h.nsyms, ok ? "" : " [INVALID]");
+		       h.flags & QB_TF_DYNSORTED ? "dynsorted " : "", h.flags & QB_TF_HINTS ? "hints " : "",
+		       h.flags & QB_TF_SELFID ? "selfid" : "", h.nsyms, ok ? "" : " [INVALID]");
 		if (ok) {
 			gh = qb_table_gnu(qt);
 			sh = qb_table_sysv(qt);
+			hints = qb_table_hints(qt);
+			uint32_t nn;
+			const struct qb_needed_id *nd = qb_table_needed(qt, &nn);
+			if (h.flags & QB_TF_SELFID)
+				printf("identity: 0x%016llx\n", (unsigned long long)qb_table_self_id(qt));
+			for (uint32_t k = 0; nd && k < nn; k++) {
+				uint32_t di = rd32((const uint8_t *)&nd[k].dynidx);
+				uint64_t id = (uint64_t)rd32((const uint8_t *)&nd[k].id[1]) << 32 |
+					rd32((const uint8_t *)&nd[k].id[0]);
+				printf("needed [%u] %s: identity 0x%016llx\n", di,
+				       di < e.ndyn ? elf_dynstr(&e, e.dyn[di].d_un.d_val) : "?",
+				       (unsigned long long)id);
+			}
 		}
 	} else {
 		printf("DT_QB_TABLE: none\n");
 	}
-	printf("%6s  %-24s %-6s %-10s %-10s %s\n", "Index", "Bound to", "Flags", "GNU hash", "SysV hash", "Name");
+	printf("%6s  %-24s %-6s %-10s %-10s %-6s %s\n", "Index", "Bound to", "Flags", "GNU hash", "SysV hash", "Hint", "Name");
 	for (uint32_t i = 1; i < e.nsyms; i++) {
-		char b[64], g[16] = "-", s[16] = "-";
+		char b[64], g[16] = "-", s[16] = "-", hn[16] = "-";
 		const char *name = elf_sym_name(&e, i);
 		uint16_t bt = 0, fl = 0;
 		if (si && i < nsi) {
@@ -85,11 +99,13 @@ int dump_file(const char *path, const struct opts *o)
 			snprintf(g, sizeof g, "0x%08x", gh[i]);
 		if (sh)
 			snprintf(s, sizeof s, "0x%08x", sh[i]);
+		if (hints && hints[i])
+			snprintf(hn, sizeof hn, "%u", hints[i]);
 		const char *warn = "";
 		if ((gh && gh[i] != qb_gnu_hash(name)) || (sh && sh[i] != qb_sysv_hash(name)))
 			warn = "  [WRONG HASH]";
-		printf("%6u  %-24s 0x%04x %-10s %-10s %s%s\n", i, si ? bound_to(&e, bt, fl, b, sizeof b) : "-",
-		       fl, g, s, name, warn);
+		printf("%6u  %-24s 0x%04x %-10s %-10s %-6s %s%s\n", i, si ? bound_to(&e, bt, fl, b, sizeof b) : "-",
+		       fl, g, s, hn, name, warn);
 	}
 	elf_free(&e);
 	return LO_OK;

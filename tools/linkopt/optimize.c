@@ -98,6 +98,13 @@ int optimize_file(const char *path, const struct opts *o)
 		goto done;
 	}
 	uint32_t flags = dflags | QB_TF_DIRECT | (e.rel_size && rel_grouped(&e) ? QB_TF_RELSORTED : 0);
+	/* SysV values serve lookups in objects that have only DT_HASH:
+	 * this one (for its own chains) or one it needs. */
+	int sysv = !e.gnuhash_off && !gnub;
+	for (unsigned k = 1; k < c.n && !sysv; k++)
+		sysv = !c.libs[k].e.gnuhash_off;
+	if (sysv)
+		flags |= QB_TF_SYSVHASH;
 	qbt = qbt_build_hints(&e, flags, hints, needed, nneeded, &qlen);
 	sib = syminfo_build(si, e.nsyms, &slen);
 	if (!qbt || !sib) {

@@ -9,7 +9,7 @@
 
 uint8_t *qbt_build(const struct elf *e, uint32_t flags, size_t *len)
 {
-	return qbt_build_hints(e, flags, NULL, NULL, 0, len);
+	return qbt_build_hints(e, flags | QB_TF_SYSVHASH, NULL, NULL, 0, len);
 }
 
 uint8_t *qbt_build_hints(const struct elf *e, uint32_t flags, const uint32_t *hints,
@@ -20,11 +20,12 @@ uint8_t *qbt_build_hints(const struct elf *e, uint32_t flags, const uint32_t *hi
 	memcpy(h.magic, QB_TABLE_MAGIC, 4);
 	h.version = QB_TABLE_VERSION;
 	h.hdr_size = sizeof h;
-	h.flags = flags | QB_TF_GNUHASH | QB_TF_SYSVHASH;
+	int sysv = !!(flags & QB_TF_SYSVHASH);
+	h.flags = flags | QB_TF_GNUHASH;
 	h.nsyms = e->nsyms;
 	h.gnu_off = sizeof h;
-	h.sysv_off = sizeof h + 4 * e->nsyms;
-	*len = sizeof h + 8ull * e->nsyms;
+	h.sysv_off = sysv ? sizeof h + 4 * e->nsyms : 0;
+	*len = sizeof h + (sysv ? 8ull : 4ull) * e->nsyms;
 	if (hints) {
 		h.flags |= QB_TF_HINTS | QB_TF_SELFID;
 		h.hint_off = *len;
@@ -41,7 +42,8 @@ uint8_t *qbt_build_hints(const struct elf *e, uint32_t flags, const uint32_t *hi
 	for (uint32_t i = 1; i < e->nsyms; i++) {
 		const char *n = elf_sym_name(e, i);
 		wr32(b + h.gnu_off + 4 * i, qb_gnu_hash(n));
-		wr32(b + h.sysv_off + 4 * i, qb_sysv_hash(n));
+		if (sysv)
+			wr32(b + h.sysv_off + 4 * i, qb_sysv_hash(n));
 		if (hints)
 			wr32(b + h.hint_off + 4 * i, hints[i]);
 	}
