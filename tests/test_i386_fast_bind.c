@@ -1,0 +1,201 @@
+/* i386: direct binding, precomputed hashes and the symbol cache on 32-bit
+ * musl programs optimized by linkopt give the output of musl's i386 loader
+ * on the plain build, and the statistics show the fast path was taken. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "i3fhelp.h"
+
+Test(i386_fast, fixtures_are_optimized_i386_files)
+{
+	static const char *const files[] = {"interpose/opt/prog_exe", "interpose/opt/libuser.so",
+		"tls/opt/libt3.so", "app/opt/libg0.so", NULL};
+	for (const char *const *f = files; *f; f++) {
+		expect_elf32_i386(*f);
+		const char *argv[] = {"/usr/bin/readelf", "-dW", fp_fixture(*f), NULL};
+		char *dyn = fp_command_output(argv);
+		cr_expect(strstr(dyn, "(SYMINFO)") && strstr(dyn, "0x6fffe000"),
+			  "%s lacks DT_SYMINFO or the quickbind table:\n%s", *f, dyn);
+		free(dyn);
+	}
+}
+
+Test(i386_fast, executable_interposes_on_library)
+{
+	struct fp_run ref = {.dir = "interpose", .prog = "prog_exe", .libpath = "."};
+	struct fp_run qb = {.dir = "interpose", .prog = "opt/prog_exe", .libpath = "opt",
+			    .env = ENV("LD_DEBUG=statistics,direct")};
+	struct run_result r;
+	cr_assert_eq(dump_flags("interpose/opt/libuser.so", "greet"), 0x0001,
+		     "libuser's greet is not bound directly to libcore: the test would prove nothing");
+	fp_expect_same(&ref, &qb, &r);
+	cr_expect(strstr(r.out, "greet=executable core_greet=executable"), "%s", r.out);
+	cr_expect(has_line(r.err, "libuser.so: greet: interposed by ", "opt/prog_exe"),
+		  "the executable's greet was not found by the interposer check:\n%s", r.err);
+	cr_expect_gt(fp_stat(r.err, "start-up", "direct_hits"), 0);
+	cr_expect_gt(fp_stat(r.err, "start-up", "interposer_hits"), 0);
+	cr_expect_gt(fp_stat(r.err, "start-up", "precomputed_hashes"), 0);
+	run_result_free(&r);
+}
+
+Test(i386_fast, ld_preload_interposes_on_library)
+{
+	struct fp_run ref = {.dir = "interpose", .prog = "prog_plain", .libpath = ".",
+			     .env = ENV("LD_PRELOAD=./libpre.so")};
+	struct fp_run qb = {.dir = "interpose", .prog = "opt/prog_plain", .libpath = "opt",
+			    .env = ENV("LD_PRELOAD=./opt/libpre.so")};
+	struct run_result r;
+	fp_expect_same(&ref, &qb, &r);
+	cr_expect(strstr(r.out, "greet=preload"), "libpre.so did not interpose:\n%s", r.out);
+	cr_expect_gt(fp_stat(r.err, "start-up", "direct_hits"), 0);
+	cr_expect_gt(fp_stat(r.err, "start-up", "interposer_hits"), 0);
+	run_result_free(&r);
+}
+
+Test(i386_fast, no_interposer_binds_directly)
+{
+	struct fp_run ref = {.dir = "interpose", .prog = "prog_plain", .libpath = "."};
+	struct fp_run qb = {.dir = "interpose", .prog = "opt/prog_plain", .libpath = "opt",
+			    .env = ENV("LD_DEBUG=statistics,direct")};
+	struct run_result r;
+	fp_expect_same(&ref, &qb, &r);
+	cr_expect(has_line(r.err, "libuser.so: greet -> ", "libcore.so"),
+		  "greet of libuser was not bound directly to libcore:\n%s", r.err);
+	cr_expect(has_line(r.err, "libuser.so: core_value -> ", "libcore.so"),
+		  "core_value (R_386_GLOB_DAT / R_386_32) was not bound directly:\n%s", r.err);
+	cr_expect_gt(fp_stat(r.err, "start-up", "direct_hits"), 0);
+	cr_expect_eq(fp_stat(r.err, "start-up", "interposer_hits"), 0);
+	run_result_free(&r);
+}
+
+Test(i386_fast, library_sees_executables_copy)
+{
+	const char *argv[] = {"/usr/bin/readelf", "-rW", fp_fixture("copyreloc/opt/prog"), NULL};
+	char *rel = fp_command_output(argv);
+	cr_assert(has_line(rel, "R_386_COPY", "cr_table"), "no copy relocation for cr_table:\n%s", rel);
+	free(rel);
+	cr_assert_eq(dump_flags("copyreloc/opt/libcruser.so", "cr_table"), 0x0001,
+		     "libcruser's cr_table is not bound directly to libcr");
+	struct fp_run ref = {.dir = "copyreloc", .prog = "prog", .libpath = "."};
+	struct fp_run qb = {.dir = "copyreloc", .prog = "opt/prog", .libpath = "opt"};
+	struct run_result r;
+	fp_expect_same(&ref, &qb, &r);
+	cr_expect(strstr(r.out, "same address: lib=1 user=1 data=1"), "%s", r.out);
+	cr_expect_gt(fp_stat(r.err, "start-up", "direct_hits"), 0);
+	cr_expect_gt(fp_stat(r.err, "start-up", "interposer_hits"), 0,
+		     "the executable's copy was not found by the interposer check");
+	run_result_free(&r);
+}
+
+Test(i386_fast, weak_and_vague_definitions_in_several_libraries)
+{
+	cr_assert_eq(dump_flags("weak/opt/libw3.so", "vague"), 0x1000);
+	cr_assert_eq(dump_flags("weak/opt/libw3.so", "wdata"), 0x1000);
+	cr_assert_eq(dump_flags("weak/opt/libw3.so", "_ZTS3Foo"), 0x1000);
+	struct fp_run ref = {.dir = "weak", .prog = "prog", .libpath = "."};
+	struct fp_run qb = {.dir = "weak", .prog = "opt/prog", .libpath = "opt"};
+	struct run_result r;
+	fp_expect_same(&ref, &qb, &r);
+	cr_expect_gt(fp_stat(r.err, "start-up", "direct_hits"), 0);
+	cr_expect_gt(fp_stat(r.err, "start-up", "precomputed_hashes"), 0);
+	run_result_free(&r);
+}
+
+Test(i386_fast, symbol_defined_in_two_needed_libraries)
+{
+	cr_assert_eq(dump_flags("dup/opt/libd12.so", "dup_fn"), 0x2000);
+	cr_assert_eq(dump_flags("dup/opt/libd12.so", "dup_data"), 0x2000);
+	struct fp_run ref = {.dir = "dup", .prog = "prog", .libpath = "."};
+	struct fp_run qb = {.dir = "dup", .prog = "opt/prog", .libpath = "opt"};
+	struct run_result r;
+	fp_expect_same(&ref, &qb, &r);
+	cr_expect_gt(fp_stat(r.err, "start-up", "direct_hits"), 0);
+	run_result_free(&r);
+}
+
+Test(i386_fast, verify_mode_reports_and_undoes_a_difference)
+{
+	cr_assert_eq(dump_flags("dup/opt/libd2only.so", "dup_fn"), 0x0001);
+	struct fp_run ref = {.dir = "dup", .prog = "prog_d2only", .libpath = "."};
+	struct fp_run qb = {.dir = "dup", .prog = "opt/prog_d2only", .libpath = "opt",
+			    .env = ENV("LD_DIRECT_VERIFY=1")};
+	struct run_result r;
+	fp_expect_same(&ref, &qb, &r);
+	cr_expect_eq(fp_stat(r.err, "start-up", "verify_differences"), 2,
+		     "dup_fn and dup_data of libd2only differ, and only they:\n%s", r.err);
+	cr_expect(has_line(r.err, "libd2only.so: dup_fn: direct binding gives ", "libd2.so, standard lookup gives ") &&
+		  has_line(r.err, "libd2only.so: dup_fn: ", "standard lookup gives opt/libd1.so"),
+		  "no verify report naming the object, the symbol and both definitions:\n%s", r.err);
+	run_result_free(&r);
+
+	struct fp_run direct = {.dir = "dup", .prog = "opt/prog_d2only", .libpath = "opt"};
+	fp_exec(&r, fp_loader(), &direct);
+	cr_assert(r.exited && r.exit_code == 0, "%s\n%s", run_describe(&r), r.err);
+	cr_expect(strstr(r.out, "d12: dup_fn=libd2 dup_data=2\n"), "libd2only not bound to libd2:\n%s", r.out);
+	run_result_free(&r);
+}
+
+/* libs1 and libs2 rebuilt after linkopt ran: moved_fn left libs1. */
+Test(i386_fast, stale_table_after_library_rebuilt)
+{
+	cr_assert_eq(dump_flags("stale/opt/prog", "moved_fn"), 0x0001);
+	struct fp_run ref = {.dir = "stale", .prog = "prog", .libpath = "new:."};
+	struct fp_run qb = {.dir = "stale", .prog = "opt/prog", .libpath = "new:opt"};
+	struct run_result r;
+	fp_expect_same(&ref, &qb, &r);
+	cr_expect(strstr(r.out, "moved_fn in libs2"), "%s", r.out);
+	cr_expect_geq(fp_stat(r.err, "start-up", "direct_misses"), 2,
+		      "moved_fn of prog and libsu must miss in libs1 and fall back:\n%s", r.err);
+	cr_expect_gt(fp_stat(r.err, "start-up", "direct_hits"), 0);
+	run_result_free(&r);
+}
+
+static void dlopen_case(const char *mode)
+{
+	const char *args[] = {mode, NULL};
+	struct fp_run ref = {.dir = "dlopen", .prog = "prog", .libpath = ".", .args = args};
+	struct fp_run qb = {.dir = "dlopen", .prog = "opt/prog", .libpath = "opt", .args = args};
+	struct run_result r;
+	fp_expect_same(&ref, &qb, &r);
+	cr_expect(strstr(r.out, "dla_fn(3)=1060"), "%s", r.out);
+	cr_expect_gt(fp_stat(r.err, "dlopen", "direct_hits"), fp_stat(r.err, "start-up", "direct_hits"),
+		     "no direct binding in the dlopened libraries:\n%s", r.err);
+	run_result_free(&r);
+}
+
+Test(i386_fast, dlopen_rtld_local)
+{
+	dlopen_case("local");
+}
+
+Test(i386_fast, dlopen_rtld_global)
+{
+	dlopen_case("global");
+}
+
+static void expect_reloc(const char *file, const char *type)
+{
+	const char *argv[] = {"/usr/bin/readelf", "-rW", fp_fixture(file), NULL};
+	char *rel = fp_command_output(argv);
+	cr_assert(has_line(rel, type, "t1_"), "%s has no %s against libt1's variables:\n%s", file, type, rel);
+	free(rel);
+}
+
+Test(i386_fast, tls_general_dynamic_and_descriptors_across_optimized_libraries)
+{
+	expect_reloc("tls/opt/libt2.so", "R_386_TLS_DTPMOD32");
+	expect_reloc("tls/opt/libt3.so", "R_386_TLS_DESC");
+	cr_assert_eq(dump_flags("tls/opt/libt2.so", "t1_var"), 0x0001);
+	cr_assert_eq(dump_flags("tls/opt/libt3.so", "t1_buf"), 0x0001);
+	struct fp_run ref = {.dir = "tls", .prog = "prog", .libpath = "."};
+	struct fp_run qb = {.dir = "tls", .prog = "opt/prog", .libpath = "opt",
+			    .env = ENV("LD_DEBUG=statistics,direct")};
+	struct run_result r;
+	fp_expect_same(&ref, &qb, &r);
+	cr_expect(has_line(r.err, "libt2.so: t1_var -> ", "libt1.so"), "%s", r.err);
+	cr_expect(has_line(r.err, "libt3.so: t1_buf -> ", "libt1.so"), "%s", r.err);
+	cr_expect(has_line(r.err, "libt3.so: t1_var -> ", "libt1.so"), "%s", r.err);
+	run_result_free(&r);
+}

@@ -1,0 +1,59 @@
+/* i386: gdb and valgrind on optimized 32-bit programs under
+ * ld-quickbind-i386.so.1 (the x86_64 gdb and valgrind of the host both
+ * handle i386 processes). */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "i3fhelp.h"
+
+static void run_tool(struct run_result *r, const char *dir, const char *const *argv, int timeout)
+{
+	char cwd[4096];
+	snprintf(cwd, sizeof cwd, "%s", fp_fixture(dir));
+	char *const env[] = {"PATH=/usr/bin:/bin", "LC_ALL=C", "LD_LIBRARY_PATH=opt", NULL};
+	struct run_opts o = {.cwd = cwd, .envp = env, .timeout_s = timeout};
+	cr_assert(run_program(r, (char *const *)argv, &o) == 0, "cannot run %s", argv[0]);
+}
+
+/* opt/prog_gdb names the i386 loader in PT_INTERP; core_twice is in
+ * libcore.so, not loaded when the breakpoint is set. */
+Test(i386_tools, gdb_breaks_in_a_library_and_lists_the_libraries, .timeout = 120)
+{
+	expect_elf32_i386("interpose/opt/prog_gdb");
+	const char *argv[] = {"/usr/bin/gdb", "-batch", "-nx", "-ex", "set debuginfod enabled off",
+			      "-ex", "set breakpoint pending on", "-ex", "break core_twice", "-ex", "run",
+			      "-ex", "info sharedlibrary", "-ex", "bt", "-ex", "delete", "-ex", "continue",
+			      "opt/prog_gdb", NULL};
+	struct run_result r;
+	run_tool(&r, "interpose", argv, 90);
+	cr_expect(r.exited && r.exit_code == 0, "gdb: %s\n%s%s", run_describe(&r), r.out, r.err);
+	cr_expect(strstr(r.out, "Breakpoint 1, core_twice"), "gdb did not stop in core_twice:\n%s%s", r.out, r.err);
+	cr_expect(strstr(r.out, "in user_run ()"), "no backtrace through libuser:\n%s", r.out);
+	const char *info = strstr(r.out, "Shared Object Library");
+	cr_assert(info, "no 'info sharedlibrary' table:\n%s%s", r.out, r.err);
+	static const char *const libs[] = {"opt/libuser.so", "opt/libcore.so", "ld-quickbind-i386.so.1", NULL};
+	for (const char *const *l = libs; *l; l++)
+		cr_expect(has_line(info, "Yes", *l), "'info sharedlibrary' lacks %s with symbols:\n%s", *l, info);
+	cr_expect(strstr(r.out, "user: greet=executable core_greet=executable sum=72"),
+		  "the program did not finish under gdb:\n%s", r.out);
+	cr_expect(strstr(r.out, "exited normally"), "%s", r.out);
+	run_result_free(&r);
+}
+
+static void valgrind_case(const char *dir, const char *prog, const char *expect)
+{
+	const char *argv[] = {"/usr/bin/valgrind", "-q", "--error-exitcode=99", fp_loader(), prog, NULL};
+	struct run_result r;
+	run_tool(&r, dir, argv, 100);
+	cr_expect(r.exited && r.exit_code == 0, "valgrind %s/%s: %s\n%s", dir, prog, run_describe(&r), r.err);
+	cr_expect(strstr(r.out, expect), "valgrind %s/%s: output incomplete:\n%s", dir, prog, r.out);
+	run_result_free(&r);
+}
+
+Test(i386_tools, valgrind_memcheck_on_optimized_programs, .timeout = 200)
+{
+	valgrind_case("interpose", "opt/prog_exe", "user: greet=executable core_greet=executable sum=72");
+	valgrind_case("tls", "opt/prog", "main: 11 ");
+	valgrind_case("dlopen", "opt/prog", "dla_fn(3)=1060");
+}
