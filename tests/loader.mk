@@ -250,7 +250,10 @@ $(QBT_T)/badphoff/libqbtbad.so: $(QBT_T)/link/libqbtbad.so $(QBT_T)/elfcorrupt
 $(QBT_T)/badfilesz/libqbtbad.so: $(QBT_T)/link/libqbtbad.so $(QBT_T)/elfcorrupt
 	@mkdir -p $(@D)
 	$(Q)$(word 2,$^) filesz $< $@
-QBT_FIXTURES += $(foreach d,notelf wrongarch trunc_hdr trunc_ph trunc_seg badphoff badfilesz,$(QBT_T)/$(d)/libqbtbad.so)
+$(QBT_T)/badreltype/libqbtbad.so: $(QBT_T)/link/libqbtbad.so $(QBT_T)/elfcorrupt
+	@mkdir -p $(@D)
+	$(Q)$(word 2,$^) reltype $< $@
+QBT_FIXTURES += $(foreach d,notelf wrongarch trunc_hdr trunc_ph trunc_seg badphoff badfilesz badreltype,$(QBT_T)/$(d)/libqbtbad.so)
 
 # ------------------------------------------------------- the test programs --
 QBT_SUITES := run errors ext

@@ -72,3 +72,8 @@ Test(loader_errors, segment_file_size_past_end_of_file)
 {
 	expect_error("badfilesz", LIST("libqbtbad.so"));
 }
+
+Test(loader_errors, unsupported_relocation_type)
+{
+	expect_error("badreltype", LIST("libqbtbad.so", "unsupported relocation type 33"));
+}
