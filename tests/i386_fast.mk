@@ -125,6 +125,25 @@ $(eval $(call i3f_lib,$(I3F_T)/libt3.so,$(I3F_S)/libt3.c,$(I3F_T)/libt1.so,-mtls
 $(eval $(call i3f_exe,$(I3F_T)/prog,$(I3F_S)/main.c,$(I3F_T)/libt2.so $(I3F_T)/libt3.so,-pthread -L$(I3F_T) -lt2 -lt3 -lt1))
 $(eval $(call i3f_opt,$(I3F_T),libt1.so libt2.so libt3.so prog))
 
+# -------------------------------------------------------- SysV hash only --
+# The interposer fixture linked with DT_HASH alone (older i386 toolchains'
+# default): linkopt then records SysV hash values too.
+I3F_T := $(I3F)/sysv
+I3F_S := $(I3F_FPS)/interpose
+I3F_SYSV := -Wl$(i3f_comma)--hash-style=sysv
+$(eval $(call i3f_lib,$(I3F_T)/libcore.so,$(I3F_S)/libcore.c,,$(I3F_SYSV)))
+$(eval $(call i3f_lib,$(I3F_T)/libuser.so,$(I3F_S)/libuser.c,$(I3F_T)/libcore.so,$(I3F_SYSV) -L$(I3F_T) -lcore))
+$(eval $(call i3f_exe,$(I3F_T)/prog_exe,$(I3F_S)/main.c,$(I3F_T)/libuser.so,$(I3F_SYSV) -DEXE_GREET -L$(I3F_T) -luser -lcore))
+$(eval $(call i3f_opt,$(I3F_T),libcore.so libuser.so prog_exe))
+
+# ---------------------------------------- TLS in dlopened libraries --
+# tls_dlopen loads the optimized libt2 (general dynamic) and libt3 (TLS
+# descriptors) after threads exist: dynamic TLS, not the static block.
+$(eval $(call i3f_exe,$(I3F)/tls/prog_dl,$(I3F_SRC)/tls_dlopen.c,,-pthread))
+$(I3F)/tls/opt/prog_dl: $(I3F)/tls/prog_dl $(I3F)/tls/opt/.stamp
+	$(Q)cp $< $@ && $(I3F_LINKOPT) -L $(I3F)/tls/opt $@
+I3F_FIXTURES += $(I3F)/tls/opt/prog_dl
+
 # ------------------------------------------------------- corrupted tables --
 # corrupt/FIELD/libuser.so: interpose/opt/libuser.so with FIELD broken.
 I3F_CORRUPT_FIELDS := boundto_range boundto_notneeded syminfo_addr syminsz_small \
@@ -141,6 +160,12 @@ $(I3F_CORRUPT_FIELDS:%=$(I3F)/corrupt/%/libuser.so): $(I3F)/corrupt/%/libuser.so
 	@mkdir -p $(@D)
 	$(Q)$(I3F)/qbcorrupt32 $* $(I3F)/interpose/opt/libuser.so $@
 I3F_FIXTURES += $(I3F_CORRUPT_FIELDS:%=$(I3F)/corrupt/%/libuser.so)
+
+# SysV hash values exist only in the SysV-only build.
+$(I3F)/corrupt/sysv_off/sysv/libuser.so: $(I3F)/sysv/opt/.stamp $(I3F)/qbcorrupt32
+	@mkdir -p $(@D)
+	$(Q)$(I3F)/qbcorrupt32 sysv_off $(I3F)/sysv/opt/libuser.so $@
+I3F_FIXTURES += $(I3F)/corrupt/sysv_off/sysv/libuser.so
 
 # ------------------------------------- generated 50-library application --
 # Built fixed-address so that the executable's data references become

@@ -199,3 +199,44 @@ Test(i386_fast, tls_general_dynamic_and_descriptors_across_optimized_libraries)
 	cr_expect(has_line(r.err, "libt3.so: t1_var -> ", "libt1.so"), "%s", r.err);
 	run_result_free(&r);
 }
+
+/* Libraries with DT_HASH alone: linkopt records SysV hash values, which
+ * the loader compares before names in the SysV chains. */
+Test(i386_fast, sysv_hash_only_objects)
+{
+	const char *argv[] = {"/usr/bin/readelf", "-dW", fp_fixture("sysv/opt/libcore.so"), NULL};
+	char *dyn = fp_command_output(argv);
+	cr_assert(strstr(dyn, "(HASH)") && !strstr(dyn, "(GNU_HASH)"), "libcore.so is not SysV-only:\n%s", dyn);
+	free(dyn);
+	const char *dump[] = {fp_linkopt(), "--dump", fp_fixture("sysv/opt/libuser.so"), NULL};
+	char *d = fp_command_output(dump);
+	cr_assert(strstr(d, "sysvhash"), "no SysV hash values in the table:\n%s", d);
+	free(d);
+	struct fp_run ref = {.dir = "sysv", .prog = "prog_exe", .libpath = "."};
+	struct fp_run qb = {.dir = "sysv", .prog = "opt/prog_exe", .libpath = "opt",
+			    .env = ENV("LD_DEBUG=statistics,direct")};
+	struct run_result r;
+	fp_expect_same(&ref, &qb, &r);
+	cr_expect(has_line(r.err, "libuser.so: core_twice -> ", "libcore.so"), "%s", r.err);
+	cr_expect(has_line(r.err, "libuser.so: greet: interposed by ", "prog_exe"), "%s", r.err);
+	cr_expect_gt(fp_stat(r.err, "start-up", "direct_hits"), 0);
+	cr_expect_gt(fp_stat(r.err, "start-up", "precomputed_hashes"), 0);
+	run_result_free(&r);
+}
+
+/* libt2 and libt3 dlopened while threads run: their references to libt1's
+ * variables are bound directly and use dynamic TLS (___tls_get_addr and
+ * the dynamic TLS descriptor resolver). */
+Test(i386_fast, tls_in_dlopened_optimized_libraries)
+{
+	struct fp_run ref = {.dir = "tls", .prog = "prog_dl", .libpath = "."};
+	struct fp_run qb = {.dir = "tls", .prog = "opt/prog_dl", .libpath = "opt",
+			    .env = ENV("LD_DEBUG=statistics,direct")};
+	struct run_result r;
+	fp_expect_same(&ref, &qb, &r);
+	cr_expect(has_line(r.err, "libt2.so: t1_var -> ", "libt1.so"), "%s", r.err);
+	cr_expect(has_line(r.err, "libt3.so: t1_buf -> ", "libt1.so"), "%s", r.err);
+	cr_expect(has_line(r.err, "statistics (dlopen)", "tlsdesc="), "no TLS descriptor relocated at dlopen:\n%s", r.err);
+	cr_expect_gt(fp_stat(r.err, "dlopen", "direct_hits"), fp_stat(r.err, "start-up", "direct_hits"));
+	run_result_free(&r);
+}

@@ -67,6 +67,19 @@ Test(i386_corrupt, table_gnu_off_unaligned) { qbtable_corrupt("gnu_off_unaligned
 Test(i386_corrupt, tablesz_too_big) { qbtable_corrupt("tablesz_big"); }
 Test(i386_corrupt, table_address_outside_the_object) { qbtable_corrupt("table_addr"); }
 Test(i386_corrupt, table_hint_off_out_of_range) { qbtable_corrupt("hint_off"); }
+/* SysV hash values exist only in the SysV-only build (sysv/). */
+Test(i386_corrupt, table_sysv_off_out_of_range)
+{
+	struct fp_run ref = {.dir = "sysv", .prog = "prog_exe", .libpath = "."};
+	struct fp_run qb = {.dir = "sysv", .prog = "opt/prog_exe", .libpath = "../corrupt/sysv_off/sysv:opt",
+			    .env = ENV("LD_DEBUG=statistics,direct")};
+	struct run_result r;
+	fp_expect_same(&ref, &qb, &r);
+	cr_expect(has_line(r.err, "quickbind table", "corrupt/sysv_off/sysv/libuser.so") &&
+		  strstr(r.err, "fails validation"), "no LD_DEBUG note about the invalid table:\n%s", r.err);
+	run_result_free(&r);
+}
+
 Test(i386_corrupt, hints_naming_other_symbols) { hints_untrusted("hints_wrong", NULL); }
 Test(i386_corrupt, needed_identity_mismatch) { hints_untrusted("needed_id", "no definition hints"); }
 

@@ -11,9 +11,30 @@ static void run_tool(struct run_result *r, const char *dir, const char *const *a
 {
 	char cwd[4096];
 	snprintf(cwd, sizeof cwd, "%s", fp_fixture(dir));
-	char *const env[] = {"PATH=/usr/bin:/bin", "LC_ALL=C", "LD_LIBRARY_PATH=opt", NULL};
+	char *const env[] = {"PATH=/usr/bin:/bin", "LC_ALL=C", "LD_LIBRARY_PATH=opt", "LD_DEBUG=statistics", NULL};
 	struct run_opts o = {.cwd = cwd, .envp = env, .timeout_s = timeout};
 	cr_assert(run_program(r, (char *const *)argv, &o) == 0, "cannot run %s", argv[0]);
+}
+
+/* The kernel starts the i386 loader named in PT_INTERP (no direct
+ * invocation): same output as prog_exe under musl, fast paths taken. */
+Test(i386_tools, optimized_program_runs_through_pt_interp)
+{
+	const char *argv[] = {"/usr/bin/readelf", "-lW", fp_fixture("interpose/opt/prog_gdb"), NULL};
+	char *ph = fp_command_output(argv);
+	cr_assert(strstr(ph, "ld-quickbind-i386.so.1"), "PT_INTERP is not the i386 loader:\n%s", ph);
+	free(ph);
+	struct run_result m, r;
+	fp_exec(&m, I3F_MUSL_LDSO, &(struct fp_run){.dir = "interpose", .prog = "prog_exe", .libpath = "."});
+	cr_assert(m.exited && m.exit_code == 0, "reference: %s\n%s", run_describe(&m), m.err);
+	const char *prog[] = {"./opt/prog_gdb", NULL};
+	run_tool(&r, "interpose", prog, 30);
+	cr_assert(r.exited && r.exit_code == 0, "%s\n%s", run_describe(&r), r.err);
+	cr_expect_str_eq(r.out, m.out);
+	cr_expect_gt(fp_stat(r.err, "start-up", "direct_hits"), 0);
+	cr_expect_gt(fp_stat(r.err, "start-up", "interposer_hits"), 0);
+	run_result_free(&m);
+	run_result_free(&r);
 }
 
 /* opt/prog_gdb names the i386 loader in PT_INTERP; core_twice is in
