@@ -113,7 +113,8 @@ $(eval $(call i3f_lib,$(I3F_T)/libdlb.so,$(I3F_S)/libdlb.c))
 $(eval $(call i3f_lib,$(I3F_T)/libdla.so,$(I3F_S)/libdla.c,$(I3F_T)/libdlb.so,-L$(I3F_T) -ldlb))
 $(eval $(call i3f_lib,$(I3F_T)/libdlc.so,$(I3F_S)/libdlc.c,$(I3F_T)/libdlb.so,-L$(I3F_T) -ldlb))
 $(eval $(call i3f_exe,$(I3F_T)/prog,$(I3F_S)/main.c))
-$(eval $(call i3f_opt,$(I3F_T),libdla.so libdlb.so libdlc.so prog))
+$(eval $(call i3f_exe,$(I3F_T)/prog_gdb,$(I3F_S)/main.c,,-Wl$(i3f_comma)--dynamic-linker=$(I3F_LOADER)))
+$(eval $(call i3f_opt,$(I3F_T),libdla.so libdlb.so libdlc.so prog prog_gdb))
 
 # ------------------------------------------------------------------- TLS --
 # libt2: general-dynamic (___tls_get_addr), libt3: TLS descriptors.

@@ -62,6 +62,26 @@ Test(i386_tools, gdb_breaks_in_a_library_and_lists_the_libraries, .timeout = 120
 	run_result_free(&r);
 }
 
+/* dlb_fn is in libdlb.so, which arrives only with dlopen("libdla.so"). */
+Test(i386_tools, gdb_breaks_in_a_dlopened_library, .timeout = 120)
+{
+	const char *argv[] = {"/usr/bin/gdb", "-batch", "-nx", "-ex", "set debuginfod enabled off",
+			      "-ex", "set breakpoint pending on", "-ex", "break dlb_fn", "-ex", "run",
+			      "-ex", "info sharedlibrary", "-ex", "bt", "-ex", "delete", "-ex", "continue",
+			      "--args", "opt/prog_gdb", "global", NULL};
+	struct run_result r;
+	run_tool(&r, "dlopen", argv, 90);
+	cr_expect(r.exited && r.exit_code == 0, "gdb: %s\n%s%s", run_describe(&r), r.out, r.err);
+	cr_expect(strstr(r.out, "Breakpoint 1, dlb_fn"), "gdb did not stop in dlb_fn:\n%s%s", r.out, r.err);
+	cr_expect(strstr(r.out, "in dla_fn ("), "no backtrace through libdla:\n%s", r.out);
+	const char *info = strstr(r.out, "Shared Object Library");
+	cr_assert(info, "no 'info sharedlibrary' table:\n%s%s", r.out, r.err);
+	cr_expect(has_line(info, "Yes", "opt/libdla.so") && has_line(info, "Yes", "opt/libdlb.so"),
+		  "'info sharedlibrary' lacks the dlopened libraries:\n%s", info);
+	cr_expect(strstr(r.out, "dlc_fn(4)="), "the program did not finish under gdb:\n%s", r.out);
+	run_result_free(&r);
+}
+
 static void valgrind_case(const char *dir, const char *prog, const char *expect)
 {
 	const char *argv[] = {"/usr/bin/valgrind", "-q", "--error-exitcode=99", fp_loader(), prog, NULL};
