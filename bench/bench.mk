@@ -3,6 +3,10 @@
 # the README shows.  BENCH_ARGS is passed to bench/bench.py, e.g.
 #   make bench BENCH_ARGS=--quick
 #   make bench BENCH_ARGS="--libs 50 --sweep 10,50 --runs 20"
+#   make bench BENCH_ARGS=--no-i386      (x86_64 only)
+#   make bench BENCH_ARGS=--i386-only    (the i386 column only)
+# The i386 column is skipped, with the reason in the report, when the i386
+# toolchains or loaders are absent.
 # See docs/BENCHMARKS.md.  Neither target is part of `make all` or `make check`.
 BENCH_ARGS ?=
 BENCH_PY := python3 bench/bench.py

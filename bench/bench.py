@@ -6,13 +6,20 @@ OUT/startup.png.
   bench.py                 the full suite (make bench)
   bench.py --quick         a small version of everything, for a quick look
   bench.py --demo          ~40 libraries, a short table on stdout (make demo)
+  bench.py --i386-only     only the i386 column
+  bench.py --no-i386       only x86_64
 
-Workload parameters (--libs, --funcs, ...) override the defaults.
+Workload parameters (--libs, --funcs, ...) override the defaults.  The i386
+column (glibc i386 lazy and LD_BIND_NOW=1, musl's i386 loader, quickbind
+i386 without and with all tables) runs the same office workload (--i386-libs
+to change its size) and the micro cases, not the sweep; it is skipped, with
+the reason in the report, when the i386 toolchains or loaders are absent.
 """
 
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -48,12 +55,20 @@ def parse(argv):
     ap.add_argument("--no-callgrind", action="store_true")
     ap.add_argument("--loader", default="build/lib/ld-quickbind-x86_64.so.1")
     ap.add_argument("--linkopt", default="build/bin/linkopt")
+    ap.add_argument("--no-i386", action="store_true", help="skip the i386 column")
+    ap.add_argument("--i386-only", action="store_true", help="only the i386 column")
+    ap.add_argument("--i386-libs", type=int,
+                    help="libraries of the i386 office workload (default: --libs)")
+    ap.add_argument("--i386-loader", default="build/lib/ld-quickbind-i386.so.1")
     a = ap.parse_args(argv)
+    if a.no_i386 and a.i386_only:
+        ap.error("--no-i386 and --i386-only exclude each other")
     # Defaults per mode; explicit options win.
     if a.demo:
         d = dict(libs=40, funcs=1500, deps=8, refs=1500, weak=40, sweep="",
                  runs=10, dlopen_syms=0, chain_syms=0, chain=0)
         a.no_micro = a.no_callgrind = True
+        a.no_i386 = not a.i386_only
     elif a.quick:
         d = dict(libs=25, funcs=400, deps=8, refs=400, weak=40, sweep="5,10,25",
                  runs=5, dlopen_syms=2000, chain_syms=1000, chain=500)
@@ -64,14 +79,18 @@ def parse(argv):
     for k, v in d.items():
         if getattr(a, k) is None:
             setattr(a, k, v)
+    if a.i386_libs is None:
+        a.i386_libs = a.libs
     a.runs = max(1, a.runs)
     return a
 
 
-def build(a, kind, sub, **params):
+def build(a, kind, sub, arch="x86_64", **params):
     """Generates one workload under OUT/work/SUB (reused when unchanged)."""
+    loader = a.i386_loader if arch == "i386" else a.loader
     argv = [kind, os.path.join(a.out, "work", sub), "--seed", str(a.seed),
-            "--jobs", str(a.jobs), "--loader", a.loader, "--linkopt", a.linkopt]
+            "--jobs", str(a.jobs), "--loader", loader, "--linkopt", a.linkopt,
+            "--arch", arch]
     for k, v in params.items():
         argv += ["--" + k, str(v)]
     ga = gen.parse_args(argv)
@@ -93,13 +112,58 @@ def office_dir(a, libs):
     return "office-%d-%d-%d-%d-%d" % (libs, a.funcs, a.deps, a.refs, a.weak)
 
 
-def musl_version():
-    r = subprocess.run(["/lib/ld-musl-x86_64.so.1"], stderr=subprocess.PIPE,
-                       stdout=subprocess.DEVNULL)
+def musl_version(ldso="/lib/ld-musl-x86_64.so.1"):
+    try:
+        r = subprocess.run([ldso], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL)
+    except OSError:
+        return "?"
     for line in r.stderr.decode(errors="replace").splitlines():
         if line.startswith("Version"):
             return line.split()[-1]
     return "?"
+
+
+def i386_missing():
+    """Why the i386 column cannot be measured on this machine, or None."""
+    for cc in ("i386-linux-musl-gcc", "i686-linux-gnu-gcc"):
+        if not shutil.which(cc):
+            return "%s not found (scripts/deps.sh installs it)" % cc
+    for f, what in ((gen.MUSL_I386_LDSO, "musl's i386 loader"),
+                    (gen.GLIBC_I386_LDSO, "glibc's i386 loader")):
+        if not os.path.exists(f):
+            return "%s %s is missing (scripts/deps.sh installs it)" % (what, f)
+    return None
+
+
+def run_i386(a):
+    """The i386 column: same workloads, i386 builds, five variants."""
+    why = i386_missing()
+    if why:
+        log("i386 column skipped: " + why)
+        return {"skipped": why}
+    loader = os.path.abspath(a.i386_loader)
+    res = {"loader": loader, "glibc_ldso": gen.GLIBC_I386_LDSO,
+           "musl_ldso": gen.MUSL_I386_LDSO,
+           "musl_version": musl_version(gen.MUSL_I386_LDSO), "workloads": {}}
+
+    def measure(wdir, cg):
+        return run.run_workload(wdir, loader, a.runs, a.warmup, cg, cg, log=log,
+                                variants=run.I386_VARIANTS)
+
+    d = build(a, "office", "i386-" + office_dir(a, a.i386_libs), "i386",
+              **office_params(a, a.i386_libs))
+    key = "office-%d" % a.i386_libs
+    res["workloads"][key] = measure(d, not a.no_callgrind)
+    res["main_office"] = key
+    if not a.no_micro:
+        d = build(a, "dlopen", "i386-dlopen-%d" % a.dlopen_syms, "i386",
+                  syms=a.dlopen_syms, refs=a.dlopen_syms)
+        res["workloads"]["dlopen"] = measure(d, not a.no_callgrind)
+        res["main_dlopen"] = "dlopen"
+        d = build(a, "chain", "i386-chain-%d-%d" % (a.chain_syms, a.chain), "i386",
+                  syms=a.chain_syms, chain=a.chain)
+        res["workloads"]["chain"] = measure(d, not a.no_callgrind)
+    return res
 
 
 def demo_table(w):
@@ -127,15 +191,9 @@ def demo_table(w):
     return "\n".join(out)
 
 
-def main(argv):
-    a = parse(argv)
-    os.makedirs(a.out, exist_ok=True)
-    run.ensure_launcher(os.path.join(a.out, "qbb-launch"))
+def x86_64_part(a, res):
+    """The x86_64 workloads under every variant, and the library-count sweep."""
     loader = os.path.abspath(a.loader)
-    res = {"command": "bench/bench.py " + " ".join(argv), "runs": a.runs,
-           "warmup": a.warmup, "machine": run.machine_info(),
-           "musl_version": musl_version(), "workloads": {}, "sweep": []}
-    t0 = time.time()
 
     def measure(wdir, cg):
         return run.run_workload(wdir, loader, a.runs, a.warmup, cg, cg, log=log)
@@ -161,14 +219,29 @@ def main(argv):
         res["sweep"].append({"libs": libs, "variants": {
             n: {k: v[k] for k in ("status", "wall_ms", "rss_kb") if k in v}
             for n, v in w["variants"].items()}})
+
+
+def main(argv):
+    a = parse(argv)
+    os.makedirs(a.out, exist_ok=True)
+    run.ensure_launcher(os.path.join(a.out, "qbb-launch"))
+    res = {"command": "bench/bench.py " + " ".join(argv), "runs": a.runs,
+           "warmup": a.warmup, "machine": run.machine_info(),
+           "musl_version": musl_version(), "workloads": {}, "sweep": []}
+    t0 = time.time()
+    if not a.i386_only:
+        x86_64_part(a, res)
+    res["i386"] = {"skipped": "--no-i386"} if a.no_i386 else run_i386(a)
     with open(os.path.join(a.out, "results.json"), "w") as f:
         json.dump(res, f, indent=1)
     report.render(res, a.out)
     log("done in %.0f s: %s" % (time.time() - t0, os.path.join(a.out, "report.md")))
-    if a.demo:
+    w = res["workloads"].get(res.get("main_office")) or \
+        res["i386"].get("workloads", {}).get(res["i386"].get("main_office"))
+    if a.demo and w:
         print()
-        print(report.describe(res["workloads"][key]))
-        print(demo_table(res["workloads"][key]))
+        print(report.describe(w))
+        print(demo_table(w))
     return 0
 
 

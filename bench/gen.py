@@ -6,7 +6,8 @@
   gen.py chain  --syms 4000 --chain 2000 OUT
 
 Every workload is deterministic from --seed and is built twice from the same
-sources: OUT/glibc (gcc) and OUT/musl (musl-gcc).  OUT/musl also holds
+sources: OUT/glibc (gcc) and OUT/musl (musl-gcc); with --arch i386, by
+i686-linux-gnu-gcc and i386-linux-musl-gcc instead.  OUT/musl also holds
 app-qb, the same program with PT_INTERP pointing at the quickbind loader.
 With --linkopt, OUT/musl-opt is a copy of OUT/musl optimized in place.
 OUT/workload.json describes what was built; an unchanged workload is not
@@ -28,7 +29,27 @@ import names  # noqa: E402
 
 GEN_VERSION = 3
 LIB_CFLAGS = ["-O1", "-fPIC", "-w"]
-MUSL_CC = "musl-gcc"
+
+# The glibc i386 runtime that comes with the cross toolchain
+# (libc6-i386-cross, pulled in by libc6-dev-i386-cross in scripts/deps.sh):
+# the one the programs are linked against, and present wherever they can be
+# built.  /lib/ld-linux.so.2 belongs to libc6-i386, which deps.sh does not
+# install.  PT_INTERP and RUNPATH name it, so the programs run as they are,
+# with no loader invocation or environment in between (like the others).
+GLIBC_I386_DIR = "/usr/i686-linux-gnu/lib"
+GLIBC_I386_LDSO = GLIBC_I386_DIR + "/ld-linux.so.2"
+MUSL_I386_LDSO = "/lib/ld-musl-i386.so.1"
+
+# Per architecture: the glibc and musl compiler drivers, the glibc
+# programs' extra link flags, the default quickbind loader.
+ARCHS = {
+    "x86_64": {"glibc_cc": ["gcc"], "musl_cc": ["musl-gcc"], "glibc_exe_ld": [],
+               "loader": "build/lib/ld-quickbind-x86_64.so.1"},
+    "i386": {"glibc_cc": ["i686-linux-gnu-gcc"], "musl_cc": ["i386-linux-musl-gcc"],
+             "glibc_exe_ld": ["-Wl,--dynamic-linker=" + GLIBC_I386_LDSO,
+                              "-Wl,-rpath," + GLIBC_I386_DIR],
+             "loader": "build/lib/ld-quickbind-i386.so.1"},
+}
 
 
 def write(path, text):
@@ -84,7 +105,8 @@ def lib_source(title, defs, data_refs, call_refs, entry, quick_calls,
 class Build:
     """Collects the compile/link commands of one workload for both libcs."""
 
-    def __init__(self, out, loader, jobs, verbose):
+    def __init__(self, out, loader, jobs, verbose, arch="x86_64"):
+        self.tc = ARCHS[arch]
         self.out = out
         self.loader = loader
         self.jobs = jobs
@@ -97,7 +119,7 @@ class Build:
         return os.path.join(self.out, *parts)
 
     def cc(self, libc):
-        return ["gcc"] if libc == "glibc" else [MUSL_CC]
+        return list(self.tc["glibc_cc" if libc == "glibc" else "musl_cc"])
 
     def library(self, name, src, needed, extra_ld=()):
         """needed: library names (without lib/.so) this one links against."""
@@ -105,7 +127,7 @@ class Build:
         # produce the same object: compile once, link with each toolchain.
         obj = self.p("obj-glibc", name + ".o")
         self.tasks["cc-lib-" + name] = (
-            ["gcc"] + LIB_CFLAGS + ["-c", "-o", obj, src], [])
+            self.cc("glibc") + LIB_CFLAGS + ["-c", "-o", obj, src], [])
         for libc in ("glibc", "musl"):
             so = self.p(libc, "lib%s.so" % name)
             argv = self.cc(libc) + [
@@ -128,6 +150,8 @@ class Build:
             argv = self.cc(libc) + [
                 "-o", self.p(libc, exe), self.p("obj-" + libc, name + ".o"),
                 "-Wl,-rpath,$ORIGIN", "-Wl,-z,lazy"] + interp + list(extra_ld)
+            if libc == "glibc":
+                argv += self.tc["glibc_exe_ld"]
             argv += [self.p(libc, "lib%s.so" % d) for d in needed]
             if ldl and libc == "glibc":
                 argv.append("-ldl")
@@ -276,13 +300,19 @@ def colliding_names(rng, count, nbucket, bucket):
 
 
 def elf_sysv_nbucket(path):
-    """nbucket of the .hash section of an ELF64 file, or None."""
+    """nbucket of the .hash section of an ELF32 or ELF64 file, or None."""
     with open(path, "rb") as f:
         data = f.read()
-    shoff, = struct.unpack_from("<Q", data, 0x28)
-    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3a)
+    if data[4] == 1:  # ELFCLASS32
+        shoff, = struct.unpack_from("<I", data, 0x20)
+        shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x2e)
+        shfmt = "<IIIIIIIIII"
+    else:
+        shoff, = struct.unpack_from("<Q", data, 0x28)
+        shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3a)
+        shfmt = "<IIQQQQIIQQ"
     def sh(i):
-        return struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize)
+        return struct.unpack_from(shfmt, data, shoff + i * shentsize)
     stroff = sh(shstrndx)[4]
     for i in range(shnum):
         s = sh(i)
@@ -372,8 +402,9 @@ def parse_args(argv):
         p.add_argument("out")
         p.add_argument("--seed", type=int, default=1)
         p.add_argument("--jobs", "-j", type=int, default=2)
-        p.add_argument("--loader", default=os.path.abspath("build/lib/ld-quickbind-x86_64.so.1"),
-                       help="PT_INTERP of the -qb programs (absolute path)")
+        p.add_argument("--arch", choices=sorted(ARCHS), default="x86_64")
+        p.add_argument("--loader", help="PT_INTERP of the -qb programs (default: "
+                       "build/lib/ld-quickbind-ARCH.so.1)")
         p.add_argument("--linkopt", default="build/bin/linkopt")
         p.add_argument("--force", action="store_true", help="rebuild even if unchanged")
         p.add_argument("--verbose", "-v", action="store_true")
@@ -400,9 +431,12 @@ def parse_args(argv):
 def generate(a):
     """Builds the workload described by the parsed arguments; returns its
     description (also written to OUT/workload.json)."""
-    a.loader = os.path.abspath(a.loader)
+    a.loader = os.path.abspath(a.loader or ARCHS[a.arch]["loader"])
+    # "arch" is recorded only for i386, so x86_64 workloads built before
+    # the option existed are still recognised as unchanged.
     params = {k: v for k, v in vars(a).items()
-              if k not in ("out", "jobs", "force", "verbose", "linkopt")}
+              if k not in ("out", "jobs", "force", "verbose", "linkopt")
+              and (k != "arch" or v != "x86_64")}
     params["gen_version"] = GEN_VERSION
     meta_path = os.path.join(a.out, "workload.json")
     linkopt_mtime = os.path.getmtime(a.linkopt) if os.path.exists(a.linkopt) else 0
@@ -417,13 +451,13 @@ def generate(a):
                     json.dump(meta, f, indent=1)
             return meta
     shutil.rmtree(a.out, ignore_errors=True)
-    b = Build(a.out, a.loader, a.jobs, a.verbose)
+    b = Build(a.out, a.loader, a.jobs, a.verbose, a.arch)
     info = {"office": gen_office, "dlopen": gen_dlopen, "chain": gen_chain}[a.kind](a, b)
     b.run()
     if a.kind == "chain":
         real = elf_sysv_nbucket(os.path.join(a.out, "glibc", "libchain.so"))
         if real and real != info["nbucket"]:
-            b = Build(a.out, a.loader, a.jobs, a.verbose)
+            b = Build(a.out, a.loader, a.jobs, a.verbose, a.arch)
             info = gen_chain(a, b, real)
             b.run()
     meta = {"params": params, "kind": a.kind, "programs": info["programs"]}

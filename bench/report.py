@@ -12,7 +12,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run import LABELS, VARIANT_NAMES  # noqa: E402
+from run import I386_VARIANTS, LABELS, VARIANT_NAMES  # noqa: E402
 
 TARGETS_DOC = "docs/BENCHMARKS.md"
 
@@ -157,6 +157,70 @@ def targets(res):
     return rows
 
 
+def same_workload(w1, w2):
+    """True when two workloads differ only in architecture (and loader)."""
+    strip = lambda p: {k: v for k, v in p.items() if k not in ("arch", "loader")}  # noqa: E731
+    return w1["kind"] == w2["kind"] and strip(w1["params"]) == strip(w2["params"])
+
+
+def side_by_side(x, i):
+    """x86_64 and i386 figures of one workload, variant by variant."""
+    out = ["| variant | wall ms x86_64 | wall ms i386 | i386 ÷ x86_64 "
+           "| × glibc now x86_64 | × glibc now i386 | Ir (M) x86_64 | Ir (M) i386 "
+           "| Ir × glibc now x86_64 | Ir × glibc now i386 "
+           "| peak RSS KiB x86_64 | peak RSS KiB i386 |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    xn, inow = x["variants"].get("glibc-now"), i["variants"].get("glibc-now")
+    m = lambda v: ir(v) / 1e6 if ir(v) is not None else None  # noqa: E731
+    for n in I386_VARIANTS:
+        xv, iv = x["variants"].get(n), i["variants"].get(n)
+        out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            LABELS[n], fmt(wall(xv)), fmt(wall(iv)), ratio(wall(iv), wall(xv)),
+            ratio(wall(xv), wall(xn)), ratio(wall(iv), wall(inow)),
+            fmt(m(xv), "%.1f"), fmt(m(iv), "%.1f"),
+            ratio(ir(xv), ir(xn)), ratio(ir(iv), ir(inow)),
+            fmt(rss(xv), "%d"), fmt(rss(iv), "%d")))
+    return "\n".join(out)
+
+
+def i386_section(res):
+    """The i386 column: report lines, from "## i386" on."""
+    r = res.get("i386")
+    if r is None:
+        return []
+    lines = ["## i386", ""]
+    if "skipped" in r:
+        return lines + ["Not measured: %s." % r["skipped"], ""]
+    lines.append(
+        "The same sources built for 32-bit x86: glibc with `i686-linux-gnu-gcc` "
+        "(loader `%s`, as `PT_INTERP`, with its libraries by `RUNPATH`), musl with "
+        "`i386-linux-musl-gcc` (musl %s's loader `%s`), quickbind's i386 loader "
+        "`%s` as `PT_INTERP` of the musl build, and for \"all tables\" the musl "
+        "build optimized by linkopt.  Same method as the x86_64 tables (the same "
+        "64-bit launcher execs the 32-bit programs); ratios are to glibc i386 "
+        "`LD_BIND_NOW=1` and to musl i386, measured in the same run.  Each fast "
+        "path alone is measured on x86_64 only." % (
+            r.get("glibc_ldso", "?"), r.get("musl_version", "?"),
+            r.get("musl_ldso", "?"), r.get("loader", "?")))
+    lines.append("")
+    for key, w in r.get("workloads", {}).items():
+        lines += ["### i386: %s" % key, "",
+                  describe(w) + ". linkopt: %s." % w.get("linkopt"), "",
+                  workload_table(w), ""]
+    rows = targets(r)
+    if rows:
+        lines += ["### i386: targets (issue 6, evaluated on i386)", "",
+                  "| target | measured | verdict |", "|---|---|---|"]
+        lines += ["| %s | %s | %s |" % t for t in rows]
+        lines.append("")
+    for key, w in r.get("workloads", {}).items():
+        x = res.get("workloads", {}).get(key)
+        if x and same_workload(x, w):
+            lines += ["### x86_64 and i386 side by side: %s" % key, "",
+                      side_by_side(x, w), ""]
+    return lines
+
+
 def sweep_table(res):
     sw = res.get("sweep", [])
     if not sw:
@@ -242,6 +306,7 @@ def render(res, outdir):
                   "|---|---|---|"]
         lines += ["| %s | %s | %s |" % r for r in rows]
         lines.append("")
+    lines += i386_section(res)
     st, _ = sweep_table(res)
     if st:
         why = chart(res, outdir)
@@ -250,7 +315,9 @@ def render(res, outdir):
                      else "(no chart: %s)" % why)
         lines += ["", st, ""]
     stats = []
-    for key, w in res.get("workloads", {}).items():
+    every = list(res.get("workloads", {}).items()) + [
+        ("i386 " + k, w) for k, w in res.get("i386", {}).get("workloads", {}).items()]
+    for key, w in every:
         for n in VARIANT_NAMES:
             s = w["variants"].get(n, {}).get("ld_statistics")
             if s and s.get("lines"):

@@ -38,6 +38,10 @@ VARIANTS = [
 ]
 VARIANT_NAMES = [v[0] for v in VARIANTS]
 LABELS = {v[0]: v[4] for v in VARIANTS}
+# The i386 column: the reference loaders and quickbind without and with all
+# tables (each fast path alone is measured on x86_64 only, to keep the run
+# short).
+I386_VARIANTS = ["glibc-lazy", "glibc-now", "musl", "qb-none", "qb-all"]
 
 # The environment of every run: nothing inherited, so a stray LD_* of the
 # caller cannot change what is measured.
@@ -45,10 +49,12 @@ BASE_ENV = {"PATH": "/usr/bin:/bin", "LC_ALL": "C"}
 CHECK_TIMEOUT = 120
 
 
-def variant_cmds(wdir, meta, prog="app"):
+def variant_cmds(wdir, meta, prog="app", only=None):
     p = meta["programs"][prog]
     out = []
     for name, sub, suffix, env, label in VARIANTS:
+        if only is not None and name not in only:
+            continue
         exe = os.path.abspath(os.path.join(wdir, sub, prog + suffix))
         e = dict(BASE_ENV)
         e.update(env)
@@ -207,10 +213,12 @@ def ld_statistics(v):
     return {"lines": lines[:200], "values": parsed}
 
 
-def run_workload(wdir, loader, runs, warmup, do_cg, do_stats, log=print):
+def run_workload(wdir, loader, runs, warmup, do_cg, do_stats, log=print,
+                 variants=None):
+    """variants: the names to run (default: all)."""
     with open(os.path.join(wdir, "workload.json")) as f:
         meta = json.load(f)
-    vs = variant_cmds(wdir, meta)
+    vs = variant_cmds(wdir, meta, only=variants)
     res = {"dir": wdir, "kind": meta["kind"], "params": meta["params"],
            "linkopt": meta.get("linkopt"), "variants": {}}
     ref = None
@@ -277,13 +285,16 @@ def main(argv):
     ap.add_argument("--callgrind", action="store_true")
     ap.add_argument("--stats", action="store_true")
     ap.add_argument("--loader", default="build/lib/ld-quickbind-x86_64.so.1")
+    ap.add_argument("--variants", help="comma-separated subset of: " +
+                    ",".join(VARIANT_NAMES))
     ap.add_argument("--launcher", default=LAUNCHER)
     a = ap.parse_args(argv)
     ensure_launcher(a.launcher)
     res = {"machine": machine_info(), "workloads": {}}
     for w in a.workloads:
         res["workloads"][os.path.basename(os.path.normpath(w))] = run_workload(
-            w, a.loader, a.runs, a.warmup, a.callgrind, a.stats)
+            w, a.loader, a.runs, a.warmup, a.callgrind, a.stats,
+            variants=a.variants.split(",") if a.variants else None)
     with open(a.out, "w") as f:
         json.dump(res, f, indent=1)
     return 0

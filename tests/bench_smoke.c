@@ -3,7 +3,8 @@
  * runs every workload at a tiny size, and the report must have a row for
  * every loader variant and a section for every workload.  Nothing here
  * looks at a timing: speed is `make bench`'s business; this only keeps the
- * suite from rotting.
+ * suite from rotting.  When configure enabled i386 (BENCH_I386, from
+ * tests/bench.mk), the i386 column runs too and its rows are checked.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -97,6 +98,44 @@ static const char *const variants[] = {
 };
 #define NVARIANTS (sizeof variants / sizeof variants[0])
 
+/* The i386 column's variants: the reference loaders, then quickbind. */
+static const char *const variants_i386[] = {
+	"glibc ld.so (lazy)", "glibc ld.so LD_BIND_NOW=1", "musl ld.so",
+	"quickbind, no tables", "quickbind, all tables",
+};
+#define NVARIANTS_I386 (sizeof variants_i386 / sizeof variants_i386[0])
+
+#ifndef BENCH_I386
+#define BENCH_I386 0
+#endif
+
+/* Every i386 workload has a table with a measured row per variant: `make
+ * check` builds the i386 loader and linkopt first, so the quickbind rows
+ * must pass the output check against musl's i386 loader too. */
+static void check_i386(const char *report)
+{
+	const char *subs[] = { "### i386: office-3", "### i386: dlopen", "### i386: chain" };
+	char *all = section(report, "## i386");
+	size_t i, j;
+
+	for (i = 0; i < sizeof subs / sizeof subs[0]; i++) {
+		const char *s = strstr(all, subs[i]), *e;
+		char *sec;
+
+		cr_assert_not_null(s, "i386 section has no '%s'", subs[i]);
+		e = strstr(s + strlen(subs[i]), "\n### ");
+		sec = strndup(s, e ? (size_t)(e - s) : strlen(s));
+		cr_assert_not_null(sec);
+		for (j = 0; j < NVARIANTS_I386; j++)
+			cr_expect(row_measured(sec, variants_i386[j]),
+				  "%s: %s not measured", subs[i], variants_i386[j]);
+		free(sec);
+	}
+	cr_expect_not_null(strstr(all, "### i386: targets"));
+	cr_expect_not_null(strstr(all, "### x86_64 and i386 side by side: office-3"));
+	free(all);
+}
+
 Test(bench, tiny_suite_builds_runs_and_reports, .timeout = 600)
 {
 	char *dir = make_outdir(), cmd[1024], path[512];
@@ -107,8 +146,8 @@ Test(bench, tiny_suite_builds_runs_and_reports, .timeout = 600)
 	snprintf(cmd, sizeof cmd,
 		 "python3 bench/bench.py --out %s --libs 3 --funcs 20 --refs 20 "
 		 "--weak 2 --sweep 2,3 --runs 2 --warmup 1 --dlopen-syms 100 "
-		 "--chain-syms 60 --chain 20 --no-callgrind >%s/log 2>&1",
-		 dir, dir);
+		 "--chain-syms 60 --chain 20 --no-callgrind%s >%s/log 2>&1",
+		 dir, BENCH_I386 ? "" : " --no-i386", dir);
 	if (run(cmd) != 0) {
 		snprintf(path, sizeof path, "%s/log", dir);
 		cr_assert_fail("bench.py failed:\n%s", slurp(path));
@@ -131,6 +170,11 @@ Test(bench, tiny_suite_builds_runs_and_reports, .timeout = 600)
 	cr_expect_not_null(strstr(report, "## Targets"));
 	cr_expect_not_null(strstr(report, "\n| 2 | "), "sweep row for 2 libraries");
 	cr_expect_not_null(strstr(report, "\n| 3 | "), "sweep row for 3 libraries");
+	if (BENCH_I386)
+		check_i386(report);
+	else
+		cr_expect_not_null(strstr(report, "## i386\n\nNot measured: --no-i386."),
+				   "report does not say the i386 column was turned off");
 
 	/* The chart is a PNG when gnuplot is there (it is in scripts/deps.sh). */
 	snprintf(path, sizeof path, "%s/startup.png", dir);
