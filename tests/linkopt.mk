@@ -1,5 +1,5 @@
 # linkopt tests: unit tests over the library code and integration tests
-# over fixtures linked by GNU ld, lld and mold, 64- and 32-bit, glibc and musl.
+# over fixtures linked by GNU ld, gold, lld and mold, 64- and 32-bit, glibc and musl.
 LOT := $(B)/tests/linkopt
 LINKOPT_LIBOBJS := $(filter-out %/main.o,$(LINKOPT_OBJS))
 
@@ -19,7 +19,10 @@ LOT_CC_g32bfd  := i686-linux-gnu-gcc
 LOT_CC_g32lld  := i686-linux-gnu-gcc -B$(LOT_LDBIN) -fuse-ld=lld
 LOT_CC_g64sysv := gcc -fuse-ld=bfd -Wl,--hash-style=sysv
 LOT_CC_m32sysv := i386-linux-musl-gcc -Wl,--hash-style=sysv
-LOT_VARIANTS := g64bfd g64lld g64mold m64bfd m64lld m64mold m32bfd m32lld m32mold g32bfd g32lld g64sysv m32sysv
+LOT_CC_g64gold := gcc -fuse-ld=gold
+LOT_CC_m64gold := musl-gcc -fuse-ld=gold
+LOT_VARIANTS := g64bfd g64lld g64mold m64bfd m64lld m64mold m32bfd m32lld m32mold g32bfd g32lld g64sysv m32sysv \
+	g64gold m64gold
 
 $(LOT_LDBIN)/ld.lld $(LOT_LDBIN)/ld.mold:
 	@mkdir -p $(@D)

@@ -18,6 +18,7 @@
 static const char *const variants[] = {
 	"g64bfd", "g64lld", "g64mold", "m64bfd", "m64lld", "m64mold",
 	"m32bfd", "m32lld", "m32mold", "g32bfd", "g32lld", "g64sysv", "m32sysv",
+	"g64gold", "m64gold",
 };
 #define NVAR (sizeof variants / sizeof *variants)
 static const char *const files[] = { "prog", "liba.so", "libb.so" };
