@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """Run a built workload under every loader variant, side by side.
 
-  run.py [--runs 10] [--warmup 2] [--callgrind] [--stats] -o OUT.json WORKLOAD_DIR...
+  run.py [--runs 10] [--warmup 2] [--callgrind] [--stats] [--variants a,b]
+         -o OUT.json WORKLOAD_DIR...
 
 Variants: glibc's ld.so lazy and with LD_BIND_NOW=1, musl's loader,
 quickbind without tables, with all tables, and with each fast path alone
 (all tables, the other two switched off with LD_NODIRECT / LD_NOHASHVALS /
 LD_NOSYMCACHE).  A variant is measured only after its output in "check"
 mode (every binding exercised) equals musl's; otherwise it is reported as
-failed with the reason, never measured.
+failed with the reason, never measured.  i386 workloads (gen.py --arch
+i386) run the same way, with --loader naming the i386 loader: the static
+64-bit launcher execs 32-bit programs like any other.
 """
 
 import argparse
