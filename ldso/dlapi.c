@@ -2,6 +2,8 @@
  * musl's __dlsym), dladdr, dl_iterate_phdr, dlinfo. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include "ldso.h"
 
@@ -185,14 +187,17 @@ QB_PUBLIC int dlinfo(void *restrict h, int req, void *restrict res)
 		*(struct link_map **)res = (struct link_map *)p;
 		return 0;
 	case RTLD_DI_ORIGIN: {
+		/* The object's directory, made absolute as glibc reports it
+		 * (the caller provides PATH_MAX bytes). */
+		char dir[PATH_MAX];
 		const char *slash = strrchr(p->name, '/');
-		if (!slash) {
-			strcpy(res, ".");
-		} else {
-			size_t n = slash == p->name ? 1 : (size_t)(slash - p->name);
-			memcpy(res, p->name, n);
-			((char *)res)[n] = 0;
-		}
+		size_t n = !slash ? 0 : slash == p->name ? 1 : (size_t)(slash - p->name);
+		if (n >= sizeof dir)
+			n = 0;
+		memcpy(dir, n ? p->name : ".", n ? n : 2);
+		dir[n ? n : 1] = 0;
+		if (!realpath(dir, res))
+			strcpy(res, dir);
 		return 0;
 	}
 	case RTLD_DI_TLS_MODID:
