@@ -14,7 +14,7 @@ static void expect_error_of(const char *prog, const char *libdir, const char *co
 	snprintf(env, sizeof env, "LD_LIBRARY_PATH=%s", libdir);
 	const char *const envs[] = {env, NULL};
 	struct qb_case c = {.dir = "errors", .prog = prog, .env = envs};
-	qb_expect_load_error(&c, must_contain);
+	cr_assert_eq(qb_expect_load_error(&c, must_contain), 2, "both quickbind runs must pass");
 }
 
 static void expect_error(const char *libdir, const char *const *must_contain)

@@ -11,26 +11,26 @@ static const char *const here[] = {"LD_LIBRARY_PATH=.", NULL};
 Test(loader_ext, ifunc_in_executable_and_library)
 {
 	struct qb_case c = {.dir = "ifunc", .prog = "prog", .env = here, .ref = QB_REF_GLIBC};
-	qb_expect_same(&c);
+	cr_assert_eq(qb_expect_same(&c), 2, "both quickbind runs must pass");
 }
 
 Test(loader_ext, symbol_version_old_binding)
 {
 	/* linked when vfunc had only VER_1: must keep getting VER_1 */
 	struct qb_case c = {.dir = "symver", .prog = "prog_old", .env = here, .ref = QB_REF_GLIBC};
-	qb_expect_same(&c);
+	cr_assert_eq(qb_expect_same(&c), 2, "both quickbind runs must pass");
 }
 
 Test(loader_ext, symbol_version_default_binding)
 {
 	struct qb_case c = {.dir = "symver", .prog = "prog_new", .env = here, .ref = QB_REF_GLIBC};
-	qb_expect_same(&c);
+	cr_assert_eq(qb_expect_same(&c), 2, "both quickbind runs must pass");
 }
 
 Test(loader_ext, preinit_array_runs_first)
 {
 	struct qb_case c = {.dir = "preinit", .prog = "prog", .env = here, .ref = QB_REF_GLIBC};
-	qb_expect_same(&c);
+	cr_assert_eq(qb_expect_same(&c), 2, "both quickbind runs must pass");
 }
 
 Test(loader_ext, rpath_searched_before_ld_library_path)
@@ -38,7 +38,7 @@ Test(loader_ext, rpath_searched_before_ld_library_path)
 	struct qb_case c = {.dir = "libpath", .prog = "prog_rpath",
 			    .env = (const char *const[]){"LD_LIBRARY_PATH=b", NULL},
 			    .ref = QB_REF_GLIBC};
-	qb_expect_same(&c);
+	cr_assert_eq(qb_expect_same(&c), 2, "both quickbind runs must pass");
 }
 
 Test(loader_ext, runpath_searched_after_ld_library_path)
@@ -46,5 +46,5 @@ Test(loader_ext, runpath_searched_after_ld_library_path)
 	struct qb_case c = {.dir = "libpath", .prog = "prog_runpath",
 			    .env = (const char *const[]){"LD_LIBRARY_PATH=b", NULL},
 			    .ref = QB_REF_GLIBC};
-	qb_expect_same(&c);
+	cr_assert_eq(qb_expect_same(&c), 2, "both quickbind runs must pass");
 }

@@ -15,13 +15,13 @@ Test(loader, tls_in_threads)
 	/* initial-exec, general-dynamic and TLSDESC, 64- and 4096-byte
 	 * alignment, in the executable and two libraries, in 9 threads */
 	struct qb_case c = {.dir = "tls", .prog = "prog", .env = here};
-	qb_expect_same(&c);
+	cr_assert_eq(qb_expect_same(&c), 2, "both quickbind runs must pass");
 }
 
 Test(loader, init_fini_order)
 {
 	struct qb_case c = {.dir = "initfini", .prog = "prog", .env = here};
-	qb_expect_same(&c);
+	cr_assert_eq(qb_expect_same(&c), 2, "both quickbind runs must pass");
 }
 
 static void expect_copy_reloc(const char *prog)
@@ -38,77 +38,77 @@ Test(loader, copy_relocations_pie)
 {
 	struct qb_case c = {.dir = "copyreloc", .prog = "prog", .env = here};
 	expect_copy_reloc("copyreloc/prog.musl");
-	qb_expect_same(&c);
+	cr_assert_eq(qb_expect_same(&c), 2, "both quickbind runs must pass");
 }
 
 Test(loader, copy_relocations_et_exec)
 {
 	struct qb_case c = {.dir = "copyreloc", .prog = "prog_nopie", .env = here};
 	expect_copy_reloc("copyreloc/prog_nopie.musl");
-	qb_expect_same(&c);
+	cr_assert_eq(qb_expect_same(&c), 2, "both quickbind runs must pass");
 }
 
 Test(loader, executable_interposes_on_library)
 {
 	struct qb_case c = {.dir = "interpose", .prog = "prog", .env = here};
-	qb_expect_same(&c);
+	cr_assert_eq(qb_expect_same(&c), 2, "both quickbind runs must pass");
 }
 
 Test(loader, weak_and_duplicate_symbols_w1_first)
 {
 	struct qb_case c = {.dir = "weak", .prog = "prog12", .env = here};
-	qb_expect_same(&c);
+	cr_assert_eq(qb_expect_same(&c), 2, "both quickbind runs must pass");
 }
 
 Test(loader, weak_and_duplicate_symbols_w2_first)
 {
 	struct qb_case c = {.dir = "weak", .prog = "prog21", .env = here};
-	qb_expect_same(&c);
+	cr_assert_eq(qb_expect_same(&c), 2, "both quickbind runs must pass");
 }
 
 Test(loader, origin_in_runpath)
 {
 	struct qb_case c = {.dir = "origin", .prog = "bin/prog_runpath"};
-	qb_expect_same(&c);
+	cr_assert_eq(qb_expect_same(&c), 2, "both quickbind runs must pass");
 }
 
 Test(loader, origin_in_rpath)
 {
 	struct qb_case c = {.dir = "origin", .prog = "bin/prog_rpath"};
-	qb_expect_same(&c);
+	cr_assert_eq(qb_expect_same(&c), 2, "both quickbind runs must pass");
 }
 
 Test(loader, origin_from_another_cwd)
 {
 	/* $ORIGIN is the directory of the object, not the working directory */
 	struct qb_case c = {.dir = "origin/lib", .prog = "../bin/prog_runpath"};
-	qb_expect_same(&c);
+	cr_assert_eq(qb_expect_same(&c), 2, "both quickbind runs must pass");
 }
 
 Test(loader, same_file_under_two_names_loaded_once)
 {
 	struct qb_case c = {.dir = "once", .prog = "bin/prog"};
-	qb_expect_same(&c);
+	cr_assert_eq(qb_expect_same(&c), 2, "both quickbind runs must pass");
 }
 
 Test(loader, ld_library_path_first_directory_wins)
 {
 	struct qb_case c = {.dir = "libpath", .prog = "prog",
 			    .env = ARGS("LD_LIBRARY_PATH=b:a")};
-	qb_expect_same(&c);
+	cr_assert_eq(qb_expect_same(&c), 2, "both quickbind runs must pass");
 }
 
 Test(loader, ld_library_path_skips_missing_directories)
 {
 	struct qb_case c = {.dir = "libpath", .prog = "prog",
 			    .env = ARGS("LD_LIBRARY_PATH=/nonexistent/qbt:a")};
-	qb_expect_same(&c);
+	cr_assert_eq(qb_expect_same(&c), 2, "both quickbind runs must pass");
 }
 
 Test(loader, library_graph_of_60)
 {
 	struct qb_case c = {.dir = "graph", .prog = "prog", .env = here};
-	qb_expect_same(&c);
+	cr_assert_eq(qb_expect_same(&c), 2, "both quickbind runs must pass");
 }
 
 Test(loader, libc_heavy_program)
@@ -117,7 +117,7 @@ Test(loader, libc_heavy_program)
 			    .args = ARGS("one", "two words", ""),
 			    .env = ARGS("QBT_FIRST=one", "QBT_SECOND=two"),
 			    .compare_stderr = 1};
-	qb_expect_same(&c);
+	cr_assert_eq(qb_expect_same(&c), 2, "both quickbind runs must pass");
 }
 
 /* valgrind runs the loader itself as its client: it must find no error in

@@ -9,9 +9,9 @@
  * that needs it. */
 Test(dl, dlclose_of_dependent_unloads_closed_dependency)
 {
-	qbr_expect_qb("rt", ARGS("unload_dep"), NULL,
+	cr_assert_eq(qbr_expect_qb("rt", ARGS("unload_dep"), NULL,
 		      "ctor dep\nctor mid\nctor top\nmid closed, needed by top: loaded 1\n"
-		      "dtor top\ndtor mid\ndtor dep\ntop closed: top 0 mid 0 dep 0\n");
+		      "dtor top\ndtor mid\ndtor dep\ntop closed: top 0 mid 0 dep 0\n"), 2, "both quickbind runs must pass");
 }
 
 /* libqrsiba.so binds to libqrsibb.so only through the scope of the root

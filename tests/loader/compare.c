@@ -94,8 +94,9 @@ static void show(const char *what, const struct qb_case *c, enum qb_way way,
 		    c->prog, qb_way_name(way), run_describe(r), r->out, r->err);
 }
 
-void qb_expect_same(const struct qb_case *c)
+int qb_expect_same(const struct qb_case *c)
 {
+	int matched = 0;
 	struct run_result ref;
 	qb_run(&ref, c, QB_WAY_REF);
 	if (!(ref.exited && ref.exit_code == 0))
@@ -111,6 +112,7 @@ void qb_expect_same(const struct qb_case *c)
 			   (!c->compare_stderr || !strcmp(r.err, ref.err));
 		if (!same)
 			show("differs from the reference", c, w, &r);
+		matched += same;
 		cr_expect(r.exited, "%s/%s (%s, loader %s) did not exit normally: %s\nstderr:\n%s",
 			  c->dir, c->prog, qb_way_name(w), qb_loader(), run_describe(&r), r.err);
 		cr_expect(!r.exited || r.exit_code == ref.exit_code,
@@ -126,10 +128,12 @@ void qb_expect_same(const struct qb_case *c)
 		run_result_free(&r);
 	}
 	run_result_free(&ref);
+	return matched;
 }
 
-void qb_expect_load_error(const struct qb_case *c, const char *const *must_contain)
+int qb_expect_load_error(const struct qb_case *c, const char *const *must_contain)
 {
+	int matched = 0;
 	struct run_result ref;
 	qb_run(&ref, c, QB_WAY_REF);
 	cr_assert(!ref.timed_out, "reference run of %s/%s hung", c->dir, c->prog);
@@ -160,11 +164,17 @@ void qb_expect_load_error(const struct qb_case *c, const char *const *must_conta
 		cr_expect(colon && strlen(colon + 2) > 4,
 			  "%s/%s (%s): no reason after the object's name:\n%s", c->dir, c->prog,
 			  qb_way_name(w), r.err);
-		for (const char *const *m = must_contain; m && *m; m++)
+		int ok = !r.signaled && r.exited && r.exit_code == 127 && r.out_len == 0 &&
+			 count_lines(r.err) == 1 && colon && strlen(colon + 2) > 4;
+		for (const char *const *m = must_contain; m && *m; m++) {
 			cr_expect(strstr(r.err, *m) != NULL,
 				  "%s/%s (%s): stderr does not mention '%s':\n%s", c->dir,
 				  c->prog, qb_way_name(w), *m, r.err);
+			ok = ok && strstr(r.err, *m);
+		}
+		matched += ok;
 		run_result_free(&r);
 	}
 	run_result_free(&ref);
+	return matched;
 }

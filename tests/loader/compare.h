@@ -34,12 +34,13 @@ const char *qb_way_name(enum qb_way way);
 
 /* Reference exits 0; interp and direct match its exit status and stdout
  * (and stderr when asked) and end by exit, not by a signal. */
-void qb_expect_same(const struct qb_case *c);
+int qb_expect_same(const struct qb_case *c);  /* quickbind runs that matched */
 
 /* Reference fails (any non-zero end); interp and direct exit 127, not by a
  * signal, print nothing on stdout, and print exactly one stderr line that
  * contains every string of must_contain (NULL-terminated): the object's
  * name and the reason. */
-void qb_expect_load_error(const struct qb_case *c, const char *const *must_contain);
+int qb_expect_load_error(const struct qb_case *c, const char *const *must_contain);
+/* both return how many of the two quickbind runs (PT_INTERP, direct) passed */
 
 #endif
