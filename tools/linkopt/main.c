@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "linkopt.h"
+#include "order.h"
 
 static void usage(FILE *f)
 {
@@ -95,15 +96,17 @@ static int one_pass(int (*fn)(const char *, const struct opts *), const struct o
 }
 
 /* An object records the identity of each library it needs, so libraries
- * must be optimized before their users; rather than sort the files by
- * dependency, optimize again while a pass still rewrote something (a
+ * must be optimized before their users. Listed files are put in that
+ * order; when that is not possible (a cycle, an unreadable file) or over
+ * a whole root, optimize again while a pass still rewrote something (a
  * second pass rewrites only the users of what the first pass changed). */
 static int repeat_until_stable(int (*fn)(const char *, const struct opts *), const struct opts *o,
 	const char *root, char **files, int nfiles)
 {
+	int ordered = fn == optimize_file && !root && order_by_needs(files, nfiles);
 	int rc = one_pass(fn, o, root, files, nfiles);
 	for (int pass = 1; pass < 4 && fn == optimize_file && !o->out && rc == LO_OK &&
-	     lo_files_written; pass++) {
+	     lo_files_written && !ordered; pass++) {
 		lo_files_written = 0;
 		rc = one_pass(fn, o, root, files, nfiles);
 	}

@@ -1,0 +1,84 @@
+#include "order.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "elffile.h"
+
+struct node {
+	char *file;
+	char *name;       /* SONAME, else the file's base name */
+	char **needs;     /* DT_NEEDED names */
+	unsigned nneeds;
+	int state;        /* 0 new, 1 on the path, 2 placed */
+};
+
+static int read_node(struct node *nd)
+{
+	struct elf e;
+	if (elf_load_file(&e, nd->file) < 0 || e.dyn_ph < 0) {
+		elf_free(&e);
+		return -1;
+	}
+	const char *base = strrchr(nd->file, '/');
+	nd->name = strdup(base ? base + 1 : nd->file);
+	nd->needs = calloc(e.ndyn ? e.ndyn : 1, sizeof *nd->needs);
+	for (unsigned i = 0; nd->needs && i < e.ndyn; i++) {
+		const char *s = elf_dynstr(&e, e.dyn[i].d_un.d_val);
+		if (!s)
+			continue;
+		if (e.dyn[i].d_tag == DT_NEEDED)
+			nd->needs[nd->nneeds++] = strdup(s);
+		else if (e.dyn[i].d_tag == DT_SONAME) {
+			free(nd->name);
+			nd->name = strdup(s);
+		}
+	}
+	elf_free(&e);
+	return nd->name && nd->needs ? 0 : -1;
+}
+
+/* Depth-first: a node is placed after everything it needs. */
+static int place(struct node *v, int n, int i, char **out, int *k)
+{
+	if (v[i].state == 2)
+		return 1;
+	if (v[i].state == 1)
+		return 0;  /* cycle */
+	v[i].state = 1;
+	int ok = 1;
+	for (unsigned d = 0; d < v[i].nneeds; d++)
+		for (int j = 0; j < n; j++)
+			if (j != i && v[j].name && !strcmp(v[j].name, v[i].needs[d]))
+				ok &= place(v, n, j, out, k);
+	v[i].state = 2;
+	out[(*k)++] = v[i].file;
+	return ok;
+}
+
+int order_by_needs(char **files, int n)
+{
+	struct node *v = calloc(n ? n : 1, sizeof *v);
+	char **out = calloc(n ? n : 1, sizeof *out);
+	int ok = v && out;
+	for (int i = 0; ok && i < n; i++) {
+		v[i].file = files[i];
+		if (read_node(&v[i]) < 0)
+			ok = 0;
+	}
+	if (ok) {
+		int k = 0;
+		for (int i = 0; i < n; i++)
+			ok &= place(v, n, i, out, &k);
+		memcpy(files, out, n * sizeof *files);
+	}
+	for (int i = 0; v && i < n; i++) {
+		for (unsigned d = 0; d < v[i].nneeds; d++)
+			free(v[i].needs[d]);
+		free(v[i].needs);
+		free(v[i].name);
+	}
+	free(v);
+	free(out);
+	return ok;
+}
