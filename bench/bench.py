@@ -68,7 +68,8 @@ def parse(argv):
         d = dict(libs=40, funcs=1500, deps=8, refs=1500, weak=40, sweep="",
                  runs=10, dlopen_syms=0, chain_syms=0, chain=0)
         a.no_micro = a.no_callgrind = True
-        a.no_i386 = not a.i386_only
+        if not a.i386_only and not a.no_i386:
+            a.no_i386 = "the demo is x86_64 only (--demo --i386-only for i386)"
     elif a.quick:
         d = dict(libs=25, funcs=400, deps=8, refs=400, weak=40, sweep="5,10,25",
                  runs=5, dlopen_syms=2000, chain_syms=1000, chain=500)
@@ -231,7 +232,10 @@ def main(argv):
     t0 = time.time()
     if not a.i386_only:
         x86_64_part(a, res)
-    res["i386"] = {"skipped": "--no-i386"} if a.no_i386 else run_i386(a)
+    if a.no_i386:
+        res["i386"] = {"skipped": a.no_i386 if isinstance(a.no_i386, str) else "--no-i386"}
+    else:
+        res["i386"] = run_i386(a)
     with open(os.path.join(a.out, "results.json"), "w") as f:
         json.dump(res, f, indent=1)
     report.render(res, a.out)
