@@ -1,176 +1,225 @@
 # Integration tests of the loader's fast paths (direct binding, precomputed
-# hashes, symbol cache): real musl programs and libraries from
-# tests/fastpath/, built once plainly (run under musl's loader: the
+# hashes, symbol cache, definition hints): real musl programs and libraries
+# from tests/fastpath/, built once plainly (run under musl's loader: the
 # reference semantics) and copied into opt/ where linkopt adds its tables
 # (run under quickbind by direct invocation).
+#
+# Everything is built once per architecture: x86_64 always, i386 when
+# configure enabled it. The test sources are the same for both; fpcommon.h
+# holds what differs (FP_ARCH_I386 is defined for i386).
+#   make check-fastpath     x86_64 suites   (build/tests/test_fastpath_*)
+#   make check-i386-fast    i386 suites     (build/tests/test_i386_fast_*)
 
-FPT := $(B)/tests/fastpath
 FPS := tests/fastpath
-FP_LOADER := $(abspath $(LOADER))
 FP_LINKOPT := $(B)/bin/linkopt
-FP_MUSL_LDSO := /lib/ld-musl-x86_64.so.1
-FP_CC := musl-gcc
 FP_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -O1 -g
-FP_FIXTURES :=
+FP_APP_N := 50
+FP_SUITES := bind tables app tools
 FP_DEPFILES :=
 fp_comma := ,
 
-# $(call fp_lib,OUT.so,SOURCES,PREREQUISITES,FLAGS): soname = file name.
+FP_ARCHS := x86_64 $(filter i386,$(ARCHS))
+
+FPT_x86_64 := $(B)/tests/fastpath
+FP_CC_x86_64 := musl-gcc
+FP_LOADER_x86_64 := $(LOADER)
+FP_MUSL_LDSO_x86_64 := /lib/ld-musl-x86_64.so.1
+FP_BIN_x86_64 := $(B)/tests/test_fastpath_
+FP_CHECK_x86_64 := check-fastpath
+
+# i386 PIE reaches data through the GOT: only a fixed-address executable
+# gets copy relocations, as an x86_64 PIE does.
+FPT_i386 := $(B)/tests/i386fast
+FP_CC_i386 := i386-linux-musl-gcc
+FP_NOPIE_i386 := -fno-pie -no-pie
+FP_DEFS_i386 := -DFP_ARCH_I386
+FP_LOADER_i386 := $(B)/lib/ld-quickbind-i386.so.1
+FP_MUSL_LDSO_i386 := /lib/ld-musl-i386.so.1
+FP_BIN_i386 := $(B)/tests/test_i386_fast_
+FP_CHECK_i386 := check-i386-fast
+
+# $(call fp_lib,ARCH,OUT.so,SOURCES,PREREQUISITES,FLAGS): OUT and
+# PREREQUISITES relative to the architecture's fixture root, SOURCES to
+# tests/fastpath; soname = file name; libraries found in OUT's directory.
 define fp_lib
-$(1): $(2) $(3) tests/fastpath.mk
+$(FPT_$(1))/$(2): $(addprefix $(FPS)/,$(3)) $(addprefix $(FPT_$(1))/,$(4)) tests/fastpath.mk
 	@mkdir -p $$(@D)
-	@echo "CC[fixture] $$@"
-	$(Q)$(FP_CC) $(FP_CFLAGS) -fPIC -shared -Wl,-soname,$$(@F) -MMD -MP -MF $$@.d -o $$@ $(2) $(4)
-FP_FIXTURES += $(1)
-FP_DEPFILES += $(1).d
+	@echo "CC[$(1) fixture] $$@"
+	$(Q)$(FP_CC_$(1)) $(FP_CFLAGS) -fPIC -shared -Wl,-soname,$$(@F) -MMD -MP -MF $$@.d -o $$@ \
+		$(addprefix $(FPS)/,$(3)) -L$$(@D) $(5)
+FP_FIXTURES_$(1) += $(FPT_$(1))/$(2)
+FP_DEPFILES += $(FPT_$(1))/$(2).d
 endef
 
-# $(call fp_exe,OUT,SOURCES,PREREQUISITES,FLAGS)
+# $(call fp_exe,ARCH,OUT,SOURCES,PREREQUISITES,FLAGS)
 define fp_exe
-$(1): $(2) $(3) tests/fastpath.mk
+$(FPT_$(1))/$(2): $(addprefix $(FPS)/,$(3)) $(addprefix $(FPT_$(1))/,$(4)) tests/fastpath.mk
 	@mkdir -p $$(@D)
-	@echo "CC[fixture] $$@"
-	$(Q)$(FP_CC) $(FP_CFLAGS) -MMD -MP -MF $$@.d -o $$@ $(2) $(4)
-FP_FIXTURES += $(1)
-FP_DEPFILES += $(1).d
+	@echo "CC[$(1) fixture] $$@"
+	$(Q)$(FP_CC_$(1)) $(FP_CFLAGS) -MMD -MP -MF $$@.d -o $$@ $(addprefix $(FPS)/,$(3)) -L$$(@D) $(5)
+FP_FIXTURES_$(1) += $(FPT_$(1))/$(2)
+FP_DEPFILES += $(FPT_$(1))/$(2).d
 endef
 
-# $(call fp_opt,DIR,FILES): DIR/opt/ holds copies of DIR/FILES optimized
-# together by linkopt (needed libraries searched in DIR/opt first).
+# $(call fp_opt,ARCH,DIR,FILES): DIR/opt/ holds copies of DIR/FILES
+# optimized together by linkopt (needed libraries searched in DIR/opt first).
 define fp_opt
-$(1)/opt/.stamp: $(addprefix $(1)/,$(2)) $(FP_LINKOPT)
-	@echo "LINKOPT $(1)/opt"
-	$(Q)rm -rf $(1)/opt && mkdir -p $(1)/opt && cp $(addprefix $(1)/,$(2)) $(1)/opt/ && \
-		$(FP_LINKOPT) -L $(1)/opt $(addprefix $(1)/opt/,$(2)) && touch $$@
-FP_FIXTURES += $(1)/opt/.stamp
+$(FPT_$(1))/$(2)/opt/.stamp: $(addprefix $(FPT_$(1))/$(2)/,$(3)) $(FP_LINKOPT)
+	@echo "LINKOPT $(FPT_$(1))/$(2)/opt"
+	$(Q)rm -rf $(FPT_$(1))/$(2)/opt && mkdir -p $(FPT_$(1))/$(2)/opt && \
+		cp $(addprefix $(FPT_$(1))/$(2)/,$(3)) $(FPT_$(1))/$(2)/opt/ && \
+		$(FP_LINKOPT) -L $(FPT_$(1))/$(2)/opt $(addprefix $(FPT_$(1))/$(2)/opt/,$(3)) && touch $$@
+FP_FIXTURES_$(1) += $(FPT_$(1))/$(2)/opt/.stamp
 endef
 
+# corrupt/FIELD/libuser.so: interpose/opt/libuser.so with FIELD broken by
+# qbcorrupt; corrupt/sysv_off/sysv/libuser.so: the same for the SysV-only
+# build, the one whose table has SysV hash values.
+FP_CORRUPT_FIELDS := boundto_range boundto_notneeded syminfo_addr syminsz_small \
+	syminent_wrong magic version hdr_size_small hdr_size_big nsyms gnu_off \
+	gnu_off_unaligned sysv_off_claimed tablesz_big table_addr hint_off hints_wrong needed_id
+
+# $(call fp_fixtures,ARCH): every fixture of one architecture.
+define fp_fixtures
 # ---------------------------------------------------------- interposers --
 # prog_exe defines greet() (the executable interposes), prog_plain does not
-# (libpre.so interposes through LD_PRELOAD).
-FP_T := $(FPT)/interpose
-FP_S := $(FPS)/interpose
-$(eval $(call fp_lib,$(FP_T)/libcore.so,$(FP_S)/libcore.c))
-$(eval $(call fp_lib,$(FP_T)/libuser.so,$(FP_S)/libuser.c,$(FP_T)/libcore.so,-L$(FP_T) -lcore))
-$(eval $(call fp_lib,$(FP_T)/libpre.so,$(FP_S)/libpre.c))
-$(eval $(call fp_exe,$(FP_T)/prog_exe,$(FP_S)/main.c,$(FP_T)/libuser.so,-DEXE_GREET -L$(FP_T) -luser -lcore))
-$(eval $(call fp_exe,$(FP_T)/prog_plain,$(FP_S)/main.c,$(FP_T)/libuser.so,-L$(FP_T) -luser -lcore))
-$(eval $(call fp_opt,$(FP_T),libcore.so libuser.so libpre.so prog_exe prog_plain))
+# (libpre.so interposes through LD_PRELOAD); prog_gdb is prog_exe with
+# quickbind's loader as PT_INTERP, for gdb and the kernel.
+$(call fp_lib,$(1),interpose/libcore.so,interpose/libcore.c)
+$(call fp_lib,$(1),interpose/libuser.so,interpose/libuser.c,interpose/libcore.so,-lcore)
+$(call fp_lib,$(1),interpose/libpre.so,interpose/libpre.c)
+$(call fp_exe,$(1),interpose/prog_exe,interpose/main.c,interpose/libuser.so,-DEXE_GREET -luser -lcore)
+$(call fp_exe,$(1),interpose/prog_plain,interpose/main.c,interpose/libuser.so,-luser -lcore)
+$(call fp_exe,$(1),interpose/prog_gdb,interpose/main.c,interpose/libuser.so,\
+	-DEXE_GREET -luser -lcore -Wl$(fp_comma)--dynamic-linker=$(abspath $(FP_LOADER_$(1))))
+$(call fp_opt,$(1),interpose,libcore.so libuser.so libpre.so prog_exe prog_plain prog_gdb)
 
 # ------------------------------------------------------ copy relocations --
-FP_T := $(FPT)/copyreloc
-FP_S := $(FPS)/copyreloc
-$(eval $(call fp_lib,$(FP_T)/libcr.so,$(FP_S)/libcr.c))
-$(eval $(call fp_lib,$(FP_T)/libcruser.so,$(FP_S)/libcruser.c,$(FP_T)/libcr.so,-L$(FP_T) -lcr))
-$(eval $(call fp_exe,$(FP_T)/prog,$(FP_S)/main.c,$(FP_T)/libcruser.so,-L$(FP_T) -lcruser -lcr))
-$(eval $(call fp_opt,$(FP_T),libcr.so libcruser.so prog))
+$(call fp_lib,$(1),copyreloc/libcr.so,copyreloc/libcr.c)
+$(call fp_lib,$(1),copyreloc/libcruser.so,copyreloc/libcruser.c,copyreloc/libcr.so,-lcr)
+$(call fp_exe,$(1),copyreloc/prog,copyreloc/main.c,copyreloc/libcruser.so,$(FP_NOPIE_$(1)) -lcruser -lcr)
+$(call fp_opt,$(1),copyreloc,libcr.so libcruser.so prog)
 
 # ---------------------------------------------------- weak and vague --
-FP_T := $(FPT)/weak
-FP_S := $(FPS)/weak
-$(eval $(call fp_lib,$(FP_T)/libw1.so,$(FP_S)/libw1.c))
-$(eval $(call fp_lib,$(FP_T)/libw2.so,$(FP_S)/libw2.c))
-$(eval $(call fp_lib,$(FP_T)/libw3.so,$(FP_S)/libw3.c,$(FP_T)/libw1.so $(FP_T)/libw2.so,-L$(FP_T) -lw1 -lw2))
-$(eval $(call fp_exe,$(FP_T)/prog,$(FP_S)/main.c,$(FP_T)/libw3.so,-L$(FP_T) -lw3 -lw1 -lw2))
-$(eval $(call fp_opt,$(FP_T),libw1.so libw2.so libw3.so prog))
+$(call fp_lib,$(1),weak/libw1.so,weak/libw1.c)
+$(call fp_lib,$(1),weak/libw2.so,weak/libw2.c)
+$(call fp_lib,$(1),weak/libw3.so,weak/libw3.c,weak/libw1.so weak/libw2.so,-lw1 -lw2)
+$(call fp_exe,$(1),weak/prog,weak/main.c,weak/libw3.so,-lw3 -lw1 -lw2)
+$(call fp_opt,$(1),weak,libw1.so libw2.so libw3.so prog)
 
 # ------------------------------------ one symbol in two needed libraries --
 # prog needs libd12, libd2, libd1 (libd2 first in load order); libd12 needs
 # both. prog_d2only needs libd1 and libd2only, which needs libd2 alone: its
 # reference is bound directly to libd2 while the global scope says libd1.
-FP_T := $(FPT)/dup
-FP_S := $(FPS)/dup
-$(eval $(call fp_lib,$(FP_T)/libd1.so,$(FP_S)/libd.c,,-DWHICH=libd1 -DWHICH_NUM=1))
-$(eval $(call fp_lib,$(FP_T)/libd2.so,$(FP_S)/libd.c,,-DWHICH=libd2 -DWHICH_NUM=2))
-$(eval $(call fp_lib,$(FP_T)/libd12.so,$(FP_S)/libd12.c,$(FP_T)/libd1.so $(FP_T)/libd2.so,-L$(FP_T) -ld1 -ld2))
-$(eval $(call fp_lib,$(FP_T)/libd2only.so,$(FP_S)/libd12.c,$(FP_T)/libd2.so,-L$(FP_T) -ld2))
-$(eval $(call fp_exe,$(FP_T)/prog,$(FP_S)/main.c,$(FP_T)/libd12.so,-L$(FP_T) -ld12 -ld2 -ld1))
-$(eval $(call fp_exe,$(FP_T)/prog_d2only,$(FP_S)/main.c,$(FP_T)/libd2only.so,-L$(FP_T) -ld1 -ld2only -Wl$(fp_comma)-rpath-link$(fp_comma)$(FP_T)))
-$(eval $(call fp_opt,$(FP_T),libd1.so libd2.so libd12.so libd2only.so prog prog_d2only))
+$(call fp_lib,$(1),dup/libd1.so,dup/libd.c,,-DWHICH=libd1 -DWHICH_NUM=1)
+$(call fp_lib,$(1),dup/libd2.so,dup/libd.c,,-DWHICH=libd2 -DWHICH_NUM=2)
+$(call fp_lib,$(1),dup/libd12.so,dup/libd12.c,dup/libd1.so dup/libd2.so,-ld1 -ld2)
+$(call fp_lib,$(1),dup/libd2only.so,dup/libd12.c,dup/libd2.so,-ld2)
+$(call fp_exe,$(1),dup/prog,dup/main.c,dup/libd12.so,-ld12 -ld2 -ld1)
+$(call fp_exe,$(1),dup/prog_d2only,dup/main.c,dup/libd2only.so,\
+	-ld1 -ld2only -Wl$(fp_comma)-rpath-link$(fp_comma)$(FPT_$(1))/dup)
+$(call fp_opt,$(1),dup,libd1.so libd2.so libd12.so libd2only.so prog prog_d2only)
 
 # ------------------------------------------ stale table (moved symbol) --
 # linkopt sees moved_fn in libs1; new/ holds libs1 and libs2 rebuilt with
 # moved_fn in libs2.
-FP_T := $(FPT)/stale
-FP_S := $(FPS)/stale
-$(eval $(call fp_lib,$(FP_T)/libs1.so,$(FP_S)/libs1.c,,-DHAVE_MOVED))
-$(eval $(call fp_lib,$(FP_T)/libs2.so,$(FP_S)/libs2.c))
-$(eval $(call fp_lib,$(FP_T)/libsu.so,$(FP_S)/libsu.c,$(FP_T)/libs1.so $(FP_T)/libs2.so,-L$(FP_T) -ls1 -ls2))
-$(eval $(call fp_exe,$(FP_T)/prog,$(FP_S)/main.c,$(FP_T)/libsu.so,-L$(FP_T) -lsu -ls1 -ls2))
-$(eval $(call fp_opt,$(FP_T),libs1.so libs2.so libsu.so prog))
-$(eval $(call fp_lib,$(FP_T)/new/libs1.so,$(FP_S)/libs1.c))
-$(eval $(call fp_lib,$(FP_T)/new/libs2.so,$(FP_S)/libs2.c,,-DHAVE_MOVED))
+$(call fp_lib,$(1),stale/libs1.so,stale/libs1.c,,-DHAVE_MOVED)
+$(call fp_lib,$(1),stale/libs2.so,stale/libs2.c)
+$(call fp_lib,$(1),stale/libsu.so,stale/libsu.c,stale/libs1.so stale/libs2.so,-ls1 -ls2)
+$(call fp_exe,$(1),stale/prog,stale/main.c,stale/libsu.so,-lsu -ls1 -ls2)
+$(call fp_opt,$(1),stale,libs1.so libs2.so libsu.so prog)
+$(call fp_lib,$(1),stale/new/libs1.so,stale/libs1.c)
+$(call fp_lib,$(1),stale/new/libs2.so,stale/libs2.c,,-DHAVE_MOVED)
 
 # ---------------------------------------------------------------- dlopen --
-FP_T := $(FPT)/dlopen
-FP_S := $(FPS)/dlopen
-$(eval $(call fp_lib,$(FP_T)/libdlb.so,$(FP_S)/libdlb.c))
-$(eval $(call fp_lib,$(FP_T)/libdla.so,$(FP_S)/libdla.c,$(FP_T)/libdlb.so,-L$(FP_T) -ldlb))
-$(eval $(call fp_lib,$(FP_T)/libdlc.so,$(FP_S)/libdlc.c,$(FP_T)/libdlb.so,-L$(FP_T) -ldlb))
-$(eval $(call fp_exe,$(FP_T)/prog,$(FP_S)/main.c))
-$(eval $(call fp_opt,$(FP_T),libdla.so libdlb.so libdlc.so prog))
+$(call fp_lib,$(1),dlopen/libdlb.so,dlopen/libdlb.c)
+$(call fp_lib,$(1),dlopen/libdla.so,dlopen/libdla.c,dlopen/libdlb.so,-ldlb)
+$(call fp_lib,$(1),dlopen/libdlc.so,dlopen/libdlc.c,dlopen/libdlb.so,-ldlb)
+$(call fp_exe,$(1),dlopen/prog,dlopen/main.c)
+$(call fp_exe,$(1),dlopen/prog_gdb,dlopen/main.c,,-Wl$(fp_comma)--dynamic-linker=$(abspath $(FP_LOADER_$(1))))
+$(call fp_opt,$(1),dlopen,libdla.so libdlb.so libdlc.so prog prog_gdb)
 
 # ------------------------------------------------------------------- TLS --
-FP_T := $(FPT)/tls
-FP_S := $(FPS)/tls
-$(eval $(call fp_lib,$(FP_T)/libt1.so,$(FP_S)/libt1.c))
-$(eval $(call fp_lib,$(FP_T)/libt2.so,$(FP_S)/libt2.c,$(FP_T)/libt1.so,-L$(FP_T) -lt1))
-$(eval $(call fp_lib,$(FP_T)/libt3.so,$(FP_S)/libt3.c,$(FP_T)/libt1.so,-mtls-dialect=gnu2 -L$(FP_T) -lt1))
-$(eval $(call fp_exe,$(FP_T)/prog,$(FP_S)/main.c,$(FP_T)/libt2.so $(FP_T)/libt3.so,-pthread -L$(FP_T) -lt2 -lt3 -lt1))
-$(eval $(call fp_opt,$(FP_T),libt1.so libt2.so libt3.so prog))
+# libt2: general dynamic (__tls_get_addr), libt3: TLS descriptors.
+# prog_dlthreads dlopens the optimized libt2 and libt3 after threads
+# exist: dynamic TLS, not the static block.
+$(call fp_lib,$(1),tls/libt1.so,tls/libt1.c)
+$(call fp_lib,$(1),tls/libt2.so,tls/libt2.c,tls/libt1.so,-mtls-dialect=gnu -lt1)
+$(call fp_lib,$(1),tls/libt3.so,tls/libt3.c,tls/libt1.so,-mtls-dialect=gnu2 -lt1)
+$(call fp_exe,$(1),tls/prog,tls/main.c,tls/libt2.so tls/libt3.so,-pthread -lt2 -lt3 -lt1)
+$(call fp_opt,$(1),tls,libt1.so libt2.so libt3.so prog)
+$(call fp_exe,$(1),tls/prog_dlthreads,tls/dlopen_threads.c,,-pthread)
+$(FPT_$(1))/tls/opt/prog_dlthreads: $(FPT_$(1))/tls/prog_dlthreads $(FPT_$(1))/tls/opt/.stamp
+	$(Q)cp $$< $$@ && $(FP_LINKOPT) -L $(FPT_$(1))/tls/opt $$@
+FP_FIXTURES_$(1) += $(FPT_$(1))/tls/opt/prog_dlthreads
+
+# -------------------------------------------------------- SysV hash only --
+# The interposer fixture linked with DT_HASH alone (older toolchains'
+# default): linkopt then records SysV hash values too.
+$(call fp_lib,$(1),sysv/libcore.so,interpose/libcore.c,,-Wl$(fp_comma)--hash-style=sysv)
+$(call fp_lib,$(1),sysv/libuser.so,interpose/libuser.c,sysv/libcore.so,-Wl$(fp_comma)--hash-style=sysv -lcore)
+$(call fp_exe,$(1),sysv/prog_exe,interpose/main.c,sysv/libuser.so,-Wl$(fp_comma)--hash-style=sysv -DEXE_GREET -luser -lcore)
+$(call fp_opt,$(1),sysv,libcore.so libuser.so prog_exe)
 
 # ------------------------------------------------------- corrupted tables --
-# corrupt/FIELD/libuser.so: interpose/opt/libuser.so with FIELD broken.
-FP_CORRUPT_FIELDS := boundto_range boundto_notneeded syminfo_addr syminsz_small \
-	syminent_wrong magic version hdr_size_small hdr_size_big nsyms gnu_off \
-	gnu_off_unaligned sysv_off tablesz_big table_addr hint_off hints_wrong needed_id
+$(FP_CORRUPT_FIELDS:%=$(FPT_$(1))/corrupt/%/libuser.so): $(FPT_$(1))/corrupt/%/libuser.so: \
+		$(FPT_$(1))/interpose/opt/.stamp $(FPT_x86_64)/qbcorrupt
+	@mkdir -p $$(@D)
+	$(Q)$(FPT_x86_64)/qbcorrupt $$* $(FPT_$(1))/interpose/opt/libuser.so $$@
+$(FPT_$(1))/corrupt/sysv_off/sysv/libuser.so: $(FPT_$(1))/sysv/opt/.stamp $(FPT_x86_64)/qbcorrupt
+	@mkdir -p $$(@D)
+	$(Q)$(FPT_x86_64)/qbcorrupt sysv_off $(FPT_$(1))/sysv/opt/libuser.so $$@
+FP_FIXTURES_$(1) += $(FP_CORRUPT_FIELDS:%=$(FPT_$(1))/corrupt/%/libuser.so) \
+	$(FPT_$(1))/corrupt/sysv_off/sysv/libuser.so
 
-$(FPT)/qbcorrupt: $(FPS)/qbcorrupt.c
+# ------------------------------------- generated 50-library application --
+$(FPT_$(1))/app/.stamp: $(FPS)/gen_app.sh $(FP_LINKOPT) tests/fastpath.mk
+	@echo "GEN $(FPT_$(1))/app ($(FP_APP_N) $(1) libraries)"
+	$(Q)sh $(FPS)/gen_app.sh $(FPT_$(1))/app $(FP_APP_N) "$(strip $(FP_CC_$(1)) $(FP_NOPIE_$(1)))" \
+		$(FP_LINKOPT) && touch $$@
+FP_FIXTURES_$(1) += $(FPT_$(1))/app/.stamp
+
+# ------------------------------------------------------ the test programs --
+FP_BINS_$(1) := $(FP_SUITES:%=$(FP_BIN_$(1))%)
+
+$(FPT_$(1))/fpcommon.o: $(FPS)/fpcommon.c tests/fastpath.mk
+	@mkdir -p $$(@D)
+	@echo "CC $$< ($(1))"
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) $(FP_DEFS_$(1)) -Itests -DFP_LOADER='"$(abspath $(FP_LOADER_$(1)))"' \
+		-DFP_FIXTURES='"$(abspath $(FPT_$(1)))"' -DFP_MUSL_LDSO='"$(FP_MUSL_LDSO_$(1))"' \
+		-DFP_LINKOPT='"$(abspath $(FP_LINKOPT))"' -c -o $$@ $$<
+
+$(FP_SUITES:%=$(FPT_$(1))/test_fastpath_%.o): $(FPT_$(1))/test_fastpath_%.o: tests/test_fastpath_%.c tests/fastpath.mk
+	@mkdir -p $$(@D)
+	@echo "CC $$< ($(1))"
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) $(FP_DEFS_$(1)) -Itests -I$(FPS) -c -o $$@ $$<
+
+$(FP_SUITES:%=$(FP_BIN_$(1))%): $(FP_BIN_$(1))%: $(FPT_$(1))/test_fastpath_%.o $(FPT_$(1))/fpcommon.o $(B)/tests/harness.o
+	@echo "LD $$@"
+	$(Q)$(HOSTCC) -o $$@ $$^ -lcriterion
+
+FP_DEPFILES += $(FPT_$(1))/fpcommon.d $(FP_SUITES:%=$(FPT_$(1))/test_fastpath_%.d)
+endef
+
+# $(call fp_check,ARCH): the suites of one architecture alone.
+define fp_check
+.PHONY: $(FP_CHECK_$(1))
+$(FP_CHECK_$(1)): $(FP_LOADER_$(1)) $(FP_FIXTURES_$(1)) $(FP_BINS_$(1))
+	@fail=0; for t in $(FP_BINS_$(1)); do echo "== $$$$t"; $$$$t --jobs=2 || fail=1; done; \
+	[ $$$$fail = 0 ] && echo "$(FP_CHECK_$(1)): passed" || { echo "$(FP_CHECK_$(1)): FAILURES"; exit 1; }
+endef
+
+# One tool for both ELF classes; it runs on the host.
+$(FPT_x86_64)/qbcorrupt: $(FPS)/qbcorrupt.c tests/fastpath.mk
 	@mkdir -p $(@D)
 	@echo "HOSTCC $<"
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) -o $@ $<
-FP_DEPFILES += $(FPT)/qbcorrupt.d
+FP_DEPFILES += $(FPT_x86_64)/qbcorrupt.d
 
-$(FP_CORRUPT_FIELDS:%=$(FPT)/corrupt/%/libuser.so): $(FPT)/corrupt/%/libuser.so: $(FPT)/interpose/opt/.stamp $(FPT)/qbcorrupt
-	@mkdir -p $(@D)
-	$(Q)$(FPT)/qbcorrupt $* $(FPT)/interpose/opt/libuser.so $@
-FP_FIXTURES += $(FP_CORRUPT_FIELDS:%=$(FPT)/corrupt/%/libuser.so)
+$(foreach a,$(FP_ARCHS),$(eval $(call fp_fixtures,$(a))))
+$(foreach a,$(FP_ARCHS),$(eval $(call fp_check,$(a))))
 
-# ------------------------------------- generated 50-library application --
-FP_APP_N := 50
-$(FPT)/app/.stamp: $(FPS)/gen_app.sh $(FP_LINKOPT) tests/fastpath.mk
-	@echo "GEN $(FPT)/app ($(FP_APP_N) libraries)"
-	$(Q)sh $(FPS)/gen_app.sh $(FPT)/app $(FP_APP_N) $(FP_CC) $(FP_LINKOPT) && touch $@
-FP_FIXTURES += $(FPT)/app/.stamp
+-include $(FP_DEPFILES)
 
-# ------------------------------------------------------ the test programs --
-FP_SUITES := bind tables app
-FP_BINS := $(FP_SUITES:%=$(B)/tests/test_fastpath_%)
-FP_OBJS := $(B)/tests/harness.o $(FPT)/fpcommon.o
-
-$(FPT)/fpcommon.o: $(FPS)/fpcommon.c tests/fastpath.mk
-	@mkdir -p $(@D)
-	@echo "CC $<"
-	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itests -DFP_LOADER='"$(FP_LOADER)"' \
-		-DFP_FIXTURES='"$(abspath $(FPT))"' -DFP_MUSL_LDSO='"$(FP_MUSL_LDSO)"' \
-		-DFP_LINKOPT='"$(abspath $(FP_LINKOPT))"' -c -o $@ $<
-
-$(FP_BINS:=.o): $(B)/tests/test_fastpath_%.o: tests/test_fastpath_%.c
-	@mkdir -p $(@D)
-	@echo "CC $<"
-	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itests -I$(FPS) -c -o $@ $<
-
-$(FP_BINS): $(B)/tests/test_fastpath_%: $(B)/tests/test_fastpath_%.o $(FP_OBJS)
-	@echo "LD $@"
-	$(Q)$(HOSTCC) -o $@ $^ -lcriterion
-
-# The suites alone: make check-fastpath
-.PHONY: check-fastpath
-check-fastpath: $(LOADER) $(FP_FIXTURES) $(FP_BINS)
-	@fail=0; for t in $(FP_BINS); do echo "== $$t"; $$t --jobs=2 || fail=1; done; \
-	[ $$fail = 0 ] && echo "check-fastpath: passed" || { echo "check-fastpath: FAILURES"; exit 1; }
-
--include $(FP_DEPFILES) $(FPT)/fpcommon.d $(FP_SUITES:%=$(B)/tests/test_fastpath_%.d)
-
-CHECK_DEPS += $(FP_FIXTURES)
-CHECK_BINS += $(FP_BINS)
+CHECK_DEPS += $(foreach a,$(FP_ARCHS),$(FP_FIXTURES_$(a)))
+CHECK_BINS += $(foreach a,$(FP_ARCHS),$(FP_BINS_$(a)))

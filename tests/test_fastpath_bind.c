@@ -1,63 +1,51 @@
 /* Direct binding, precomputed hashes and the symbol cache on real musl
  * programs optimized by linkopt: the same output as under musl's loader
- * (the plain build), and statistics proving the fast path was taken. */
+ * (the plain build), and statistics proving the fast path was taken.
+ * Compiled once per architecture (see fpcommon.h). */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fpcommon.h"
+#include "qbtable.h"
 
-#define ENV(...) ((const char *const[]){__VA_ARGS__, NULL})
-
-/* A line of s containing both a and b. */
-static int has_line(const char *s, const char *a, const char *b)
+Test(FP_SUITE(fastpath), fixtures_are_optimized_files_of_the_architecture)
 {
-	for (const char *line = s; line && *line;) {
-		const char *end = strchr(line, '\n');
-		size_t len = end ? (size_t)(end - line) : strlen(line);
-		const char *pa = strstr(line, a), *pb = strstr(line, b);
-		if (pa && pb && pa < line + len && pb < line + len)
-			return 1;
-		line = end ? end + 1 : NULL;
+	static const char *const files[] = {"interpose/opt/prog_exe", "interpose/opt/libuser.so",
+		"tls/opt/libt3.so", "app/opt/libg0.so", NULL};
+	for (const char *const *f = files; *f; f++) {
+		fp_expect_arch(*f);
+		const char *argv[] = {"/usr/bin/readelf", "-dW", fp_fixture(*f), NULL};
+		char *dyn = fp_command_output(argv);
+		/* readelf names DT_QB_TABLE by its value, 8 or 16 digits wide */
+		char qbtag[32];
+		snprintf(qbtag, sizeof qbtag, "%x)", DT_QB_TABLE);
+		cr_expect(strstr(dyn, "(SYMINFO)") && strstr(dyn, qbtag),
+			  "%s lacks DT_SYMINFO or the quickbind table:\n%s", *f, dyn);
+		free(dyn);
 	}
-	return 0;
 }
 
-/* si_flags linkopt recorded for reference NAME of the optimized FILE. */
-static unsigned dump_flags(const char *file, const char *name)
-{
-	const char *argv[] = {fp_linkopt(), "--dump", fp_fixture(file), NULL};
-	char *out = fp_command_output(argv);
-	char pat[128];
-	snprintf(pat, sizeof pat, " %s\n", name);
-	char *p = strstr(out, pat);
-	cr_assert(p, "no syminfo entry for %s in the dump of %s:\n%s", name, file, out);
-	char *line = p;
-	while (line > out && line[-1] != '\n')
-		line--;
-	char *flags = strstr(line, " 0x");
-	cr_assert(flags && flags < p, "no flags for %s in: %.*s", name, (int)(p - line), line);
-	unsigned v = (unsigned)strtoul(flags + 1, NULL, 16);
-	free(out);
-	return v;
-}
-
-Test(fastpath, executable_interposes_on_library)
+Test(FP_SUITE(fastpath), executable_interposes_on_library)
 {
 	struct fp_run ref = {.dir = "interpose", .prog = "prog_exe", .libpath = "."};
-	struct fp_run qb = {.dir = "interpose", .prog = "opt/prog_exe", .libpath = "opt"};
+	struct fp_run qb = {.dir = "interpose", .prog = "opt/prog_exe", .libpath = "opt",
+			    .env = ENV("LD_DEBUG=statistics,direct")};
 	struct run_result r;
 	cr_assert_eq(dump_flags("interpose/opt/libuser.so", "greet"), 0x0001,
 		     "libuser's greet is not bound directly to libcore: the test would prove nothing");
 	fp_expect_same(&ref, &qb, &r);
+	cr_expect(strstr(r.out, "greet=executable core_greet=executable"), "%s", r.out);
+	cr_expect(has_line(r.err, "libuser.so: greet: interposed by ", "opt/prog_exe"),
+		  "the executable's greet was not found by the interposer check:\n%s", r.err);
 	cr_expect_gt(fp_stat(r.err, "start-up", "direct_hits"), 0);
 	cr_expect_gt(fp_stat(r.err, "start-up", "interposer_hits"), 0);
 	cr_expect_gt(fp_stat(r.err, "start-up", "precomputed_hashes"), 0);
 	run_result_free(&r);
 }
 
-Test(fastpath, ld_preload_interposes_on_library)
+Test(FP_SUITE(fastpath), ld_preload_interposes_on_library)
 {
 	struct fp_run ref = {.dir = "interpose", .prog = "prog_plain", .libpath = ".",
 			     .env = ENV("LD_PRELOAD=./libpre.so")};
@@ -65,12 +53,13 @@ Test(fastpath, ld_preload_interposes_on_library)
 			    .env = ENV("LD_PRELOAD=./opt/libpre.so")};
 	struct run_result r;
 	fp_expect_same(&ref, &qb, &r);
+	cr_expect(strstr(r.out, "greet=preload"), "libpre.so did not interpose:\n%s", r.out);
 	cr_expect_gt(fp_stat(r.err, "start-up", "direct_hits"), 0);
 	cr_expect_gt(fp_stat(r.err, "start-up", "interposer_hits"), 0);
 	run_result_free(&r);
 }
 
-Test(fastpath, no_interposer_binds_directly)
+Test(FP_SUITE(fastpath), no_interposer_binds_directly)
 {
 	struct fp_run ref = {.dir = "interpose", .prog = "prog_plain", .libpath = "."};
 	struct fp_run qb = {.dir = "interpose", .prog = "opt/prog_plain", .libpath = "opt",
@@ -79,15 +68,18 @@ Test(fastpath, no_interposer_binds_directly)
 	fp_expect_same(&ref, &qb, &r);
 	cr_expect(has_line(r.err, "libuser.so: greet -> ", "libcore.so"),
 		  "greet of libuser was not bound directly to libcore:\n%s", r.err);
+	cr_expect(has_line(r.err, "libuser.so: core_value -> ", "libcore.so"),
+		  "core_value (GLOB_DAT and absolute relocations) was not bound directly:\n%s", r.err);
 	cr_expect_gt(fp_stat(r.err, "start-up", "direct_hits"), 0);
+	cr_expect_eq(fp_stat(r.err, "start-up", "interposer_hits"), 0);
 	run_result_free(&r);
 }
 
-Test(fastpath, library_sees_executables_copy)
+Test(FP_SUITE(fastpath), library_sees_executables_copy)
 {
 	const char *argv[] = {"/usr/bin/readelf", "-rW", fp_fixture("copyreloc/opt/prog"), NULL};
 	char *rel = fp_command_output(argv);
-	cr_assert(has_line(rel, "R_X86_64_COPY", "cr_table"), "no copy relocation for cr_table:\n%s", rel);
+	cr_assert(has_line(rel, FP_R_COPY, "cr_table"), "no copy relocation for cr_table:\n%s", rel);
 	free(rel);
 	cr_assert_eq(dump_flags("copyreloc/opt/libcruser.so", "cr_table"), 0x0001,
 		     "libcruser's cr_table is not bound directly to libcr");
@@ -95,13 +87,14 @@ Test(fastpath, library_sees_executables_copy)
 	struct fp_run qb = {.dir = "copyreloc", .prog = "opt/prog", .libpath = "opt"};
 	struct run_result r;
 	fp_expect_same(&ref, &qb, &r);
+	cr_expect(strstr(r.out, "same address: lib=1 user=1 data=1"), "%s", r.out);
 	cr_expect_gt(fp_stat(r.err, "start-up", "direct_hits"), 0);
 	cr_expect_gt(fp_stat(r.err, "start-up", "interposer_hits"), 0,
 		     "the executable's copy was not found by the interposer check");
 	run_result_free(&r);
 }
 
-Test(fastpath, weak_and_vague_definitions_in_several_libraries)
+Test(FP_SUITE(fastpath), weak_and_vague_definitions_in_several_libraries)
 {
 	cr_assert_eq(dump_flags("weak/opt/libw3.so", "vague"), 0x1000);
 	cr_assert_eq(dump_flags("weak/opt/libw3.so", "wdata"), 0x1000);
@@ -115,7 +108,7 @@ Test(fastpath, weak_and_vague_definitions_in_several_libraries)
 	run_result_free(&r);
 }
 
-Test(fastpath, symbol_defined_in_two_needed_libraries)
+Test(FP_SUITE(fastpath), symbol_defined_in_two_needed_libraries)
 {
 	cr_assert_eq(dump_flags("dup/opt/libd12.so", "dup_fn"), 0x2000);
 	cr_assert_eq(dump_flags("dup/opt/libd12.so", "dup_data"), 0x2000);
@@ -131,7 +124,7 @@ Test(fastpath, symbol_defined_in_two_needed_libraries)
  * the global scope finds libd1 first: the one case where direct binding
  * by design differs from the standard lookup. Verify mode must report it
  * and keep the standard binding. */
-Test(fastpath, verify_mode_reports_and_undoes_a_difference)
+Test(FP_SUITE(fastpath), verify_mode_reports_and_undoes_a_difference)
 {
 	cr_assert_eq(dump_flags("dup/opt/libd2only.so", "dup_fn"), 0x0001);
 	struct fp_run ref = {.dir = "dup", .prog = "prog_d2only", .libpath = "."};
@@ -155,13 +148,15 @@ Test(fastpath, verify_mode_reports_and_undoes_a_difference)
 	run_result_free(&r);
 }
 
-Test(fastpath, stale_table_after_symbol_moved)
+/* libs1 and libs2 rebuilt after linkopt ran: moved_fn left libs1. */
+Test(FP_SUITE(fastpath), stale_table_after_symbol_moved)
 {
 	cr_assert_eq(dump_flags("stale/opt/prog", "moved_fn"), 0x0001);
 	struct fp_run ref = {.dir = "stale", .prog = "prog", .libpath = "new:."};
 	struct fp_run qb = {.dir = "stale", .prog = "opt/prog", .libpath = "new:opt"};
 	struct run_result r;
 	fp_expect_same(&ref, &qb, &r);
+	cr_expect(strstr(r.out, "moved_fn in libs2"), "%s", r.out);
 	cr_expect_geq(fp_stat(r.err, "start-up", "direct_misses"), 2,
 		      "moved_fn of prog and libsu must miss in libs1 and fall back:\n%s", r.err);
 	cr_expect_gt(fp_stat(r.err, "start-up", "direct_hits"), 0);
@@ -175,23 +170,34 @@ static void dlopen_case(const char *mode)
 	struct fp_run qb = {.dir = "dlopen", .prog = "opt/prog", .libpath = "opt", .args = args};
 	struct run_result r;
 	fp_expect_same(&ref, &qb, &r);
+	cr_expect(strstr(r.out, "dla_fn(3)=1060"), "%s", r.out);
 	cr_expect_gt(fp_stat(r.err, "dlopen", "direct_hits"), fp_stat(r.err, "start-up", "direct_hits"),
 		     "no direct binding in the dlopened libraries:\n%s", r.err);
 	run_result_free(&r);
 }
 
-Test(fastpath, dlopen_rtld_local)
+Test(FP_SUITE(fastpath), dlopen_rtld_local)
 {
 	dlopen_case("local");
 }
 
-Test(fastpath, dlopen_rtld_global)
+Test(FP_SUITE(fastpath), dlopen_rtld_global)
 {
 	dlopen_case("global");
 }
 
-Test(fastpath, tls_across_optimized_libraries)
+static void expect_reloc(const char *file, const char *type)
 {
+	const char *argv[] = {"/usr/bin/readelf", "-rW", fp_fixture(file), NULL};
+	char *rel = fp_command_output(argv);
+	cr_assert(has_line(rel, type, "t1_"), "%s has no %s against libt1's variables:\n%s", file, type, rel);
+	free(rel);
+}
+
+Test(FP_SUITE(fastpath), tls_general_dynamic_and_descriptors_across_optimized_libraries)
+{
+	expect_reloc("tls/opt/libt2.so", FP_R_TLS_MODULE);
+	expect_reloc("tls/opt/libt3.so", FP_R_TLSDESC);
 	cr_assert_eq(dump_flags("tls/opt/libt2.so", "t1_var"), 0x0001);
 	cr_assert_eq(dump_flags("tls/opt/libt3.so", "t1_buf"), 0x0001);
 	struct fp_run ref = {.dir = "tls", .prog = "prog", .libpath = "."};
@@ -201,5 +207,47 @@ Test(fastpath, tls_across_optimized_libraries)
 	fp_expect_same(&ref, &qb, &r);
 	cr_expect(has_line(r.err, "libt2.so: t1_var -> ", "libt1.so"), "%s", r.err);
 	cr_expect(has_line(r.err, "libt3.so: t1_buf -> ", "libt1.so"), "%s", r.err);
+	cr_expect(has_line(r.err, "libt3.so: t1_var -> ", "libt1.so"), "%s", r.err);
+	run_result_free(&r);
+}
+
+/* Libraries with DT_HASH alone: linkopt records SysV hash values, which
+ * the loader compares before names in the SysV chains. */
+Test(FP_SUITE(fastpath), sysv_hash_only_objects)
+{
+	const char *argv[] = {"/usr/bin/readelf", "-dW", fp_fixture("sysv/opt/libcore.so"), NULL};
+	char *dyn = fp_command_output(argv);
+	cr_assert(strstr(dyn, "(HASH)") && !strstr(dyn, "(GNU_HASH)"), "libcore.so is not SysV-only:\n%s", dyn);
+	free(dyn);
+	const char *dump[] = {fp_linkopt(), "--dump", fp_fixture("sysv/opt/libuser.so"), NULL};
+	char *d = fp_command_output(dump);
+	cr_assert(strstr(d, "sysvhash"), "no SysV hash values in the table:\n%s", d);
+	free(d);
+	struct fp_run ref = {.dir = "sysv", .prog = "prog_exe", .libpath = "."};
+	struct fp_run qb = {.dir = "sysv", .prog = "opt/prog_exe", .libpath = "opt",
+			    .env = ENV("LD_DEBUG=statistics,direct")};
+	struct run_result r;
+	fp_expect_same(&ref, &qb, &r);
+	cr_expect(has_line(r.err, "libuser.so: core_twice -> ", "libcore.so"), "%s", r.err);
+	cr_expect(has_line(r.err, "libuser.so: greet: interposed by ", "prog_exe"), "%s", r.err);
+	cr_expect_gt(fp_stat(r.err, "start-up", "direct_hits"), 0);
+	cr_expect_gt(fp_stat(r.err, "start-up", "precomputed_hashes"), 0);
+	run_result_free(&r);
+}
+
+/* libt2 and libt3 dlopened while threads run: their references to libt1's
+ * variables are bound directly and use dynamic TLS (___tls_get_addr and
+ * the dynamic TLS descriptor resolver). */
+Test(FP_SUITE(fastpath), tls_in_dlopened_optimized_libraries)
+{
+	struct fp_run ref = {.dir = "tls", .prog = "prog_dlthreads", .libpath = "."};
+	struct fp_run qb = {.dir = "tls", .prog = "opt/prog_dlthreads", .libpath = "opt",
+			    .env = ENV("LD_DEBUG=statistics,direct")};
+	struct run_result r;
+	fp_expect_same(&ref, &qb, &r);
+	cr_expect(has_line(r.err, "libt2.so: t1_var -> ", "libt1.so"), "%s", r.err);
+	cr_expect(has_line(r.err, "libt3.so: t1_buf -> ", "libt1.so"), "%s", r.err);
+	cr_expect(has_line(r.err, "statistics (dlopen)", "tlsdesc="), "no TLS descriptor relocated at dlopen:\n%s", r.err);
+	cr_expect_gt(fp_stat(r.err, "dlopen", "direct_hits"), fp_stat(r.err, "start-up", "direct_hits"));
 	run_result_free(&r);
 }

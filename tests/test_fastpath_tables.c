@@ -1,27 +1,12 @@
 /* Tables the loader must not trust, and the switches that turn each fast
  * path off: the program always behaves as under musl's loader, never
- * crashes, and the statistics show which path was taken. */
+ * crashes, and the statistics show which path was taken.
+ * Compiled once per architecture (see fpcommon.h). */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "fpcommon.h"
-
-#define ENV(...) ((const char *const[]){__VA_ARGS__, NULL})
-
-/* A line of s containing both a and b. */
-static int has_line(const char *s, const char *a, const char *b)
-{
-	for (const char *line = s; line && *line;) {
-		const char *end = strchr(line, '\n');
-		size_t len = end ? (size_t)(end - line) : strlen(line);
-		const char *pa = strstr(line, a), *pb = strstr(line, b);
-		if (pa && pb && pa < line + len && pb < line + len)
-			return 1;
-		line = end ? end + 1 : NULL;
-	}
-	return 0;
-}
 
 /* prog_plain with interpose/opt/libuser.so replaced by corrupt/FIELD/. */
 static void run_corrupt(struct run_result *r, const char *field)
@@ -59,23 +44,6 @@ static void qbtable_corrupt(const char *field)
 	run_result_free(&r);
 }
 
-Test(corrupt, si_boundto_out_of_range) { syminfo_corrupt("boundto_range", 0); }
-Test(corrupt, si_boundto_not_a_needed_entry) { syminfo_corrupt("boundto_notneeded", 0); }
-Test(corrupt, syminfo_address_outside_the_object) { syminfo_corrupt("syminfo_addr", 1); }
-Test(corrupt, syminsz_too_small) { syminfo_corrupt("syminsz_small", 1); }
-Test(corrupt, syminent_wrong) { syminfo_corrupt("syminent_wrong", 1); }
-Test(corrupt, table_magic) { qbtable_corrupt("magic"); }
-Test(corrupt, table_version) { qbtable_corrupt("version"); }
-Test(corrupt, table_hdr_size_too_small) { qbtable_corrupt("hdr_size_small"); }
-Test(corrupt, table_hdr_size_too_big) { qbtable_corrupt("hdr_size_big"); }
-Test(corrupt, table_nsyms) { qbtable_corrupt("nsyms"); }
-Test(corrupt, table_gnu_off_out_of_range) { qbtable_corrupt("gnu_off"); }
-Test(corrupt, table_gnu_off_unaligned) { qbtable_corrupt("gnu_off_unaligned"); }
-Test(corrupt, table_sysv_off_out_of_range) { qbtable_corrupt("sysv_off"); }
-Test(corrupt, tablesz_too_big) { qbtable_corrupt("tablesz_big"); }
-Test(corrupt, table_address_outside_the_object) { qbtable_corrupt("table_addr"); }
-Test(corrupt, table_hint_off_out_of_range) { qbtable_corrupt("hint_off"); }
-
 /* Hints naming the wrong symbols, or identities no library has: the
  * loader must bind as musl does, without them. */
 static void hints_untrusted(const char *field, const char *note)
@@ -88,14 +56,44 @@ static void hints_untrusted(const char *field, const char *note)
 	run_result_free(&r);
 }
 
-Test(corrupt, hints_naming_other_symbols) { hints_untrusted("hints_wrong", NULL); }
-Test(corrupt, needed_identity_mismatch) { hints_untrusted("needed_id", "no definition hints"); }
+Test(FP_SUITE(corrupt), si_boundto_out_of_range) { syminfo_corrupt("boundto_range", 0); }
+Test(FP_SUITE(corrupt), si_boundto_not_a_needed_entry) { syminfo_corrupt("boundto_notneeded", 0); }
+Test(FP_SUITE(corrupt), syminfo_address_outside_the_object) { syminfo_corrupt("syminfo_addr", 1); }
+Test(FP_SUITE(corrupt), syminsz_too_small) { syminfo_corrupt("syminsz_small", 1); }
+Test(FP_SUITE(corrupt), syminent_wrong) { syminfo_corrupt("syminent_wrong", 1); }
+Test(FP_SUITE(corrupt), table_magic) { qbtable_corrupt("magic"); }
+Test(FP_SUITE(corrupt), table_version) { qbtable_corrupt("version"); }
+Test(FP_SUITE(corrupt), table_hdr_size_too_small) { qbtable_corrupt("hdr_size_small"); }
+Test(FP_SUITE(corrupt), table_hdr_size_too_big) { qbtable_corrupt("hdr_size_big"); }
+Test(FP_SUITE(corrupt), table_nsyms) { qbtable_corrupt("nsyms"); }
+Test(FP_SUITE(corrupt), table_gnu_off_out_of_range) { qbtable_corrupt("gnu_off"); }
+Test(FP_SUITE(corrupt), table_gnu_off_unaligned) { qbtable_corrupt("gnu_off_unaligned"); }
+Test(FP_SUITE(corrupt), tablesz_too_big) { qbtable_corrupt("tablesz_big"); }
+Test(FP_SUITE(corrupt), table_address_outside_the_object) { qbtable_corrupt("table_addr"); }
+Test(FP_SUITE(corrupt), table_hint_off_out_of_range) { qbtable_corrupt("hint_off"); }
+/* A GNU-hash-only table flagged as carrying SysV values past its end. */
+Test(FP_SUITE(corrupt), table_sysv_off_claimed_without_sysv_values) { qbtable_corrupt("sysv_off_claimed"); }
+/* SysV hash values exist only in the SysV-only build (sysv/). */
+Test(FP_SUITE(corrupt), table_sysv_off_out_of_range)
+{
+	struct fp_run ref = {.dir = "sysv", .prog = "prog_exe", .libpath = "."};
+	struct fp_run qb = {.dir = "sysv", .prog = "opt/prog_exe", .libpath = "../corrupt/sysv_off/sysv:opt",
+			    .env = ENV("LD_DEBUG=statistics,direct")};
+	struct run_result r;
+	fp_expect_same(&ref, &qb, &r);
+	cr_expect(has_line(r.err, "quickbind table", "corrupt/sysv_off/sysv/libuser.so") &&
+		  strstr(r.err, "fails validation"), "no LD_DEBUG note about the invalid table:\n%s", r.err);
+	run_result_free(&r);
+}
+
+Test(FP_SUITE(corrupt), hints_naming_other_symbols) { hints_untrusted("hints_wrong", NULL); }
+Test(FP_SUITE(corrupt), needed_identity_mismatch) { hints_untrusted("needed_id", "no definition hints"); }
 
 /* ------------------------------------------------------------ switches -- */
 
-/* prog_exe exercises every fast path: direct hits, the executable's
- * greet() found by the interposer check, precomputed hashes and repeated
- * relocations against core_twice and core_value (symbol cache). */
+/* prog_exe exercises every fast path: direct hits, the executable's greet
+ * found by the interposer check, precomputed hashes, definition hints and
+ * repeated relocations against core_twice and core_value (symbol cache). */
 struct counters {
 	long direct_hits, direct_misses, interposer_hits, prehashed, hashed, cache, hints;
 };
@@ -122,7 +120,7 @@ static struct counters run_switch(const char *const *env, struct run_result *kee
 	return c;
 }
 
-Test(switches, all_fast_paths_on_by_default)
+Test(FP_SUITE(switches), all_fast_paths_on_by_default)
 {
 	struct counters c = run_switch(NULL, NULL);
 	cr_expect_gt(c.direct_hits, 0);
@@ -133,7 +131,7 @@ Test(switches, all_fast_paths_on_by_default)
 	cr_expect_eq(c.direct_misses, 0);
 }
 
-Test(switches, ld_nohints)
+Test(FP_SUITE(switches), ld_nohints)
 {
 	struct counters c = run_switch(ENV("LD_NOHINTS=1"), NULL);
 	cr_expect_eq(c.hints, 0);
@@ -141,7 +139,7 @@ Test(switches, ld_nohints)
 	cr_expect_gt(c.prehashed, 0);
 }
 
-Test(switches, ld_nodirect)
+Test(FP_SUITE(switches), ld_nodirect)
 {
 	struct counters c = run_switch(ENV("LD_NODIRECT=1"), NULL);
 	cr_expect_eq(c.direct_hits, 0);
@@ -151,7 +149,7 @@ Test(switches, ld_nodirect)
 	cr_expect_gt(c.cache, 0, "LD_NODIRECT also turned the symbol cache off");
 }
 
-Test(switches, ld_nohashvals)
+Test(FP_SUITE(switches), ld_nohashvals)
 {
 	struct counters on = run_switch(NULL, NULL);
 	struct counters c = run_switch(ENV("LD_NOHASHVALS=1"), NULL);
@@ -160,7 +158,7 @@ Test(switches, ld_nohashvals)
 	cr_expect_gt(c.direct_hits, 0, "LD_NOHASHVALS also turned direct binding off");
 }
 
-Test(switches, ld_nosymcache)
+Test(FP_SUITE(switches), ld_nosymcache)
 {
 	struct counters c = run_switch(ENV("LD_NOSYMCACHE=1"), NULL);
 	cr_expect_eq(c.cache, 0);
@@ -168,7 +166,7 @@ Test(switches, ld_nosymcache)
 	cr_expect_gt(c.prehashed, 0, "LD_NOSYMCACHE also turned precomputed hashes off");
 }
 
-Test(switches, ld_direct_verify)
+Test(FP_SUITE(switches), ld_direct_verify)
 {
 	struct run_result r;
 	struct counters c = run_switch(ENV("LD_DIRECT_VERIFY=1"), &r);
@@ -179,11 +177,12 @@ Test(switches, ld_direct_verify)
 	run_result_free(&r);
 }
 
-Test(switches, all_off_together)
+Test(FP_SUITE(switches), all_off_together)
 {
-	struct counters c = run_switch(ENV("LD_NODIRECT=1", "LD_NOHASHVALS=1", "LD_NOSYMCACHE=1"), NULL);
+	struct counters c = run_switch(ENV("LD_NODIRECT=1", "LD_NOHASHVALS=1", "LD_NOSYMCACHE=1", "LD_NOHINTS=1"), NULL);
 	cr_expect_eq(c.direct_hits, 0);
 	cr_expect_eq(c.interposer_hits, 0);
 	cr_expect_eq(c.prehashed, 0);
 	cr_expect_eq(c.cache, 0);
+	cr_expect_eq(c.hints, 0);
 }

@@ -30,6 +30,11 @@ const char *fp_linkopt(void)
 	return FP_LINKOPT;
 }
 
+const char *fp_musl_ldso(void)
+{
+	return FP_MUSL_LDSO;
+}
+
 void fp_exec(struct run_result *r, const char *loader, const struct fp_run *run)
 {
 	char cwd[4096], prog[4096], libpath[4200];
@@ -118,4 +123,45 @@ char *fp_command_output(const char *const *argv)
 	cr_assert(r.exited && r.exit_code == 0, "%s: %s\n%s", argv[0], run_describe(&r), r.err);
 	free(r.err);
 	return r.out;
+}
+
+int has_line(const char *s, const char *a, const char *b)
+{
+	for (const char *line = s; line && *line;) {
+		const char *end = strchr(line, '\n');
+		size_t len = end ? (size_t)(end - line) : strlen(line);
+		const char *pa = strstr(line, a), *pb = strstr(line, b);
+		if (pa && pb && pa < line + len && pb < line + len)
+			return 1;
+		line = end ? end + 1 : NULL;
+	}
+	return 0;
+}
+
+unsigned dump_flags(const char *file, const char *name)
+{
+	const char *argv[] = {fp_linkopt(), "--dump", fp_fixture(file), NULL};
+	char *out = fp_command_output(argv);
+	cr_assert(strstr(out, FP_DUMP_CLASS), "%s is not reported as a " FP_DUMP_CLASS " file:\n%s", file, out);
+	char pat[128];
+	snprintf(pat, sizeof pat, " %s\n", name);
+	char *p = strstr(out, pat);
+	cr_assert(p, "no syminfo entry for %s in the dump of %s:\n%s", name, file, out);
+	char *line = p;
+	while (line > out && line[-1] != '\n')
+		line--;
+	char *flags = strstr(line, " 0x");
+	cr_assert(flags && flags < p, "no flags for %s in: %.*s", name, (int)(p - line), line);
+	unsigned v = (unsigned)strtoul(flags + 1, NULL, 16);
+	free(out);
+	return v;
+}
+
+void fp_expect_arch(const char *file)
+{
+	const char *argv[] = {"/usr/bin/readelf", "-h", fp_fixture(file), NULL};
+	char *out = fp_command_output(argv);
+	cr_assert(strstr(out, FP_ELF_CLASS) && strstr(out, FP_ELF_MACHINE),
+		  "%s is not an " FP_ELF_CLASS " " FP_ELF_MACHINE " file:\n%s", file, out);
+	free(out);
 }

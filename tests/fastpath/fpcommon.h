@@ -1,10 +1,37 @@
 /* Shared by the fast-path suites: run a fixture under musl's loader (the
  * reference: the plain build) and under quickbind (the linkopt-optimized
- * copy), compare, and read the loader's LD_DEBUG=statistics counters. */
+ * copy), compare, and read the loader's LD_DEBUG=statistics counters.
+ * The suites and this file are compiled once per architecture; the build
+ * defines FP_ARCH_I386 for i386 and points FP_LOADER, FP_FIXTURES,
+ * FP_MUSL_LDSO and FP_LINKOPT at that architecture's files. */
 #ifndef QB_FPCOMMON_H
 #define QB_FPCOMMON_H
 
 #include "harness.h"
+
+/* What differs between the architectures, as the tools print it. Suite
+ * names carry the architecture so that both runs can be told apart. */
+#ifdef FP_ARCH_I386
+#define FP_SUITE(s) i386_##s
+#define FP_ELF_CLASS "ELF32"
+#define FP_ELF_MACHINE "Intel 80386"
+#define FP_DUMP_CLASS "ELFCLASS32 i386"
+#define FP_LOADER_NAME "ld-quickbind-i386.so.1"
+#define FP_R_COPY "R_386_COPY"
+#define FP_R_TLS_MODULE "R_386_TLS_DTPMOD32"
+#define FP_R_TLSDESC "R_386_TLS_DESC"
+#else
+#define FP_SUITE(s) s
+#define FP_ELF_CLASS "ELF64"
+#define FP_ELF_MACHINE "Advanced Micro Devices X86-64"
+#define FP_DUMP_CLASS "ELFCLASS64 x86_64"
+#define FP_LOADER_NAME "ld-quickbind-x86_64.so.1"
+#define FP_R_COPY "R_X86_64_COPY"
+#define FP_R_TLS_MODULE "R_X86_64_DTPMOD64"
+#define FP_R_TLSDESC "R_X86_64_TLSDESC"
+#endif
+
+#define ENV(...) ((const char *const[]){__VA_ARGS__, NULL})
 
 /* One run of a fixture. dir is relative to the fixture root and is the
  * working directory; prog and the entries of libpath (':'-separated,
@@ -20,6 +47,7 @@ struct fp_run {
 const char *fp_fixture(const char *rel);  /* absolute, static rotating buffer */
 const char *fp_loader(void);
 const char *fp_linkopt(void);
+const char *fp_musl_ldso(void);
 
 /* Runs prog by direct invocation of loader (musl's or quickbind) with a
  * fixed minimal environment plus run->env. */
@@ -37,5 +65,18 @@ long fp_stat(const char *err, const char *when, const char *key);
 
 /* stdout of a host command (asserted to exit 0); free it. */
 char *fp_command_output(const char *const *argv);
+
+/* Non-zero when a line of s contains both a and b. */
+int has_line(const char *s, const char *a, const char *b);
+
+/* si_flags linkopt recorded for reference name of the optimized file
+ * (relative to the fixture root), read from `linkopt --dump`, which must
+ * report the file as one of this architecture. */
+unsigned dump_flags(const char *file, const char *name);
+
+/* Asserts that file (relative to the fixture root) is an ELF file of this
+ * architecture: a fixture built for the wrong one would test the other
+ * architecture again. */
+void fp_expect_arch(const char *file);
 
 #endif

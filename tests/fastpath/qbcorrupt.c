@@ -1,8 +1,9 @@
-/* qbcorrupt FIELD IN OUT: copy the linkopt-optimized ELF64 object IN to OUT
- * with one field of its direct-binding or quickbind table made invalid.
- * The loader must ignore what it cannot trust and still run the program.
- * Exit status 2 when IN lacks what FIELD needs, so a fixture that stopped
- * carrying the tables fails the build instead of testing nothing. */
+/* qbcorrupt FIELD IN OUT: copy the linkopt-optimized ELF object IN
+ * (ELFCLASS64 or ELFCLASS32) to OUT with one field of its DT_SYMINFO or
+ * quickbind table made invalid. The loader must ignore what it cannot
+ * trust and still run the program. Exit status 2 when IN lacks what FIELD
+ * needs, so a fixture that stopped carrying the tables fails the build
+ * instead of testing nothing. */
 #include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 
 static unsigned char *buf;
 static size_t len;
+static int is64;
 
 static void die(const char *msg, const char *arg)
 {
@@ -26,24 +28,117 @@ static void *at(size_t off, size_t n)
 	return buf + off;
 }
 
-/* File offset of vaddr, through the PT_LOAD that maps it from the file. */
-static size_t off_of(const Elf64_Ehdr *eh, uint64_t vaddr)
+/* The few header, program header and .dynamic fields used here, read in
+ * the file's class. Syminfo entries and the quickbind table have the same
+ * layout in both classes. */
+struct phdr {
+	uint32_t type;
+	uint64_t offset, vaddr, filesz;
+};
+
+static struct phdr phdr_get(unsigned i)
 {
-	for (unsigned i = 0; i < eh->e_phnum; i++) {
+	struct phdr p;
+	if (is64) {
+		const Elf64_Ehdr *eh = at(0, sizeof *eh);
 		const Elf64_Phdr *ph = at(eh->e_phoff + (size_t)i * eh->e_phentsize, sizeof *ph);
-		if (ph->p_type == PT_LOAD && vaddr >= ph->p_vaddr && vaddr < ph->p_vaddr + ph->p_filesz)
-			return ph->p_offset + (vaddr - ph->p_vaddr);
+		p = (struct phdr){ph->p_type, ph->p_offset, ph->p_vaddr, ph->p_filesz};
+	} else {
+		const Elf32_Ehdr *eh = at(0, sizeof *eh);
+		const Elf32_Phdr *ph = at(eh->e_phoff + (size_t)i * eh->e_phentsize, sizeof *ph);
+		p = (struct phdr){ph->p_type, ph->p_offset, ph->p_vaddr, ph->p_filesz};
+	}
+	return p;
+}
+
+static unsigned phnum(void)
+{
+	return is64 ? ((Elf64_Ehdr *)at(0, sizeof(Elf64_Ehdr)))->e_phnum
+		    : ((Elf32_Ehdr *)at(0, sizeof(Elf32_Ehdr)))->e_phnum;
+}
+
+/* File offset of vaddr, through the PT_LOAD that maps it from the file. */
+static size_t off_of(uint64_t vaddr)
+{
+	for (unsigned i = 0; i < phnum(); i++) {
+		struct phdr ph = phdr_get(i);
+		if (ph.type == PT_LOAD && vaddr >= ph.vaddr && vaddr - ph.vaddr < ph.filesz)
+			return ph.offset + (vaddr - ph.vaddr);
 	}
 	die("address not mapped from the file", NULL);
 	return 0;
 }
 
-static Elf64_Dyn *dyn_find(Elf64_Dyn *d, size_t n, int64_t tag)
+static unsigned char *dyn;
+static size_t ndyn;
+
+static size_t dyn_entsize(void)
 {
-	for (size_t i = 0; i < n && d[i].d_tag != DT_NULL; i++)
-		if (d[i].d_tag == tag)
-			return &d[i];
-	return NULL;
+	return is64 ? sizeof(Elf64_Dyn) : sizeof(Elf32_Dyn);
+}
+
+static int64_t dyn_tag(size_t i)
+{
+	return is64 ? ((Elf64_Dyn *)dyn)[i].d_tag : ((Elf32_Dyn *)dyn)[i].d_tag;
+}
+
+static uint64_t dyn_val(size_t i)
+{
+	return is64 ? ((Elf64_Dyn *)dyn)[i].d_un.d_val : ((Elf32_Dyn *)dyn)[i].d_un.d_val;
+}
+
+static void dyn_set(size_t i, uint64_t v)
+{
+	if (is64)
+		((Elf64_Dyn *)dyn)[i].d_un.d_val = v;
+	else
+		((Elf32_Dyn *)dyn)[i].d_un.d_val = (Elf32_Word)v;
+}
+
+/* Index of the entry with tag, or die naming what is missing. */
+static size_t dyn_find(int64_t tag, const char *what)
+{
+	for (size_t i = 0; i < ndyn && dyn_tag(i) != DT_NULL; i++)
+		if (dyn_tag(i) == tag)
+			return i;
+	die("no entry in .dynamic", what);
+	return 0;
+}
+
+static void need_flag(const struct qb_table_hdr *h, uint32_t flag, const char *what)
+{
+	if (!(h->flags & flag))
+		die("table lacks", what);
+}
+
+static void load(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		die("cannot open", path);
+	fseek(f, 0, SEEK_END);
+	long flen = ftell(f);
+	if (flen <= 0)
+		die("empty or unreadable", path);
+	len = (size_t)flen;
+	rewind(f);
+	buf = malloc(len);
+	if (!buf || fread(buf, 1, len, f) != len)
+		die("cannot read", path);
+	fclose(f);
+	const unsigned char *id = at(0, EI_NIDENT);
+	if (memcmp(id, ELFMAG, SELFMAG) || (id[EI_CLASS] != ELFCLASS64 && id[EI_CLASS] != ELFCLASS32))
+		die("not an ELF32 or ELF64 file", path);
+	is64 = id[EI_CLASS] == ELFCLASS64;
+	for (unsigned i = 0; i < phnum(); i++) {
+		struct phdr ph = phdr_get(i);
+		if (ph.type == PT_DYNAMIC) {
+			ndyn = ph.filesz / dyn_entsize();
+			dyn = at(ph.offset, ndyn * dyn_entsize());
+		}
+	}
+	if (!dyn)
+		die("no PT_DYNAMIC", path);
 }
 
 int main(int argc, char **argv)
@@ -51,136 +146,96 @@ int main(int argc, char **argv)
 	if (argc != 4)
 		die("usage: qbcorrupt FIELD IN OUT", NULL);
 	const char *field = argv[1];
-	FILE *f = fopen(argv[2], "rb");
-	if (!f)
-		die("cannot open", argv[2]);
-	fseek(f, 0, SEEK_END);
-	len = (size_t)ftell(f);
-	rewind(f);
-	buf = malloc(len);
-	if (!buf || fread(buf, 1, len, f) != len)
-		die("cannot read", argv[2]);
-	fclose(f);
+	load(argv[2]);
 
-	Elf64_Ehdr *eh = at(0, sizeof *eh);
-	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64)
-		die("not an ELF64 file", argv[2]);
-	Elf64_Dyn *dyn = NULL;
-	size_t ndyn = 0;
-	for (unsigned i = 0; i < eh->e_phnum; i++) {
-		Elf64_Phdr *ph = at(eh->e_phoff + (size_t)i * eh->e_phentsize, sizeof *ph);
-		if (ph->p_type == PT_DYNAMIC) {
-			ndyn = ph->p_filesz / sizeof *dyn;
-			dyn = at(ph->p_offset, ndyn * sizeof *dyn);
-		}
-	}
-	if (!dyn)
-		die("no PT_DYNAMIC", argv[2]);
+	size_t si = dyn_find(DT_SYMINFO, "DT_SYMINFO");
+	size_t sisz = dyn_find(DT_SYMINSZ, "DT_SYMINSZ");
+	size_t sient = dyn_find(DT_SYMINENT, "DT_SYMINENT");
+	size_t qt = dyn_find(DT_QB_TABLE, "DT_QB_TABLE");
+	size_t qtsz = dyn_find(DT_QB_TABLESZ, "DT_QB_TABLESZ");
+	Elf64_Syminfo *ent = at(off_of(dyn_val(si)), dyn_val(sisz));
+	size_t nent = dyn_val(sisz) / sizeof *ent;
+	size_t qoff = off_of(dyn_val(qt));
+	struct qb_table_hdr *h = at(qoff, sizeof *h);
+	/* An address "outside the object": a terabyte away, or a gigabyte in
+	 * a 32-bit address space. */
+	uint64_t far = is64 ? (uint64_t)1 << 40 : 0x40000000u;
 
-	Elf64_Dyn *si = dyn_find(dyn, ndyn, DT_SYMINFO);
-	Elf64_Dyn *sisz = dyn_find(dyn, ndyn, DT_SYMINSZ);
-	Elf64_Dyn *sient = dyn_find(dyn, ndyn, DT_SYMINENT);
-	Elf64_Dyn *qt = dyn_find(dyn, ndyn, DT_QB_TABLE);
-	Elf64_Dyn *qtsz = dyn_find(dyn, ndyn, DT_QB_TABLESZ);
-	if (!si || !sisz || !sient || !qt || !qtsz)
-		die("no linkopt tables", argv[2]);
-	Elf64_Syminfo *ent = at(off_of(eh, si->d_un.d_ptr), sisz->d_un.d_val);
-	size_t nent = sisz->d_un.d_val / sizeof *ent;
-	struct qb_table_hdr *h = at(off_of(eh, qt->d_un.d_ptr), sizeof *h);
-
-	size_t changed = 0;
+	size_t changed = 1;
 	if (!strcmp(field, "boundto_range") || !strcmp(field, "boundto_notneeded")) {
 		/* Every direct entry names a .dynamic index past the end, or the
 		 * index of DT_STRTAB, which is no DT_NEEDED entry. */
 		uint16_t bad = (uint16_t)(ndyn + 100);
-		if (!strcmp(field, "boundto_notneeded")) {
-			Elf64_Dyn *strtab = dyn_find(dyn, ndyn, DT_STRTAB);
-			if (!strtab)
-				die("no DT_STRTAB", argv[2]);
-			bad = (uint16_t)(strtab - dyn);
-		}
+		if (!strcmp(field, "boundto_notneeded"))
+			bad = (uint16_t)dyn_find(DT_STRTAB, "DT_STRTAB");
+		changed = 0;
 		for (size_t i = 1; i < nent; i++)
 			if (ent[i].si_flags & SYMINFO_FLG_DIRECT) {
 				ent[i].si_boundto = bad;
 				changed++;
 			}
 	} else if (!strcmp(field, "syminfo_addr")) {
-		si->d_un.d_ptr += (uint64_t)1 << 40;
-		changed = 1;
+		dyn_set(si, dyn_val(si) + far);
 	} else if (!strcmp(field, "syminsz_small")) {
-		sisz->d_un.d_val = 4;
-		changed = 1;
+		/* ELF64: one entry where there are many; ELF32: half an entry */
+		dyn_set(sisz, is64 ? 4 : 2);
 	} else if (!strcmp(field, "syminent_wrong")) {
-		sient->d_un.d_val = 8;
-		changed = 1;
+		dyn_set(sient, 8);
 	} else if (!strcmp(field, "magic")) {
 		h->magic[3] = '9';
-		changed = 1;
 	} else if (!strcmp(field, "version")) {
 		h->version = QB_TABLE_VERSION + 1;
-		changed = 1;
 	} else if (!strcmp(field, "hdr_size_small")) {
 		h->hdr_size = 8;
-		changed = 1;
 	} else if (!strcmp(field, "hdr_size_big")) {
 		h->hdr_size = 0xfff0;
-		changed = 1;
 	} else if (!strcmp(field, "nsyms")) {
 		h->nsyms += 1;
-		changed = 1;
 	} else if (!strcmp(field, "gnu_off")) {
-		if (!(h->flags & QB_TF_GNUHASH))
-			die("table has no GNU hashes", argv[2]);
+		need_flag(h, QB_TF_GNUHASH, "GNU hashes");
 		h->gnu_off = 0xfffffff0u;
-		changed = 1;
 	} else if (!strcmp(field, "gnu_off_unaligned")) {
-		if (!(h->flags & QB_TF_GNUHASH))
-			die("table has no GNU hashes", argv[2]);
+		need_flag(h, QB_TF_GNUHASH, "GNU hashes");
 		h->gnu_off += 2;
-		changed = 1;
 	} else if (!strcmp(field, "sysv_off")) {
-		/* claims SysV values at the end of the table */
+		/* a table that has SysV values, pointed past its end */
+		need_flag(h, QB_TF_SYSVHASH, "SysV hashes");
+		h->sysv_off = (uint32_t)dyn_val(qtsz);
+	} else if (!strcmp(field, "sysv_off_claimed")) {
+		/* a table without SysV values claiming some at its end */
 		h->flags |= QB_TF_SYSVHASH;
-		h->sysv_off = (uint32_t)qtsz->d_un.d_val;
-		changed = 1;
+		h->sysv_off = (uint32_t)dyn_val(qtsz);
 	} else if (!strcmp(field, "hint_off")) {
-		if (!(h->flags & QB_TF_HINTS))
-			die("table has no hints", argv[2]);
-		h->hint_off = (uint32_t)qtsz->d_un.d_val - 4;
-		changed = 1;
-	} else if (!strcmp(field, "hints_wrong") || !strcmp(field, "needed_id")) {
-		/* Hints that name other symbols than the ones bound, or
-		 * identities that no library has: neither may be trusted. */
-		if (!(h->flags & QB_TF_HINTS))
-			die("table has no hints", argv[2]);
-		uint8_t *tab = (uint8_t *)h;
-		if (!strcmp(field, "hints_wrong")) {
-			uint32_t *hint = at(off_of(eh, qt->d_un.d_ptr) + h->hint_off, 4ull * h->nsyms);
-			for (uint32_t i = 1; i < h->nsyms; i++)
-				if (hint[i]) {
-					hint[i] = hint[i] > 1 ? hint[i] - 1 : hint[i] + 1;
-					changed++;
-				}
-		} else {
-			struct qb_needed_id *n = at(off_of(eh, qt->d_un.d_ptr) + h->needed_off,
-				sizeof *n * h->nneeded);
-			for (uint32_t k = 0; k < h->nneeded; k++, changed++)
-				n[k].id[0] ^= 0x5a5a5a5au;
-		}
-		(void)tab;
+		need_flag(h, QB_TF_HINTS, "hints");
+		h->hint_off = (uint32_t)dyn_val(qtsz) - 4;
+	} else if (!strcmp(field, "hints_wrong")) {
+		/* hints that name other symbols than the ones bound */
+		need_flag(h, QB_TF_HINTS, "hints");
+		uint32_t *hint = at(qoff + h->hint_off, 4ull * h->nsyms);
+		changed = 0;
+		for (uint32_t i = 1; i < h->nsyms; i++)
+			if (hint[i]) {
+				hint[i] = hint[i] > 1 ? hint[i] - 1 : hint[i] + 1;
+				changed++;
+			}
+	} else if (!strcmp(field, "needed_id")) {
+		/* identities that no library has */
+		need_flag(h, QB_TF_HINTS, "hints");
+		struct qb_needed_id *n = at(qoff + h->needed_off, sizeof *n * h->nneeded);
+		changed = h->nneeded;
+		for (uint32_t k = 0; k < h->nneeded; k++)
+			n[k].id[0] ^= 0x5a5a5a5au;
 	} else if (!strcmp(field, "tablesz_big")) {
-		qtsz->d_un.d_val = (uint64_t)1 << 32;
-		changed = 1;
+		dyn_set(qtsz, is64 ? (uint64_t)1 << 32 : 0xfffffff0u);
 	} else if (!strcmp(field, "table_addr")) {
-		qt->d_un.d_ptr += (uint64_t)1 << 40;
-		changed = 1;
+		dyn_set(qt, dyn_val(qt) + far);
 	} else {
 		die("unknown field", field);
 	}
 	if (!changed)
 		die("nothing to corrupt for", field);
 
-	f = fopen(argv[3], "wb");
+	FILE *f = fopen(argv[3], "wb");
 	if (!f || fwrite(buf, 1, len, f) != len || fclose(f))
 		die("cannot write", argv[3]);
 	free(buf);

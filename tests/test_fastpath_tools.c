@@ -1,11 +1,12 @@
-/* i386: gdb and valgrind on optimized 32-bit programs under
- * ld-quickbind-i386.so.1 (the x86_64 gdb and valgrind of the host both
- * handle i386 processes). */
+/* gdb and valgrind on optimized programs under quickbind's loader, and an
+ * optimized program started by the kernel through PT_INTERP. Compiled
+ * once per architecture (see fpcommon.h); the host's x86_64 gdb and
+ * valgrind handle i386 processes too. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "i3fhelp.h"
+#include "fpcommon.h"
 
 static void run_tool(struct run_result *r, const char *dir, const char *const *argv, int timeout)
 {
@@ -16,16 +17,16 @@ static void run_tool(struct run_result *r, const char *dir, const char *const *a
 	cr_assert(run_program(r, (char *const *)argv, &o) == 0, "cannot run %s", argv[0]);
 }
 
-/* The kernel starts the i386 loader named in PT_INTERP (no direct
+/* The kernel starts the loader named in PT_INTERP (no direct
  * invocation): same output as prog_exe under musl, fast paths taken. */
-Test(i386_tools, optimized_program_runs_through_pt_interp)
+Test(FP_SUITE(tools), optimized_program_runs_through_pt_interp)
 {
 	const char *argv[] = {"/usr/bin/readelf", "-lW", fp_fixture("interpose/opt/prog_gdb"), NULL};
 	char *ph = fp_command_output(argv);
-	cr_assert(strstr(ph, "ld-quickbind-i386.so.1"), "PT_INTERP is not the i386 loader:\n%s", ph);
+	cr_assert(strstr(ph, FP_LOADER_NAME), "PT_INTERP is not " FP_LOADER_NAME ":\n%s", ph);
 	free(ph);
 	struct run_result m, r;
-	fp_exec(&m, I3F_MUSL_LDSO, &(struct fp_run){.dir = "interpose", .prog = "prog_exe", .libpath = "."});
+	fp_exec(&m, fp_musl_ldso(), &(struct fp_run){.dir = "interpose", .prog = "prog_exe", .libpath = "."});
 	cr_assert(m.exited && m.exit_code == 0, "reference: %s\n%s", run_describe(&m), m.err);
 	const char *prog[] = {"./opt/prog_gdb", NULL};
 	run_tool(&r, "interpose", prog, 30);
@@ -37,11 +38,11 @@ Test(i386_tools, optimized_program_runs_through_pt_interp)
 	run_result_free(&r);
 }
 
-/* opt/prog_gdb names the i386 loader in PT_INTERP; core_twice is in
+/* opt/prog_gdb names quickbind's loader in PT_INTERP; core_twice is in
  * libcore.so, not loaded when the breakpoint is set. */
-Test(i386_tools, gdb_breaks_in_a_library_and_lists_the_libraries, .timeout = 120)
+Test(FP_SUITE(tools), gdb_breaks_in_a_library_and_lists_the_libraries, .timeout = 120)
 {
-	expect_elf32_i386("interpose/opt/prog_gdb");
+	fp_expect_arch("interpose/opt/prog_gdb");
 	const char *argv[] = {"/usr/bin/gdb", "-batch", "-nx", "-ex", "set debuginfod enabled off",
 			      "-ex", "set breakpoint pending on", "-ex", "break core_twice", "-ex", "run",
 			      "-ex", "info sharedlibrary", "-ex", "bt", "-ex", "delete", "-ex", "continue",
@@ -53,7 +54,7 @@ Test(i386_tools, gdb_breaks_in_a_library_and_lists_the_libraries, .timeout = 120
 	cr_expect(strstr(r.out, "in user_run ()"), "no backtrace through libuser:\n%s", r.out);
 	const char *info = strstr(r.out, "Shared Object Library");
 	cr_assert(info, "no 'info sharedlibrary' table:\n%s%s", r.out, r.err);
-	static const char *const libs[] = {"opt/libuser.so", "opt/libcore.so", "ld-quickbind-i386.so.1", NULL};
+	static const char *const libs[] = {"opt/libuser.so", "opt/libcore.so", FP_LOADER_NAME, NULL};
 	for (const char *const *l = libs; *l; l++)
 		cr_expect(has_line(info, "Yes", *l), "'info sharedlibrary' lacks %s with symbols:\n%s", *l, info);
 	cr_expect(strstr(r.out, "user: greet=executable core_greet=executable sum=72"),
@@ -63,7 +64,7 @@ Test(i386_tools, gdb_breaks_in_a_library_and_lists_the_libraries, .timeout = 120
 }
 
 /* dlb_fn is in libdlb.so, which arrives only with dlopen("libdla.so"). */
-Test(i386_tools, gdb_breaks_in_a_dlopened_library, .timeout = 120)
+Test(FP_SUITE(tools), gdb_breaks_in_a_dlopened_library, .timeout = 120)
 {
 	const char *argv[] = {"/usr/bin/gdb", "-batch", "-nx", "-ex", "set debuginfod enabled off",
 			      "-ex", "set breakpoint pending on", "-ex", "break dlb_fn", "-ex", "run",
@@ -92,7 +93,7 @@ static void valgrind_case(const char *dir, const char *prog, const char *expect)
 	run_result_free(&r);
 }
 
-Test(i386_tools, valgrind_memcheck_on_optimized_programs, .timeout = 200)
+Test(FP_SUITE(tools), valgrind_memcheck_on_optimized_programs, .timeout = 200)
 {
 	valgrind_case("interpose", "opt/prog_exe", "user: greet=executable core_greet=executable sum=72");
 	valgrind_case("tls", "opt/prog", "main: 11 ");

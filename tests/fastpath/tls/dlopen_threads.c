@@ -1,5 +1,5 @@
-/* Dynamic TLS on i386: libt2 (general dynamic, ___tls_get_addr) and libt3
- * (TLS descriptors) are dlopened while threads already run, so their
+/* Dynamic TLS: libt2 (general dynamic, __tls_get_addr) and libt3 (TLS
+ * descriptors) are dlopened while threads already run, so their
  * accesses to libt1's variables go through the dynamic TLS paths. Each
  * thread sets its own value and reads it back through every library. */
 #include <dlfcn.h>
