@@ -38,22 +38,35 @@ Test(FP_SUITE(tools), optimized_program_runs_through_pt_interp)
 	run_result_free(&r);
 }
 
+/* gdb in dir, stopping at a pending breakpoint on fn, then listing the
+ * libraries and the backtrace before letting the program (opt/prog_gdb,
+ * with arg when not NULL) finish. Asserts that gdb stopped there and
+ * printed the library table; *info points into r->out at that table. */
+static void gdb_break(struct run_result *r, const char **info, const char *dir, const char *fn, const char *arg)
+{
+	char brk[64], stop[80];
+	snprintf(brk, sizeof brk, "break %s", fn);
+	snprintf(stop, sizeof stop, "Breakpoint 1, %s", fn);
+	const char *argv[] = {"/usr/bin/gdb", "-batch", "-nx", "-ex", "set debuginfod enabled off",
+			      "-ex", "set breakpoint pending on", "-ex", brk, "-ex", "run",
+			      "-ex", "info sharedlibrary", "-ex", "bt", "-ex", "delete", "-ex", "continue",
+			      "--args", "opt/prog_gdb", arg, NULL};
+	run_tool(r, dir, argv, 90);
+	cr_expect(r->exited && r->exit_code == 0, "gdb: %s\n%s%s", run_describe(r), r->out, r->err);
+	cr_expect(strstr(r->out, stop), "gdb did not stop in %s:\n%s%s", fn, r->out, r->err);
+	*info = strstr(r->out, "Shared Object Library");
+	cr_assert(*info, "no 'info sharedlibrary' table:\n%s%s", r->out, r->err);
+}
+
 /* opt/prog_gdb names quickbind's loader in PT_INTERP; core_twice is in
  * libcore.so, not loaded when the breakpoint is set. */
 Test(FP_SUITE(tools), gdb_breaks_in_a_library_and_lists_the_libraries, .timeout = 120)
 {
 	fp_expect_arch("interpose/opt/prog_gdb");
-	const char *argv[] = {"/usr/bin/gdb", "-batch", "-nx", "-ex", "set debuginfod enabled off",
-			      "-ex", "set breakpoint pending on", "-ex", "break core_twice", "-ex", "run",
-			      "-ex", "info sharedlibrary", "-ex", "bt", "-ex", "delete", "-ex", "continue",
-			      "opt/prog_gdb", NULL};
 	struct run_result r;
-	run_tool(&r, "interpose", argv, 90);
-	cr_expect(r.exited && r.exit_code == 0, "gdb: %s\n%s%s", run_describe(&r), r.out, r.err);
-	cr_expect(strstr(r.out, "Breakpoint 1, core_twice"), "gdb did not stop in core_twice:\n%s%s", r.out, r.err);
+	const char *info;
+	gdb_break(&r, &info, "interpose", "core_twice", NULL);
 	cr_expect(strstr(r.out, "in user_run ()"), "no backtrace through libuser:\n%s", r.out);
-	const char *info = strstr(r.out, "Shared Object Library");
-	cr_assert(info, "no 'info sharedlibrary' table:\n%s%s", r.out, r.err);
 	static const char *const libs[] = {"opt/libuser.so", "opt/libcore.so", FP_LOADER_NAME, NULL};
 	for (const char *const *l = libs; *l; l++)
 		cr_expect(has_line(info, "Yes", *l), "'info sharedlibrary' lacks %s with symbols:\n%s", *l, info);
@@ -66,17 +79,10 @@ Test(FP_SUITE(tools), gdb_breaks_in_a_library_and_lists_the_libraries, .timeout 
 /* dlb_fn is in libdlb.so, which arrives only with dlopen("libdla.so"). */
 Test(FP_SUITE(tools), gdb_breaks_in_a_dlopened_library, .timeout = 120)
 {
-	const char *argv[] = {"/usr/bin/gdb", "-batch", "-nx", "-ex", "set debuginfod enabled off",
-			      "-ex", "set breakpoint pending on", "-ex", "break dlb_fn", "-ex", "run",
-			      "-ex", "info sharedlibrary", "-ex", "bt", "-ex", "delete", "-ex", "continue",
-			      "--args", "opt/prog_gdb", "global", NULL};
 	struct run_result r;
-	run_tool(&r, "dlopen", argv, 90);
-	cr_expect(r.exited && r.exit_code == 0, "gdb: %s\n%s%s", run_describe(&r), r.out, r.err);
-	cr_expect(strstr(r.out, "Breakpoint 1, dlb_fn"), "gdb did not stop in dlb_fn:\n%s%s", r.out, r.err);
+	const char *info;
+	gdb_break(&r, &info, "dlopen", "dlb_fn", "global");
 	cr_expect(strstr(r.out, "in dla_fn ("), "no backtrace through libdla:\n%s", r.out);
-	const char *info = strstr(r.out, "Shared Object Library");
-	cr_assert(info, "no 'info sharedlibrary' table:\n%s%s", r.out, r.err);
 	cr_expect(has_line(info, "Yes", "opt/libdla.so") && has_line(info, "Yes", "opt/libdlb.so"),
 		  "'info sharedlibrary' lacks the dlopened libraries:\n%s", info);
 	cr_expect(strstr(r.out, "dlc_fn(4)="), "the program did not finish under gdb:\n%s", r.out);
