@@ -125,8 +125,6 @@ struct qb_state {
 	struct dso *ldso;
 	struct dso *main;
 	struct dso *init_head;     /* constructors: dependencies first */
-	size_t *auxv;
-	char **envp;
 	const char *env_library_path;
 	const char *env_preload;
 	int secure;

@@ -129,11 +129,6 @@ bound:
 	return 0;
 }
 
-static size_t tls_offset_of(const struct dso *d)
-{
-	return d->tls.offset;
-}
-
 /* A REL relocation keeps its addend in the place it relocates; the
  * loader's own places were overwritten by stage 1, which kept them. */
 static size_t rel_addend(const struct dso *p, int kind, size_t symi, size_t off, const size_t *where)
@@ -248,11 +243,11 @@ static inline __attribute__((always_inline)) void apply(struct dso *p, struct re
 			where[1] = (size_t)arg;
 			break;
 		}
-		size_t tpoff = symoff - tls_offset_of(def.dso);
+		size_t tpoff = symoff - def.dso->tls.offset;
 		if (kind == RK_TPOFF)
 			*where = tpoff;
 		else if (kind == RK_TPOFF_NEG)  /* the addend is not negated */
-			*where = tls_offset_of(def.dso) - (symoff - addend) + addend;
+			*where = def.dso->tls.offset - (symoff - addend) + addend;
 		else {
 			where[0] = (size_t)__tlsdesc_static;
 			where[1] = tpoff;

@@ -236,8 +236,6 @@ hidden struct qb_entry qb_stage2(size_t *sp)
 	qb_tls_install(1);
 	__init_ssp((void *)aux[AT_RANDOM]);
 
-	qb.envp = envp;
-	qb.auxv = auxv;
 	qb.secure = aux[AT_SECURE] || aux[AT_UID] != aux[AT_EUID] || aux[AT_GID] != aux[AT_EGID];
 	/* Secure (set-id) processes ignore every LD_ variable. LD_BIND_NOW
 	 * needs no handling: every binding is made at load time. */
