@@ -38,7 +38,7 @@ static inline Sym *qb_hint_def(struct dso *p, size_t symi, struct dso *t)
 /* Bind reference symi of p through its definition hint; 0 when the
  * general path must decide (no hint, stale target, possible interposer,
  * a no-direct definition, or diagnostics that want every decision). */
-static inline int qb_bind_hinted(struct dso *p, size_t symi, struct symdef *out)
+static inline __attribute__((always_inline)) int qb_bind_hinted(struct dso *p, size_t symi, struct symdef *out)
 {
 	const Syminfo *si = &p->syminfo[symi];
 	size_t to = si->si_boundto;

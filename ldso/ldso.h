@@ -90,7 +90,8 @@ struct dso {
 	struct dso *fini_next;  /* reverse order of construction */
 
 	unsigned char is_ldso, is_main, relocated, constructed;
-	unsigned char deps_loaded, mark;
+	unsigned char deps_loaded, mark, names_hashed;
+	uint32_t shortname_h, soname_h, name_h;  /* for qb_find_loaded */
 	unsigned char global;       /* in the global scope */
 	unsigned char runtime;      /* loaded by dlopen: may be unloaded */
 	unsigned char nodelete;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "ldso.h"
 #include "pathexp.h"
+#include "elfhash.h"
 
 #define DEFAULT_PATH "/lib:/usr/local/lib:/usr/lib"
 
@@ -139,14 +140,27 @@ static int find_file(struct attempt *a, const char *name, struct dso *needed_by)
 	return search_list(a, DEFAULT_PATH, 0, name);
 }
 
+/* Every DT_NEEDED entry is looked for among the loaded objects: compare
+ * name hashes, computed once per object, before names. */
+static int same_name(const char *a, uint32_t ah, const char *b, uint32_t bh)
+{
+	return a && ah == bh && !strcmp(a, b);
+}
+
 hidden struct dso *qb_find_loaded(const char *name)
 {
+	uint32_t h = qb_gnu_hash(name);
+	int path = strchr(name, '/') != 0;
 	for (struct dso *p = qb.head; p; p = p->next) {
-		if (p->shortname && !strcmp(p->shortname, name))
-			return p;
-		if (!strchr(name, '/') && p->soname && !strcmp(p->soname, name))
-			return p;
-		if (p->name && !strcmp(p->name, name))
+		if (!p->names_hashed) {
+			p->shortname_h = p->shortname ? qb_gnu_hash(p->shortname) : 0;
+			p->soname_h = p->soname ? qb_gnu_hash(p->soname) : 0;
+			p->name_h = p->name ? qb_gnu_hash(p->name) : 0;
+			p->names_hashed = 1;
+		}
+		if (same_name(p->shortname, p->shortname_h, name, h) ||
+		    (!path && same_name(p->soname, p->soname_h, name, h)) ||
+		    same_name(p->name, p->name_h, name, h))
 			return p;
 	}
 	return 0;
