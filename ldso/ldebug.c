@@ -87,6 +87,11 @@ hidden void qb_debug_stats(const char *when)
 	if (!(qb.debug & QB_DBG_STATS))
 		return;
 	struct qb_stats *s = &qb.stats;
+	s->direct_hits += s->hinted_fast;
+	s->hinted += s->hinted_fast;
+	s->prehashed += s->hinted_fast;
+	s->lookups += s->hinted_fast;
+	s->hinted_fast = 0;
 	char kinds[512];
 	size_t k = 0;
 	for (size_t i = 0; i < sizeof kind_names / sizeof *kind_names && k < sizeof kinds - 40; i++)

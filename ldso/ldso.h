@@ -148,6 +148,7 @@ struct qb_state {
 	struct qb_stats {
 		size_t lookups, probes, strcmps, relocs, cache_hits;
 		size_t direct_hits, direct_misses, interposer_hits, prehashed, hashed, hinted;
+		size_t hinted_fast;  /* bound in the relocation loop by a hint */
 		size_t bykind[RK_TLSDESC + 1];
 		uint64_t reloc_ns;
 	} stats;
