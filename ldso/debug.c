@@ -20,7 +20,8 @@ hidden void qb_debug_init(void)
 	debug.r_ldbase = (ElfW(Addr))qb.ldso->base;
 	debug.r_state = RT_CONSISTENT;
 	for (Dyn *d = (Dyn *)qb.main->dynv; d && d->d_tag; d++)
-		if (d->d_tag == DT_DEBUG)
+		if (d->d_tag == DT_DEBUG &&
+		    qb_writable(qb.main, (size_t)((unsigned char *)&d->d_un - qb.main->base), sizeof d->d_un))
 			d->d_un.d_ptr = (ElfW(Addr))&debug;
 	_dl_debug_state();
 }

@@ -55,7 +55,7 @@ static void *symbol_address(struct symdef d)
 {
 	size_t v = (size_t)d.dso->base + d.sym->st_value;
 	if (ST_TYPE(d.sym->st_info) == STT_GNU_IFUNC)
-		return (void *)((size_t (*)(void))v)();
+		return qb_in_code(d.dso, d.sym->st_value) ? (void *)((size_t (*)(void))v)() : 0;
 	if (ST_TYPE(d.sym->st_info) == STT_TLS)
 		return (unsigned char *)qb_tls_block(d.dso) + d.sym->st_value;
 	return (void *)v;

@@ -77,7 +77,7 @@ static int count_syms(struct dso *p)
 hidden const char *qb_dso_decode(struct dso *p)
 {
 	const char *why = 0, *vwhy;
-	size_t max = p->is_ldso || p->is_main ? (size_t)-1 / 32 : (p->vmax - ((unsigned char *)p->dynv - p->base)) / sizeof(Dyn);
+	size_t max = p->map ? p->dyn_size / sizeof(Dyn) : (size_t)-1 / 32;
 	if (qb_decode_dynamic(p->dynv, max, QB_ELFCLASS == ELFCLASS64, &p->dyn, &why))
 		return why;
 	struct qb_dyninfo *d = &p->dyn;
@@ -134,9 +134,40 @@ hidden const char *qb_dso_decode(struct dso *p)
 		p->rpath = (char *)p->strings + d->rpath;
 	if (d->have & QB_HAVE_RUNPATH)
 		p->runpath = (char *)p->strings + d->runpath;
-	if ((vwhy = qb_build_verdefs(p)))
+	if ((vwhy = qb_build_verdefs(p)) || (vwhy = qb_find_writable(p)))
 		return vwhy;
 	qb_fast_setup(p);
+	return 0;
+}
+
+/* Is vaddr inside an executable segment of p? An IFUNC resolver is
+ * called before the program runs: a bad file must not make the loader
+ * jump anywhere else. */
+hidden int qb_in_code(const struct dso *p, size_t vaddr)
+{
+	for (size_t i = 0; i < p->phnum; i++) {
+		const Phdr *ph = &p->phdr[i];
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) &&
+		    vaddr >= ph->p_vaddr && vaddr - ph->p_vaddr < ph->p_memsz)
+			return 1;
+	}
+	return 0;
+}
+
+hidden const char *qb_find_writable(struct dso *p)
+{
+	int textrel = (p->dyn.have & QB_HAVE_TEXTREL) || (p->dyn.flags & DF_TEXTREL);
+	p->nwr = 0;
+	for (size_t i = 0; i < p->phnum; i++) {
+		const Phdr *ph = &p->phdr[i];
+		if (ph->p_type != PT_LOAD || (!textrel && !(ph->p_flags & PF_W)))
+			continue;
+		if (p->nwr == sizeof p->wr_lo / sizeof *p->wr_lo)
+			return "too many writable segments";
+		p->wr_lo[p->nwr] = ph->p_vaddr;
+		p->wr_hi[p->nwr] = ph->p_vaddr + ph->p_memsz;
+		p->nwr++;
+	}
 	return 0;
 }
 

@@ -69,6 +69,7 @@ struct dso {
 	struct qb_verdef_ent *vdefs, *vreqs;  /* by version index */
 	size_t nvdefs, nvreqs;
 
+	size_t dyn_size;        /* PT_DYNAMIC's size (objects we map) */
 	unsigned char *map;     /* whole reserved mapping (0 for kernel-mapped) */
 	size_t map_len;
 	size_t vmin, vmax;      /* link-time address range of the PT_LOADs */
@@ -86,6 +87,8 @@ struct dso {
 	size_t tls_id;
 
 	size_t relro_start, relro_end;
+	size_t wr_lo[4], wr_hi[4];  /* writable ranges: where relocations may write */
+	unsigned char nwr;
 	struct dso *init_next;  /* order in which constructors run */
 	struct dso *fini_next;  /* reverse order of construction */
 
@@ -168,15 +171,37 @@ hidden _Noreturn void qb_fatal(const char *fmt, ...) __attribute__((format(print
 /* dso.c */
 hidden const char *qb_dso_decode(struct dso *p);
 hidden void qb_dso_append(struct dso *p);
+hidden int qb_in_code(const struct dso *p, size_t vaddr);
+hidden const char *qb_find_writable(struct dso *p);
+
+/* May relocations write [vaddr, vaddr+len)? Inside a writable segment, or
+ * anywhere in the image of an object with text relocations. The loader
+ * itself is trusted. */
+static inline int qb_writable(const struct dso *p, size_t vaddr, size_t len)
+{
+	if (p->is_ldso)
+		return 1;
+	for (unsigned i = 0; i < p->nwr; i++)
+		if (vaddr >= p->wr_lo[i] && vaddr <= p->wr_hi[i] && len <= p->wr_hi[i] - vaddr)
+			return 1;
+	return 0;
+}
 hidden void *qb_laddr(const struct dso *p, size_t vaddr);
 
-/* Is [vaddr, vaddr+len) inside the object's loaded image? Objects mapped
- * by the kernel or the loader itself are trusted. */
+/* Is [vaddr, vaddr+len) inside one readable segment of the object (not in
+ * a gap between segments, which stays unmapped)? Objects mapped by the
+ * kernel or the loader itself are trusted. */
 static inline int qb_in_image(const struct dso *p, size_t vaddr, size_t len)
 {
 	if (!p->map)
 		return 1;
-	return vaddr >= p->vmin && vaddr <= p->vmax && len <= p->vmax - vaddr;
+	for (size_t i = 0; i < p->phnum; i++) {
+		const Phdr *ph = &p->phdr[i];
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_R) && vaddr >= ph->p_vaddr &&
+		    vaddr - ph->p_vaddr <= ph->p_memsz && len <= ph->p_memsz - (vaddr - ph->p_vaddr))
+			return 1;
+	}
+	return 0;
 }
 
 /* version.c */

@@ -46,7 +46,7 @@ static int prot_of(unsigned flags)
 /* Check every segment against the file and the others; fill the range. */
 static const char *check_phdrs(struct dso *p, size_t fsize, size_t page, size_t *align)
 {
-	size_t vmin = (size_t)-1, vmax = 0;
+	size_t vmin = (size_t)-1, vmax = 0, prev_end = 0;
 	int nload = 0;
 	*align = page;
 	for (size_t i = 0; i < p->phnum; i++) {
@@ -60,6 +60,12 @@ static const char *check_phdrs(struct dso *p, size_t fsize, size_t page, size_t 
 				return "segment wraps around the address space";
 			if ((ph->p_vaddr - ph->p_offset) & (page - 1))
 				return "segment offset and address disagree modulo the page size";
+			/* Ascending and on pages of their own: a segment mapped
+			 * over another would change protections the loader
+			 * relies on. */
+			if (nload > 1 && (ph->p_vaddr & -page) < prev_end)
+				return "loadable segments overlap or are out of order";
+			prev_end = (ph->p_vaddr + ph->p_memsz + page - 1) & -page;
 			if (ph->p_vaddr < vmin)
 				vmin = ph->p_vaddr;
 			if (ph->p_vaddr + ph->p_memsz > vmax)
@@ -68,9 +74,13 @@ static const char *check_phdrs(struct dso *p, size_t fsize, size_t page, size_t 
 				*align = ph->p_align;
 		} else if (ph->p_type == PT_DYNAMIC) {
 			p->dynv = (size_t *)ph->p_vaddr;  /* biased after mapping */
+			p->dyn_size = ph->p_memsz;
 		} else if (ph->p_type == PT_TLS) {
 			if (ph->p_filesz > ph->p_memsz || (ph->p_align & (ph->p_align - 1)))
 				return "bad PT_TLS segment";
+			/* every thread gets a copy: refuse what no thread could hold */
+			if (ph->p_memsz > ((size_t)1 << 28) || ph->p_align > ((size_t)1 << 20))
+				return "TLS segment too large";
 			p->tls.len = ph->p_filesz;
 			p->tls.size = ph->p_memsz;
 			p->tls.align = ph->p_align ? ph->p_align : 1;
@@ -194,6 +204,13 @@ hidden struct dso *qb_map_file(int fd, const char *path, int allow_exec, const c
 	if ((*why = map_segments(p, fd, u.eh.e_type == ET_EXEC, page, align)))
 		goto fail;
 
+	/* The tables the loader reads must lie inside readable segments, not
+	 * in the unmapped gaps between them. */
+	if (!qb_in_image(p, (size_t)p->dynv, p->dyn_size) || p->dyn_size < sizeof(Dyn) ||
+	    (p->tls.size && !qb_in_image(p, (size_t)p->tls.image, p->tls.len))) {
+		*why = "dynamic or TLS segment outside the loadable segments";
+		goto fail;
+	}
 	p->dynv = (size_t *)(p->base + (size_t)p->dynv);
 	if (p->tls.size)
 		p->tls.image = p->base + (size_t)p->tls.image;
@@ -201,7 +218,7 @@ hidden struct dso *qb_map_file(int fd, const char *path, int allow_exec, const c
 	 * them there) when a PT_PHDR or the first page holds them. */
 	for (size_t i = 0; i < p->phnum; i++)
 		if (ph[i].p_type == PT_PHDR) {
-			if (ph[i].p_vaddr >= p->vmin && ph[i].p_vaddr + phsize <= p->vmax) {
+			if (qb_in_image(p, ph[i].p_vaddr, phsize)) {
 				p->phdr = (Phdr *)(p->base + ph[i].p_vaddr);
 				__libc_free(ph);
 				ph = 0;

@@ -158,8 +158,8 @@ static inline __attribute__((always_inline)) void apply(struct dso *p, struct re
 			qb_error("Error relocating %s: unsupported relocation type %u", p->name, type);
 		return;
 	}
-	if (!qb_in_image(p, off, sizeof(size_t) * (kind == RK_TLSDESC ? 2 : 1))) {
-		qb_error("Error relocating %s: relocation offset 0x%zx outside the image", p->name, off);
+	if (!qb_writable(p, off, sizeof(size_t) * (kind == RK_TLSDESC ? 2 : 1))) {
+		qb_error("Error relocating %s: relocation offset 0x%zx outside the writable segments", p->name, off);
 		return;
 	}
 	if (!rela && kind != RK_COPY && kind != RK_GOT && kind != RK_PLT)
@@ -172,6 +172,14 @@ static inline __attribute__((always_inline)) void apply(struct dso *p, struct re
 		return;
 	}
 	if (kind == RK_IRELATIVE) {
+		/* --list runs no code of the objects it lists, not even
+		 * resolvers: ldd on an untrusted file must be safe. */
+		if (qb.list_mode)
+			return;
+		if (!qb_in_code(p, addend)) {
+			qb_error("Error relocating %s: IRELATIVE resolver outside the code", p->name);
+			return;
+		}
 		*where = ((size_t (*)(void))(p->base + addend))();
 		return;
 	}
@@ -189,8 +197,14 @@ static inline __attribute__((always_inline)) void apply(struct dso *p, struct re
 	}
 	size_t val = def.sym ? (size_t)def.dso->base + def.sym->st_value : 0;
 	int is_tls = def.sym && ST_TYPE(def.sym->st_info) == STT_TLS;
-	if (def.sym && ST_TYPE(def.sym->st_info) == STT_GNU_IFUNC)
+	if (def.sym && ST_TYPE(def.sym->st_info) == STT_GNU_IFUNC && !qb.list_mode) {
+		if (!qb_in_code(def.dso, def.sym->st_value)) {
+			qb_error("Error relocating %s: IFUNC resolver of %s outside the code", p->name,
+				def.dso->name);
+			return;
+		}
 		val = ((size_t (*)(void))val)();
+	}
 
 	switch (kind) {
 	case RK_WORD: *where = val + addend; break;
@@ -202,12 +216,16 @@ static inline __attribute__((always_inline)) void apply(struct dso *p, struct re
 	case RK_ABS32S: *(uint32_t *)where = (uint32_t)(val + addend); break;
 	case RK_COPY: {
 		size_t n = p->syms[symi].st_size;
-		if (!def.sym || !qb_in_image(p, off, n)) {
+		if (!def.sym || !qb_writable(p, off, n)) {
 			qb_error("Error relocating %s: bad copy relocation", p->name);
 			return;
 		}
 		if (def.sym->st_size < n)
 			n = def.sym->st_size;
+		if (!qb_in_image(def.dso, def.sym->st_value, n)) {
+			qb_error("Error relocating %s: copy source outside %s", p->name, def.dso->name);
+			return;
+		}
 		memcpy(where, (void *)val, n);
 		break;
 	}
@@ -275,7 +293,7 @@ static void apply_relr(struct dso *p)
 	size_t *next = 0;
 	for (size_t n = p->dyn.relrsz / sizeof(size_t); n; n--, r++) {
 		if (!(*r & 1)) {
-			if (!qb_in_image(p, *r, sizeof(size_t))) {
+			if (!qb_writable(p, *r, sizeof(size_t))) {
 				qb_error("Error relocating %s: DT_RELR address outside the image", p->name);
 				return;
 			}
@@ -288,7 +306,7 @@ static void apply_relr(struct dso *p)
 		size_t bits = *r >> 1;
 		for (size_t i = 0; bits; i++, bits >>= 1)
 			if (bits & 1) {
-				if (!qb_in_image(p, (size_t)((unsigned char *)(next + i) - p->base), sizeof(size_t))) {
+				if (!qb_writable(p, (size_t)((unsigned char *)(next + i) - p->base), sizeof(size_t))) {
 					qb_error("Error relocating %s: DT_RELR address outside the image", p->name);
 					return;
 				}

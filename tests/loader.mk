@@ -220,6 +220,18 @@ $(eval $(call qbt_lib,$(QBT_T)/link/libqbtgone.so,$(QBT_S)/libgone.c))
 $(eval $(call qbt_lib,$(QBT_T)/needs/libqbtneeds.so,$(QBT_S)/libneeds.c,$(QBT_T)/link/libqbtgone.so,-L$(QBT_T)/link -lqbtgone))
 $(eval $(call qbt_exe,$(QBT_T)/prog_indirect,$(QBT_S)/indirect.c,$(QBT_T)/needs/libqbtneeds.so,-L$(QBT_T)/needs -lqbtneeds -Wl$(comma)-rpath-link$(comma)$(QBT_T)/link))
 
+# fuzz: a library the fuzz suite mutates, a program needing it, the mutator.
+QBF_T := $(QBT)/fuzz
+QBF_S := $(QBT_SRC)/fuzz
+$(eval $(call qbt_lib,$(QBF_T)/libfz.so,$(QBF_S)/libfz.c,$(QBF_S)/fz.map,-Wl$(comma)--version-script=$(QBF_S)/fz.map))
+$(eval $(call qbt_exe,$(QBF_T)/prog,$(QBF_S)/prog.c,$(QBF_T)/libfz.so,-L$(QBF_T) -lfz))
+$(QBF_T)/elfmutate: $(QBF_S)/elfmutate.c
+	@mkdir -p $(@D)
+	@echo "CC $@"
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) -o $@ $<
+QBT_FIXTURES += $(QBF_T)/elfmutate
+QBT_DEPFILES += $(QBF_T)/elfmutate.d
+
 $(QBT_T)/elfcorrupt: $(QBT_S)/elfcorrupt.c
 	@mkdir -p $(@D)
 	@echo "CC $@"
@@ -256,7 +268,7 @@ $(QBT_T)/badreltype/libqbtbad.so: $(QBT_T)/link/libqbtbad.so $(QBT_T)/elfcorrupt
 QBT_FIXTURES += $(foreach d,notelf wrongarch trunc_hdr trunc_ph trunc_seg badphoff badfilesz badreltype,$(QBT_T)/$(d)/libqbtbad.so)
 
 # ------------------------------------------------------- the test programs --
-QBT_SUITES := run errors ext
+QBT_SUITES := run errors ext fuzz
 QBT_BINS := $(QBT_SUITES:%=$(B)/tests/test_loader_%)
 QBT_OBJS := $(B)/tests/harness.o $(B)/tests/loader/compare.o
 

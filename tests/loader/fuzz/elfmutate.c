@@ -1,0 +1,94 @@
+/* elfmutate SEED IN OUT: writes IN with a few bytes changed in the parts a
+ * dynamic loader interprets (ELF and program headers, dynamic section,
+ * symbol, string, hash, version and relocation tables), chosen from SEED.
+ * Code and data bytes are left alone: the fuzz suite tests the loader,
+ * not what a program does with corrupted code. */
+#include <elf.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void die(const char *m)
+{
+	fprintf(stderr, "elfmutate: %s\n", m);
+	exit(2);
+}
+
+static uint64_t state;
+static uint64_t rnd(void)
+{
+	state = state * 6364136223846793005ull + 1442695040888963407ull;
+	return state >> 17;
+}
+
+struct region { size_t off, len; };
+
+int main(int argc, char **argv)
+{
+	if (argc != 4)
+		die("usage: elfmutate SEED IN OUT");
+	state = strtoull(argv[1], 0, 10) * 0x9e3779b97f4a7c15ull + 1;
+	FILE *f = fopen(argv[2], "rb");
+	if (!f)
+		die("cannot open input");
+	fseek(f, 0, SEEK_END);
+	long size = ftell(f);
+	rewind(f);
+	unsigned char *buf = malloc(size);
+	if (!buf || fread(buf, 1, size, f) != (size_t)size)
+		die("cannot read input");
+	fclose(f);
+
+	Elf64_Ehdr eh;
+	if (size < (long)sizeof eh)
+		die("input too small");
+	memcpy(&eh, buf, sizeof eh);
+	if (eh.e_shoff + (uint64_t)eh.e_shnum * sizeof(Elf64_Shdr) > (uint64_t)size)
+		die("no section headers");
+
+	struct region reg[64];
+	size_t nreg = 0, total = 0;
+	reg[nreg++] = (struct region){ 0, sizeof eh };
+	reg[nreg++] = (struct region){ eh.e_phoff, (size_t)eh.e_phnum * sizeof(Elf64_Phdr) };
+	for (unsigned i = 0; i < eh.e_shnum && nreg < 64; i++) {
+		Elf64_Shdr sh;
+		memcpy(&sh, buf + eh.e_shoff + i * sizeof sh, sizeof sh);
+		int take = sh.sh_type == SHT_DYNSYM || sh.sh_type == SHT_DYNAMIC ||
+			   sh.sh_type == SHT_HASH || sh.sh_type == SHT_GNU_HASH ||
+			   sh.sh_type == SHT_RELA || sh.sh_type == SHT_GNU_versym ||
+			   sh.sh_type == SHT_GNU_verdef || sh.sh_type == SHT_GNU_verneed ||
+			   (sh.sh_type == SHT_STRTAB && (sh.sh_flags & SHF_ALLOC));
+		if (take && sh.sh_size && sh.sh_offset + sh.sh_size <= (uint64_t)size)
+			reg[nreg++] = (struct region){ sh.sh_offset, sh.sh_size };
+	}
+	for (size_t i = 0; i < nreg; i++)
+		total += reg[i].len;
+
+	static const uint64_t interesting[] = {
+		0, 1, 2, 0x7f, 0x80, 0xff, 0x7fff, 0xffff, 0x7fffffff, 0x80000000u,
+		0xffffffffu, 0x100000000ull, 0x7fffffffffffffffull, ~0ull, 4096, 65536,
+	};
+	unsigned n = 1 + rnd() % 4;
+	for (unsigned k = 0; k < n; k++) {
+		size_t at = rnd() % total, r = 0;
+		while (at >= reg[r].len)
+			at -= reg[r++].len;
+		size_t off = reg[r].off + at;
+		unsigned width = (unsigned[]){ 1, 2, 4, 8 }[rnd() % 4];
+		if (off + width > (size_t)size)
+			width = 1;
+		uint64_t v = rnd() % 3 ? interesting[rnd() % (sizeof interesting / sizeof *interesting)] : rnd();
+		if (rnd() % 4 == 0) {  /* nudge the current value instead */
+			uint64_t cur = 0;
+			memcpy(&cur, buf + off, width);
+			v = cur + (rnd() % 2 ? 1 : -1) * (1 + rnd() % 64);
+		}
+		memcpy(buf + off, &v, width);
+	}
+
+	f = fopen(argv[3], "wb");
+	if (!f || fwrite(buf, 1, size, f) != (size_t)size || fclose(f))
+		die("cannot write output");
+	return 0;
+}
