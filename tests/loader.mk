@@ -225,6 +225,12 @@ QBF_T := $(QBT)/fuzz
 QBF_S := $(QBT_SRC)/fuzz
 $(eval $(call qbt_lib,$(QBF_T)/libfz.so,$(QBF_S)/libfz.c,$(QBF_S)/fz.map,-Wl$(comma)--version-script=$(QBF_S)/fz.map))
 $(eval $(call qbt_exe,$(QBF_T)/prog,$(QBF_S)/prog.c,$(QBF_T)/libfz.so,-L$(QBF_T) -lfz))
+# the same library with linkopt's tables, for the fast paths' share of it
+$(QBF_T)/opt/libfz.so: $(QBF_T)/libfz.so $(B)/bin/linkopt
+	@mkdir -p $(@D)
+	@echo "LINKOPT $@"
+	$(Q)$(B)/bin/linkopt -L$(QBF_T) -o $@ $<
+QBT_FIXTURES += $(QBF_T)/opt/libfz.so
 $(QBF_T)/elfmutate: $(QBF_S)/elfmutate.c
 	@mkdir -p $(@D)
 	@echo "CC $@"

@@ -25,11 +25,13 @@ static void mutate(const char *lib, unsigned seed, const char *out)
 	run_result_free(&r);
 }
 
-Test(loader_fuzz, mutated_library_never_crashes_the_loader, .timeout = 600)
+/* variant: "" for the plain library, "opt/" for the one linkopt optimized
+ * (its syminfo and quickbind tables are then mutated too) */
+static void fuzz(const char *variant)
 {
 	char dir[2048], lib[2048], out[4096], prog[2048], env[4200];
-	snprintf(dir, sizeof dir, "%s/fuzz/mutants", qb_fixtures());
-	snprintf(lib, sizeof lib, "%s/fuzz/libfz.so", qb_fixtures());
+	snprintf(dir, sizeof dir, "%s/fuzz/mutants%s", qb_fixtures(), *variant ? "-opt" : "");
+	snprintf(lib, sizeof lib, "%s/fuzz/%slibfz.so", qb_fixtures(), variant);
 	snprintf(prog, sizeof prog, "%s/fuzz/prog.musl", qb_fixtures());
 	snprintf(out, sizeof out, "%s/libfz.so", dir);
 	snprintf(env, sizeof env, "LD_LIBRARY_PATH=%s", dir);
@@ -40,7 +42,7 @@ Test(loader_fuzz, mutated_library_never_crashes_the_loader, .timeout = 600)
 	char *argv[] = { (char *)qb_loader(), "--list", prog, NULL };
 	struct run_result r;
 	char okenv[4200];
-	snprintf(okenv, sizeof okenv, "LD_LIBRARY_PATH=%s/fuzz", qb_fixtures());
+	snprintf(okenv, sizeof okenv, "LD_LIBRARY_PATH=%s/fuzz/%s", qb_fixtures(), variant);
 	char *good_env[] = { okenv, NULL };
 	struct run_opts go = { .envp = good_env };
 	cr_assert_eq(run_program(&r, argv, &go), 0);
@@ -71,4 +73,14 @@ Test(loader_fuzz, mutated_library_never_crashes_the_loader, .timeout = 600)
 	/* both outcomes must occur, or the mutations are not reaching the loader */
 	cr_assert_gt(refused, 0);
 	cr_assert_gt(loaded, 0);
+}
+
+Test(loader_fuzz, mutated_library_never_crashes_the_loader, .timeout = 600)
+{
+	fuzz("");
+}
+
+Test(loader_fuzz, mutated_optimized_library_never_crashes_the_loader, .timeout = 600)
+{
+	fuzz("opt/");
 }

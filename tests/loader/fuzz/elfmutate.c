@@ -1,6 +1,7 @@
 /* elfmutate SEED IN OUT: writes IN with a few bytes changed in the parts a
  * dynamic loader interprets (ELF and program headers, dynamic section,
- * symbol, string, hash, version and relocation tables), chosen from SEED.
+ * symbol, string, hash, version and relocation tables, and linkopt's
+ * syminfo and quickbind tables when present), chosen from SEED.
  * Code and data bytes are left alone: the fuzz suite tests the loader,
  * not what a program does with corrupted code. */
 #include <elf.h>
@@ -51,10 +52,15 @@ int main(int argc, char **argv)
 	size_t nreg = 0, total = 0;
 	reg[nreg++] = (struct region){ 0, sizeof eh };
 	reg[nreg++] = (struct region){ eh.e_phoff, (size_t)eh.e_phnum * sizeof(Elf64_Phdr) };
+	Elf64_Shdr shstr;
+	memcpy(&shstr, buf + eh.e_shoff + (size_t)eh.e_shstrndx * sizeof shstr, sizeof shstr);
 	for (unsigned i = 0; i < eh.e_shnum && nreg < 64; i++) {
 		Elf64_Shdr sh;
 		memcpy(&sh, buf + eh.e_shoff + i * sizeof sh, sizeof sh);
+		const char *name = shstr.sh_offset + sh.sh_name < (uint64_t)size ?
+			(const char *)buf + shstr.sh_offset + sh.sh_name : "";
 		int take = sh.sh_type == SHT_DYNSYM || sh.sh_type == SHT_DYNAMIC ||
+			   sh.sh_type == SHT_SUNW_syminfo || !strcmp(name, ".qb.table") ||
 			   sh.sh_type == SHT_HASH || sh.sh_type == SHT_GNU_HASH ||
 			   sh.sh_type == SHT_RELA || sh.sh_type == SHT_GNU_versym ||
 			   sh.sh_type == SHT_GNU_verdef || sh.sh_type == SHT_GNU_verneed ||
