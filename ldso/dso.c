@@ -77,7 +77,7 @@ static int count_syms(struct dso *p)
 hidden const char *qb_dso_decode(struct dso *p)
 {
 	const char *why = 0, *vwhy;
-	size_t max = p->map ? p->dyn_size / sizeof(Dyn) : (size_t)-1 / 32;
+	size_t max = p->is_ldso ? (size_t)-1 / 32 : p->dyn_size / sizeof(Dyn);
 	if (qb_decode_dynamic(p->dynv, max, QB_ELFCLASS == ELFCLASS64, &p->dyn, &why))
 		return why;
 	struct qb_dyninfo *d = &p->dyn;

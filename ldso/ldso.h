@@ -189,11 +189,11 @@ static inline int qb_writable(const struct dso *p, size_t vaddr, size_t len)
 hidden void *qb_laddr(const struct dso *p, size_t vaddr);
 
 /* Is [vaddr, vaddr+len) inside one readable segment of the object (not in
- * a gap between segments, which stays unmapped)? Objects mapped by the
- * kernel or the loader itself are trusted. */
+ * a gap between segments, which stays unmapped)? Only the loader itself is
+ * trusted; a program the kernel mapped is checked like any library. */
 static inline int qb_in_image(const struct dso *p, size_t vaddr, size_t len)
 {
-	if (!p->map)
+	if (p->is_ldso)
 		return 1;
 	for (size_t i = 0; i < p->phnum; i++) {
 		const Phdr *ph = &p->phdr[i];

@@ -72,8 +72,10 @@ static void setup_kernel_main(size_t *aux, char *argv0)
 		Phdr *ph = &p->phdr[i];
 		if (ph->p_type == PT_PHDR)
 			p->base = (unsigned char *)(aux[AT_PHDR] - ph->p_vaddr);
-		else if (ph->p_type == PT_DYNAMIC)
+		else if (ph->p_type == PT_DYNAMIC) {
 			dyn = ph->p_vaddr;
+			p->dyn_size = ph->p_memsz;
+		}
 		else if (ph->p_type == PT_TLS) {
 			p->tls.image = (void *)ph->p_vaddr;
 			p->tls.len = ph->p_filesz;
