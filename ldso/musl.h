@@ -36,7 +36,7 @@ struct qb_musl_libc {
 };
 
 /* Leading fields of musl's thread descriptor (x86 variant II layout);
- * the whole descriptor is QB_PTHREAD_SIZE bytes. */
+ * the whole descriptor is QB_PTHREAD_SIZE bytes (arch/<name>/arch.h). */
 struct qb_pthread_head {
 	struct qb_pthread_head *self;
 	uintptr_t *dtv;
@@ -45,11 +45,6 @@ struct qb_pthread_head {
 	uintptr_t canary;
 };
 
-#if UINTPTR_MAX > 0xffffffffu
-#define QB_PTHREAD_SIZE 200
-#else
-#define QB_PTHREAD_SIZE 112
-#endif
 
 extern struct qb_musl_libc __libc QB_HIDDEN;
 extern size_t __hwcap QB_HIDDEN;

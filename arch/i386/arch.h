@@ -15,6 +15,8 @@
 /* Variant II TLS: blocks sit below the thread pointer (%gs:0). */
 #define QB_TLS_ABOVE_TP 0
 #define QB_DTP_OFFSET 0
+/* sizeof(struct pthread) in musl 1.2.3 (configure checks libc.a) */
+#define QB_PTHREAD_SIZE 112
 /* A REL R_386_TLS_DESC keeps its addend in the descriptor's second word
  * (the first is the resolver's address). */
 #define QB_REL_TLSDESC_ADDEND_WORD 1

@@ -14,6 +14,8 @@
 /* Variant II TLS: blocks sit below the thread pointer. */
 #define QB_TLS_ABOVE_TP 0
 #define QB_DTP_OFFSET 0
+/* sizeof(struct pthread) in musl 1.2.3 (configure checks libc.a) */
+#define QB_PTHREAD_SIZE 200
 
 #define QB_R_TYPE(info) ((uint32_t)((info) & 0xffffffff))
 #define QB_R_SYM(info) ((uint32_t)((info) >> 32))
