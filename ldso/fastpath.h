@@ -24,14 +24,20 @@ static inline int qb_ibloom_maybe(uint32_t h)
 
 /* The definition linkopt recorded for reference symi of p in target t,
  * when it can be trusted: t is the library linkopt saw (checked by the
- * caller through hint_ok), and the target's GNU hash chain holds, for
- * that symbol, the hash of the referenced name. */
+ * caller through hint_ok), and t holds, for that symbol, the hash of the
+ * referenced name: in its GNU hash chain, or, for a DT_HASH-only target,
+ * in its own table of SysV hash values. */
 static inline Sym *qb_hint_def(struct dso *p, size_t symi, struct dso *t)
 {
 	uint32_t hint = p->hints[symi];
-	if (!hint || hint >= t->nsyms || hint < t->gh_symoffset || !t->gh_bloom || !p->pre_gnu ||
-	    (t->gh_chain[hint] | 1) != (p->pre_gnu[symi] | 1) || !t->syms[hint].st_shndx)
+	if (!hint || hint >= t->nsyms || !p->pre_gnu || !t->syms[hint].st_shndx)
 		return 0;
+	if (t->gh_bloom) {
+		if (hint < t->gh_symoffset || (t->gh_chain[hint] | 1) != (p->pre_gnu[symi] | 1))
+			return 0;
+	} else if (!t->pre_sysv || !p->pre_sysv || t->pre_sysv[hint] != p->pre_sysv[symi]) {
+		return 0;
+	}
 	return t->syms + hint;
 }
 
