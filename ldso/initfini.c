@@ -47,14 +47,24 @@ hidden void qb_queue_init(void)
 		visit(p);
 }
 
+/* A constructor or destructor must be code of its object: a damaged
+ * table is reported, not jumped through. */
+static void check_code(struct dso *p, size_t addr)
+{
+	if (addr < (size_t)p->base || !qb_in_code(p, addr - (size_t)p->base))
+		qb_fatal("%s: initialization or termination function outside the code", p->name);
+}
+
 static void run_array(struct dso *p, size_t vaddr, size_t size)
 {
 	if (!vaddr)
 		return;
 	size_t *fn = qb_laddr(p, vaddr);
 	for (size_t i = 0; i < size / sizeof *fn; i++)
-		if (fn[i] && fn[i] != (size_t)-1)
+		if (fn[i] && fn[i] != (size_t)-1) {
+			check_code(p, fn[i]);
 			((initfn)fn[i])(init_argc, init_argv, init_envp);
+		}
 }
 
 static void construct(struct dso *p)
@@ -66,8 +76,10 @@ static void construct(struct dso *p)
 	fini_head = p;
 	if (p->is_ldso)
 		return;
-	if (p->dyn.have & QB_HAVE_INIT)
+	if (p->dyn.have & QB_HAVE_INIT) {
+		check_code(p, (size_t)p->base + p->dyn.init);
 		((initfn)(p->base + p->dyn.init))(init_argc, init_argv, init_envp);
+	}
 	run_array(p, p->dyn.init_array, p->dyn.init_arraysz);
 }
 
@@ -97,11 +109,15 @@ static void fini_one(struct dso *p)
 	if (p->dyn.fini_array) {
 		size_t *fn = qb_laddr(p, p->dyn.fini_array);
 		for (size_t i = p->dyn.fini_arraysz / sizeof *fn; i--;)
-			if (fn[i] && fn[i] != (size_t)-1)
+			if (fn[i] && fn[i] != (size_t)-1) {
+				check_code(p, fn[i]);
 				((void (*)(void))fn[i])();
+			}
 	}
-	if (p->dyn.have & QB_HAVE_FINI)
+	if (p->dyn.have & QB_HAVE_FINI) {
+		check_code(p, (size_t)p->base + p->dyn.fini);
 		((void (*)(void))(p->base + p->dyn.fini))();
+	}
 }
 
 /* dlclose is unloading p: run its destructors now, not at exit. */

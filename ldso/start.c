@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "ldso.h"
@@ -60,10 +61,67 @@ static void setup_ldso(const char *name)
 	qb.ldso = p;
 }
 
+static int page_mapped(size_t addr)
+{
+	unsigned char v;
+	return !mincore((void *)(addr & -__libc.page_size), 1, &v);
+}
+
+/* The kernel maps a program whatever its headers claim, even segments
+ * past the end of its file (reading them raises SIGBUS). Before touching
+ * the mapped headers, read them from the file and check that every
+ * segment lies in the file, that the headers the aux vector points at are
+ * backed by it, and that each segment is mapped where they say. Without
+ * /proc the program is trusted, as the kernel did. */
+static const char *check_kernel_mapping(size_t *aux)
+{
+	int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	const char *why = "cannot read the program's headers";
+	struct stat st;
+	Ehdr eh;
+	Phdr ph[64];
+	size_t n = aux[AT_PHNUM];
+	if (fstat(fd, &st) || pread(fd, &eh, sizeof eh, 0) != sizeof eh)
+		goto out;
+	why = "program headers do not describe the mapped program";
+	if (eh.e_phnum != n || eh.e_phentsize != sizeof(Phdr) || n > sizeof ph / sizeof *ph ||
+	    eh.e_phoff > (size_t)st.st_size || n * sizeof(Phdr) > (size_t)st.st_size - eh.e_phoff ||
+	    pread(fd, ph, n * sizeof(Phdr), eh.e_phoff) != (ssize_t)(n * sizeof(Phdr)))
+		goto out;
+	size_t base = 0, fsize = st.st_size;
+	int phdr_backed = 0;
+	for (size_t i = 0; i < n; i++)
+		if (ph[i].p_type == PT_PHDR)
+			base = aux[AT_PHDR] - ph[i].p_vaddr;
+	for (size_t i = 0; i < n; i++) {
+		if (ph[i].p_type != PT_LOAD || !ph[i].p_memsz)
+			continue;
+		if (ph[i].p_offset > fsize || ph[i].p_filesz > fsize - ph[i].p_offset) {
+			why = "segment extends past the end of the file";
+			goto out;
+		}
+		size_t start = base + ph[i].p_vaddr;
+		if (start < base || !page_mapped(start) || !page_mapped(start + ph[i].p_memsz - 1))
+			goto out;
+		if (eh.e_phoff >= ph[i].p_offset && eh.e_phoff + n * sizeof(Phdr) <= ph[i].p_offset + ph[i].p_filesz &&
+		    start + (eh.e_phoff - ph[i].p_offset) == aux[AT_PHDR])
+			phdr_backed = 1;
+	}
+	why = phdr_backed ? 0 : "program headers do not describe the mapped program";
+out:
+	close(fd);
+	return why;
+}
+
 /* The program was mapped by the kernel: describe it from the aux vector. */
 static void setup_kernel_main(size_t *aux, char *argv0)
 {
 	struct dso *p = &main_dso;
+	const char *bad = check_kernel_mapping(aux);
+	if (bad)
+		qb_fatal("%s: %s", argv0, bad);
 	p->phdr = (Phdr *)aux[AT_PHDR];
 	p->phnum = aux[AT_PHNUM];
 	p->phentsize = aux[AT_PHENT];
@@ -90,6 +148,10 @@ static void setup_kernel_main(size_t *aux, char *argv0)
 	}
 	if (!dyn)
 		qb_fatal("%s: not a dynamic program", argv0);
+	if (p->tls.size && !qb_in_image(p, (size_t)p->tls.image, p->tls.len))
+		qb_fatal("%s: TLS segment outside the loadable segments", argv0);
+	if (!qb_in_image(p, dyn, p->dyn_size) || p->dyn_size < sizeof(Dyn))
+		qb_fatal("%s: dynamic section outside the loadable segments", argv0);
 	p->dynv = (size_t *)(p->base + dyn);
 	if (p->tls.size)
 		p->tls.image = p->base + (size_t)p->tls.image;
@@ -98,6 +160,20 @@ static void setup_kernel_main(size_t *aux, char *argv0)
 	const char *why = qb_dso_decode(p);
 	if (why)
 		qb_fatal("%s: %s", argv0, why);
+}
+
+/* The loader's name as the program asked for it (PT_INTERP). */
+static const char *interp_of(const struct dso *m)
+{
+	for (size_t k = 0; k < m->phnum; k++) {
+		const Phdr *ph = &m->phdr[k];
+		if (ph->p_type != PT_INTERP || !ph->p_filesz || !qb_in_image(m, ph->p_vaddr, ph->p_filesz))
+			continue;
+		const char *s = (const char *)(m->base + ph->p_vaddr);
+		if (memchr(s, 0, ph->p_filesz))
+			return s;
+	}
+	return QB_LDSO_NAME;
 }
 
 static _Noreturn void usage(const char *self, int status)
@@ -263,17 +339,8 @@ hidden struct qb_entry qb_stage2(size_t *sp)
 		argc = (int)sp[0];
 		argv = (char **)(sp + 1);
 	} else {
-		const char *interp = QB_LDSO_NAME;
-		Phdr *ph = (Phdr *)aux[AT_PHDR];
-		size_t base = 0;
-		for (size_t k = 0; k < aux[AT_PHNUM]; k++)
-			if (ph[k].p_type == PT_PHDR)
-				base = aux[AT_PHDR] - ph[k].p_vaddr;
-		for (size_t k = 0; k < aux[AT_PHNUM]; k++)
-			if (ph[k].p_type == PT_INTERP)
-				interp = (const char *)(base + ph[k].p_vaddr);
-		setup_ldso(interp);
 		setup_kernel_main(aux, argv[0] ? argv[0] : "");
+		setup_ldso(interp_of(&main_dso));
 	}
 	struct dso *m = &main_dso;
 	m->is_main = 1;
@@ -312,6 +379,8 @@ hidden struct qb_entry qb_stage2(size_t *sp)
 	qb_queue_init();
 	qb_set_init_args(argc, argv, argv + argc + 1);
 
+	if (aux[AT_ENTRY] < (size_t)m->base || !qb_in_code(m, aux[AT_ENTRY] - (size_t)m->base))
+		qb_fatal("%s: entry point outside the code", m->name);
 	struct qb_entry e = { aux[AT_ENTRY], sp };
 	return e;
 }
