@@ -105,7 +105,8 @@ static const char *check_kernel_mapping(size_t *aux)
 		size_t start = base + ph[i].p_vaddr;
 		if (start < base || !page_mapped(start) || !page_mapped(start + ph[i].p_memsz - 1))
 			goto out;
-		if (eh.e_phoff >= ph[i].p_offset && eh.e_phoff + n * sizeof(Phdr) <= ph[i].p_offset + ph[i].p_filesz &&
+		if ((ph[i].p_flags & PF_R) && eh.e_phoff >= ph[i].p_offset &&
+		    eh.e_phoff + n * sizeof(Phdr) <= ph[i].p_offset + ph[i].p_filesz &&
 		    start + (eh.e_phoff - ph[i].p_offset) == aux[AT_PHDR])
 			phdr_backed = 1;
 	}
