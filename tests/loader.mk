@@ -273,6 +273,16 @@ $(QBT_T)/badreltype/libqbtbad.so: $(QBT_T)/link/libqbtbad.so $(QBT_T)/elfcorrupt
 	$(Q)$(word 2,$^) reltype $< $@
 QBT_FIXTURES += $(foreach d,notelf wrongarch trunc_hdr trunc_ph trunc_seg badphoff badfilesz badreltype,$(QBT_T)/$(d)/libqbtbad.so)
 
+# broken programs: both builds of prog, corrupted the same way
+QBT_BADEXE := entry:entry phdr:phdrnoread filesz:filesz
+define qbt_badexe
+$(QBT_T)/badexe_$(1)/prog.musl $(QBT_T)/badexe_$(1)/prog.qb: $(QBT_T)/badexe_$(1)/prog.%: $(QBT_T)/prog.% $(QBT_T)/elfcorrupt
+	@mkdir -p $$(@D)
+	$(Q)$(QBT_T)/elfcorrupt $(2) $$< $$@ && chmod +x $$@
+QBT_FIXTURES += $(QBT_T)/badexe_$(1)/prog.musl $(QBT_T)/badexe_$(1)/prog.qb
+endef
+$(foreach e,$(QBT_BADEXE),$(eval $(call qbt_badexe,$(word 1,$(subst :, ,$(e))),$(word 2,$(subst :, ,$(e))))))
+
 # ------------------------------------------------------- the test programs --
 QBT_SUITES := run errors ext fuzz
 QBT_BINS := $(QBT_SUITES:%=$(B)/tests/test_loader_%)

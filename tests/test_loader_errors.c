@@ -77,3 +77,27 @@ Test(loader_errors, unsupported_relocation_type)
 {
 	expect_error("badreltype", LIST("libqbtbad.so", "unsupported relocation type 33"));
 }
+
+/* Broken programs, run through PT_INTERP (mapped by the kernel) and by
+ * direct invocation (mapped by the loader). */
+static void expect_bad_program(const char *kind, const char *const *must_contain)
+{
+	char prog[64];
+	snprintf(prog, sizeof prog, "badexe_%s/prog", kind);
+	expect_error_of(prog, "link", must_contain);
+}
+
+Test(loader_errors, program_entry_point_outside_its_code)
+{
+	expect_bad_program("entry", LIST("prog", "entry point outside the code"));
+}
+
+Test(loader_errors, program_headers_in_an_unreadable_segment)
+{
+	expect_bad_program("phdr", LIST("prog"));
+}
+
+Test(loader_errors, program_segment_past_end_of_file)
+{
+	expect_bad_program("filesz", LIST("prog", "past the end of the file"));
+}

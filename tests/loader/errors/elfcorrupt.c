@@ -5,7 +5,10 @@
  *                              reach 64 KiB past the end of the file
  *   elfcorrupt reltype IN OUT  the first DT_RELA relocation gets type
  *                              R_X86_64_SIZE64, which no loader applies
- *                              at run time */
+ *                              at run time
+ *   elfcorrupt entry IN OUT    e_entry points into the ELF header, not code
+ *   elfcorrupt phdrnoread IN OUT  the PT_LOAD holding the program headers
+ *                              is mapped without read permission */
 #include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,6 +103,24 @@ int main(int argc, char **argv)
 		memcpy(buf + last, &ph, sizeof ph);
 	} else if (!strcmp(argv[1], "reltype")) {
 		corrupt_reltype(buf, size, &eh);
+	} else if (!strcmp(argv[1], "entry")) {
+		eh.e_entry = 0x10;
+		memcpy(buf, &eh, sizeof eh);
+	} else if (!strcmp(argv[1], "phdrnoread")) {
+		int done = 0;
+		for (int i = 0; i < eh.e_phnum && !done; i++) {
+			Elf64_Phdr ph;
+			long at = eh.e_phoff + (long)i * eh.e_phentsize;
+			memcpy(&ph, buf + at, sizeof ph);
+			if (ph.p_type == PT_LOAD && eh.e_phoff >= ph.p_offset &&
+			    eh.e_phoff < ph.p_offset + ph.p_filesz) {
+				ph.p_flags = 0;
+				memcpy(buf + at, &ph, sizeof ph);
+				done = 1;
+			}
+		}
+		if (!done)
+			die("no PT_LOAD holds the program headers");
 	} else {
 		die("unknown mode");
 	}
