@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "ldso.h"
@@ -61,36 +60,36 @@ static void setup_ldso(const char *name)
 	qb.ldso = p;
 }
 
-static int page_mapped(size_t addr)
-{
-	unsigned char v;
-	return !mincore((void *)(addr & -__libc.page_size), 1, &v);
-}
-
 /* The kernel maps a program whatever its headers claim, even segments
  * past the end of its file (reading them raises SIGBUS). Before touching
  * the mapped headers, read them from the file and check that every
- * segment lies in the file, that the headers the aux vector points at are
- * backed by it, and that each segment is mapped where they say. Without
- * /proc the program is trusted, as the kernel did. */
+ * segment lies in the file and that the headers the aux vector points at
+ * are the file's, in a readable segment, where that segment is mapped
+ * (which also proves the load bias the loader derives). Without /proc the
+ * program is trusted, as the kernel did. */
 static const char *check_kernel_mapping(size_t *aux)
 {
-	int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	/* no O_CLOEXEC: closed before anything could exec */
+	int fd = open("/proc/self/exe", O_RDONLY);
 	if (fd < 0)
 		return 0;
-	const char *why = "cannot read the program's headers";
+	const char *why = "program headers do not describe the mapped program";
 	struct stat st;
-	Ehdr eh;
+	union { Ehdr eh; unsigned char b[1024]; } u;
 	Phdr ph[64];
 	size_t n = aux[AT_PHNUM];
-	if (fstat(fd, &st) || pread(fd, &eh, sizeof eh, 0) != sizeof eh)
+	ssize_t got;
+	if (fstat(fd, &st) || (got = pread(fd, u.b, sizeof u.b, 0)) < (ssize_t)sizeof u.eh)
 		goto out;
-	why = "program headers do not describe the mapped program";
-	if (eh.e_phnum != n || eh.e_phentsize != sizeof(Phdr) || n > sizeof ph / sizeof *ph ||
-	    eh.e_phoff > (size_t)st.st_size || n * sizeof(Phdr) > (size_t)st.st_size - eh.e_phoff ||
-	    pread(fd, ph, n * sizeof(Phdr), eh.e_phoff) != (ssize_t)(n * sizeof(Phdr)))
+	size_t fsize = st.st_size, phoff = u.eh.e_phoff, phsize = n * sizeof(Phdr);
+	if (u.eh.e_phnum != n || u.eh.e_phentsize != sizeof(Phdr) || n > sizeof ph / sizeof *ph ||
+	    phoff > fsize || phsize > fsize - phoff)
 		goto out;
-	size_t base = 0, fsize = st.st_size;
+	if (phoff + phsize <= (size_t)got)
+		memcpy(ph, u.b + phoff, phsize);
+	else if (pread(fd, ph, phsize, phoff) != (ssize_t)phsize)
+		goto out;
+	size_t base = 0;
 	int phdr_backed = 0;
 	for (size_t i = 0; i < n; i++)
 		if (ph[i].p_type == PT_PHDR)
@@ -102,15 +101,13 @@ static const char *check_kernel_mapping(size_t *aux)
 			why = "segment extends past the end of the file";
 			goto out;
 		}
-		size_t start = base + ph[i].p_vaddr;
-		if (start < base || !page_mapped(start) || !page_mapped(start + ph[i].p_memsz - 1))
-			goto out;
-		if ((ph[i].p_flags & PF_R) && eh.e_phoff >= ph[i].p_offset &&
-		    eh.e_phoff + n * sizeof(Phdr) <= ph[i].p_offset + ph[i].p_filesz &&
-		    start + (eh.e_phoff - ph[i].p_offset) == aux[AT_PHDR])
+		if ((ph[i].p_flags & PF_R) && phoff >= ph[i].p_offset &&
+		    phoff + phsize <= ph[i].p_offset + ph[i].p_filesz &&
+		    base + ph[i].p_vaddr + (phoff - ph[i].p_offset) == aux[AT_PHDR])
 			phdr_backed = 1;
 	}
-	why = phdr_backed ? 0 : "program headers do not describe the mapped program";
+	if (phdr_backed)
+		why = 0;
 out:
 	close(fd);
 	return why;
