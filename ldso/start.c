@@ -64,10 +64,10 @@ static void setup_ldso(const char *name)
  * past the end of its file (reading them raises SIGBUS). Before touching
  * the mapped headers, read them from the file and check that every
  * segment lies in the file and that the headers the aux vector points at
- * are the file's, in a readable segment, where that segment is mapped
- * (which also proves the load bias the loader derives). Without /proc the
- * program is trusted, as the kernel did. */
-static const char *check_kernel_mapping(size_t *aux)
+ * are the file's, in a readable segment, where that segment is mapped.
+ * The load bias is the kernel's own (AT_ENTRY less e_entry): PT_PHDR must
+ * agree with it. Without /proc the program is trusted, as the kernel did. */
+static const char *check_kernel_mapping(size_t *aux, size_t *bias)
 {
 	/* no O_CLOEXEC: closed before anything could exec */
 	int fd = open("/proc/self/exe", O_RDONLY);
@@ -89,11 +89,12 @@ static const char *check_kernel_mapping(size_t *aux)
 		memcpy(ph, u.b + phoff, phsize);
 	else if (pread(fd, ph, phsize, phoff) != (ssize_t)phsize)
 		goto out;
-	size_t base = 0;
+	size_t base = aux[AT_ENTRY] - u.eh.e_entry;
+	*bias = base;
 	int phdr_backed = 0;
 	for (size_t i = 0; i < n; i++)
-		if (ph[i].p_type == PT_PHDR)
-			base = aux[AT_PHDR] - ph[i].p_vaddr;
+		if (ph[i].p_type == PT_PHDR && aux[AT_PHDR] - ph[i].p_vaddr != base)
+			goto out;
 	for (size_t i = 0; i < n; i++) {
 		if (ph[i].p_type != PT_LOAD || !ph[i].p_memsz)
 			continue;
@@ -117,9 +118,11 @@ out:
 static void setup_kernel_main(size_t *aux, char *argv0)
 {
 	struct dso *p = &main_dso;
-	const char *bad = check_kernel_mapping(aux);
+	size_t bias = 0;
+	const char *bad = check_kernel_mapping(aux, &bias);
 	if (bad)
 		qb_fatal("%s: %s", argv0, bad);
+	p->base = (unsigned char *)bias;  /* PT_PHDR gives it too, and agrees */
 	p->phdr = (Phdr *)aux[AT_PHDR];
 	p->phnum = aux[AT_PHNUM];
 	p->phentsize = aux[AT_PHENT];
