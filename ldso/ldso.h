@@ -228,6 +228,7 @@ hidden void qb_symreq_init(struct qb_symreq *r, const char *name, const struct q
 hidden Sym *qb_lookup_in(struct dso *p, struct qb_symreq *r);
 hidden struct symdef qb_lookup(struct qb_symreq *r, struct dso *skip, struct dso *root);
 hidden struct symdef qb_lookup_scope(struct dso **v, size_t n, struct qb_symreq *r);
+hidden struct symdef qb_lookup_global(struct dso *from, struct qb_symreq *r, struct dso *skip);
 
 /* stage1.c: a REL symbolic relocation's addend in the loader itself, as
  * stage 1 found it before applying the relocation. */

@@ -113,33 +113,39 @@ hidden Sym *qb_lookup_in(struct dso *p, struct qb_symreq *r)
 	return lookup_one(p, r);
 }
 
+/* Does p define r? On success *def names the definition. */
+static inline int defines(struct dso *p, struct qb_symreq *r, struct symdef *def)
+{
+	Sym *s = lookup_one(p, r);
+	if (!s)
+		return 0;
+	def->sym = s;
+	def->dso = p;
+	return 1;
+}
+
+/* The first object of the global scope, from `from` on in load order
+ * (skipping `skip`), that defines r. */
+hidden struct symdef qb_lookup_global(struct dso *from, struct qb_symreq *r, struct dso *skip)
+{
+	struct symdef def = { 0, 0 };
+	for (struct dso *p = from; p; p = p->next)
+		if (p->global && p != skip && defines(p, r, &def))
+			break;
+	return def;
+}
+
 /* The global scope in load order, then (for objects loaded by dlopen)
  * the local scope of the dlopen root that brought them in. */
 hidden struct symdef qb_lookup(struct qb_symreq *r, struct dso *skip, struct dso *root)
 {
-	struct symdef def = { 0, 0 };
 	qb.stats.lookups++;
-	for (struct dso *p = qb.head; p; p = p->next) {
-		if (!p->global || p == skip)
-			continue;
-		Sym *s = lookup_one(p, r);
-		if (s) {
-			def.sym = s;
-			def.dso = p;
-			return def;
-		}
-	}
-	if (root && root->scope)
+	struct symdef def = qb_lookup_global(qb.head, r, skip);
+	if (!def.sym && root && root->scope)
 		for (size_t i = 0; i < root->nscope; i++) {
 			struct dso *p = root->scope[i];
-			if (p->global || p == skip)
-				continue;
-			Sym *s = qb_lookup_in(p, r);
-			if (s) {
-				def.sym = s;
-				def.dso = p;
-				return def;
-			}
+			if (!p->global && p != skip && defines(p, r, &def))
+				break;
 		}
 	return def;
 }
@@ -148,14 +154,8 @@ hidden struct symdef qb_lookup_scope(struct dso **v, size_t n, struct qb_symreq 
 {
 	struct symdef def = { 0, 0 };
 	qb.stats.lookups++;
-	for (size_t i = 0; i < n; i++) {
-		Sym *s = qb_lookup_in(v[i], r);
-		if (s) {
-			def.sym = s;
-			def.dso = v[i];
-			break;
-		}
-	}
+	for (size_t i = 0; i < n && !defines(v[i], r, &def); i++)
+		;
 	return def;
 }
 

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../elffile.h"
+
 static void die(const char *m)
 {
 	fprintf(stderr, "elfcorrupt: %s\n", m);
@@ -63,23 +65,9 @@ int main(int argc, char **argv)
 {
 	if (argc != 4)
 		die("usage: elfcorrupt phoff|filesz IN OUT");
-	FILE *f = fopen(argv[2], "rb");
-	if (!f)
-		die("cannot open input");
-	fseek(f, 0, SEEK_END);
-	long size = ftell(f);
-	rewind(f);
-	unsigned char *buf = malloc(size);
-	if (!buf || fread(buf, 1, size, f) != (size_t)size)
-		die("cannot read input");
-	fclose(f);
-
+	long size;
 	Elf64_Ehdr eh;
-	if (size < (long)sizeof eh)
-		die("input too small");
-	memcpy(&eh, buf, sizeof eh);
-	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64)
-		die("input is not ELF64");
+	unsigned char *buf = read_elf64(argv[2], &size, &eh);
 
 	if (!strcmp(argv[1], "phoff")) {
 		eh.e_phoff = size + 4096;
@@ -125,9 +113,7 @@ int main(int argc, char **argv)
 		die("unknown mode");
 	}
 
-	f = fopen(argv[3], "wb");
-	if (!f || fwrite(buf, 1, size, f) != (size_t)size || fclose(f))
-		die("cannot write output");
+	write_file(argv[3], buf, size);
 	free(buf);
 	return 0;
 }

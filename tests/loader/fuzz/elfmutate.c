@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../elffile.h"
+
 static void die(const char *m)
 {
 	fprintf(stderr, "elfmutate: %s\n", m);
@@ -30,21 +32,9 @@ int main(int argc, char **argv)
 	if (argc != 4)
 		die("usage: elfmutate SEED IN OUT");
 	state = strtoull(argv[1], 0, 10) * 0x9e3779b97f4a7c15ull + 1;
-	FILE *f = fopen(argv[2], "rb");
-	if (!f)
-		die("cannot open input");
-	fseek(f, 0, SEEK_END);
-	long size = ftell(f);
-	rewind(f);
-	unsigned char *buf = malloc(size);
-	if (!buf || fread(buf, 1, size, f) != (size_t)size)
-		die("cannot read input");
-	fclose(f);
-
+	long size;
 	Elf64_Ehdr eh;
-	if (size < (long)sizeof eh)
-		die("input too small");
-	memcpy(&eh, buf, sizeof eh);
+	unsigned char *buf = read_elf64(argv[2], &size, &eh);
 	if (eh.e_shoff + (uint64_t)eh.e_shnum * sizeof(Elf64_Shdr) > (uint64_t)size)
 		die("no section headers");
 
@@ -93,8 +83,6 @@ int main(int argc, char **argv)
 		memcpy(buf + off, &v, width);
 	}
 
-	f = fopen(argv[3], "wb");
-	if (!f || fwrite(buf, 1, size, f) != (size_t)size || fclose(f))
-		die("cannot write output");
+	write_file(argv[3], buf, size);
 	return 0;
 }
