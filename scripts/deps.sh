@@ -14,8 +14,20 @@ for p in $pkgs_native $pkgs_i386; do
 	case "$st" in ii*) ;; *) missing="$missing $p" ;; esac
 done
 
+# i386 programs must run (natively or, where the kernel cannot, under
+# qemu-user); checked on every run because a binfmt registration does not
+# survive a reboot.
+i386_exec() {
+	if [ "$(id -u)" = 0 ]; then
+		"$(dirname "$0")/i386-exec.sh"
+	else
+		"$(dirname "$0")/i386-exec.sh" || echo "deps.sh: warning: i386 tests will fail on this machine" >&2
+	fi
+}
+
 if [ -z "$missing" ]; then
 	echo "deps.sh: all packages present"
+	i386_exec
 	exit 0
 fi
 
@@ -34,4 +46,5 @@ apt-get update -qq
 # gcc-multilib and musl-tools:i386 are deliberately absent: both conflict
 # with musl-dev:i386, which brings the i386 musl toolchain.
 apt-get install -y -qq --no-install-recommends $missing
+i386_exec
 echo "deps.sh: done"

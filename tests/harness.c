@@ -232,3 +232,14 @@ void env_free(char **env)
 		free(*p);
 	free(env);
 }
+
+int i386_exec_emulated(void)
+{
+	FILE *f = fopen("/proc/sys/fs/binfmt_misc/qemu-i386", "r");
+	if (!f)
+		return 0;
+	char line[32] = "";
+	int on = fgets(line, sizeof line, f) && strncmp(line, "enabled", 7) == 0;
+	fclose(f);
+	return on;
+}

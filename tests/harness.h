@@ -46,4 +46,9 @@ int count_lines(const char *s);
 char **env_build(char *const *base, char *const *extra);
 void env_free(char **env);
 
+/* Non-zero when i386 programs run under qemu-user through binfmt_misc
+ * (scripts/i386-exec.sh registers it where the kernel cannot run them):
+ * they run correctly, but gdb and valgrind cannot trace them. */
+int i386_exec_emulated(void);
+
 #endif

@@ -1,7 +1,7 @@
 /* gdb and valgrind on optimized programs under quickbind's loader, and an
  * optimized program started by the kernel through PT_INTERP. Compiled
  * once per architecture (see fpcommon.h); the host's x86_64 gdb and
- * valgrind handle i386 processes too. */
+ * valgrind handle i386 processes too, when the kernel runs them natively. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
@@ -62,6 +62,7 @@ static void gdb_break(struct run_result *r, const char **info, const char *dir, 
  * libcore.so, not loaded when the breakpoint is set. */
 Test(FP_SUITE(tools), gdb_breaks_in_a_library_and_lists_the_libraries, .timeout = 120)
 {
+	FP_NEEDS_TRACEABLE_PROCESS();
 	fp_expect_arch("interpose/opt/prog_gdb");
 	struct run_result r;
 	const char *info;
@@ -79,6 +80,7 @@ Test(FP_SUITE(tools), gdb_breaks_in_a_library_and_lists_the_libraries, .timeout 
 /* dlb_fn is in libdlb.so, which arrives only with dlopen("libdla.so"). */
 Test(FP_SUITE(tools), gdb_breaks_in_a_dlopened_library, .timeout = 120)
 {
+	FP_NEEDS_TRACEABLE_PROCESS();
 	struct run_result r;
 	const char *info;
 	gdb_break(&r, &info, "dlopen", "dlb_fn", "global");
@@ -101,6 +103,7 @@ static void valgrind_case(const char *dir, const char *prog, const char *expect)
 
 Test(FP_SUITE(tools), valgrind_memcheck_on_optimized_programs, .timeout = 200)
 {
+	FP_NEEDS_TRACEABLE_PROCESS();
 	valgrind_case("interpose", "opt/prog_exe", "user: greet=executable core_greet=executable sum=72");
 	valgrind_case("tls", "opt/prog", "main: 11 ");
 	valgrind_case("dlopen", "opt/prog", "dla_fn(3)=1060");

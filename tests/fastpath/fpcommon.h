@@ -31,6 +31,18 @@
 #define FP_R_TLSDESC "R_X86_64_TLSDESC"
 #endif
 
+/* gdb and valgrind trace i386 processes only when the kernel runs them
+ * natively; under qemu-user the test says so and is skipped. */
+#ifdef FP_ARCH_I386
+#define FP_NEEDS_TRACEABLE_PROCESS() \
+	do { \
+		if (i386_exec_emulated()) \
+			cr_skip_test("i386 runs under qemu-user on this machine: gdb and valgrind cannot trace it"); \
+	} while (0)
+#else
+#define FP_NEEDS_TRACEABLE_PROCESS() ((void)0)
+#endif
+
 #define ENV(...) ((const char *const[]){__VA_ARGS__, NULL})
 
 /* One run of a fixture. dir is relative to the fixture root and is the
