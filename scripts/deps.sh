@@ -5,7 +5,7 @@ set -eu
 
 pkgs_native="make gcc git musl-dev musl-tools nasm libcriterion-dev valgrind
 elfutils binutils gdb python3 gnuplot-nox lld mold pkg-config
-libc6-dev-i386-cross gcc-i686-linux-gnu time"
+libc6-dev-i386-cross gcc-i686-linux-gnu time dpkg-dev"
 pkgs_i386="musl-dev:i386"
 
 missing=""
