@@ -11,16 +11,24 @@ hidden void *qb_laddr(const struct dso *p, size_t vaddr)
 }
 
 
+/* [vaddr, vaddr+len) in the image, with len computed in 64 bits from
+ * untrusted fields: on a 32-bit class it may exceed the address space. */
+static int in_image_wide(const struct dso *p, size_t vaddr, uint64_t len)
+{
+	return len <= (size_t)-1 && qb_in_image(p, vaddr, (size_t)len);
+}
+
 /* Number of symbols: DT_HASH knows it; with only DT_GNU_HASH, walk to the
- * end of the longest chain. */
+ * end of the longest chain. Sizes and offsets are computed in 64 bits so
+ * that no untrusted count wraps a 32-bit check. */
 static int count_syms(struct dso *p)
 {
 	if (p->hashtab) {
-		if (!qb_in_image(p, (size_t)((unsigned char *)p->hashtab - p->base), 8))
+		size_t at = (size_t)((unsigned char *)p->hashtab - p->base);
+		if (!qb_in_image(p, at, 8))
 			return -1;
 		uint32_t nb = p->hashtab[0], nc = p->hashtab[1];
-		if (!nb || !qb_in_image(p, (size_t)((unsigned char *)p->hashtab - p->base),
-		    8 + 4 * ((size_t)nb + nc)))
+		if (!nb || !in_image_wide(p, at, 8 + 4 * ((uint64_t)nb + nc)))
 			return -1;
 		p->nsyms = nc;
 		if (!p->ghashtab)
@@ -37,14 +45,15 @@ static int count_syms(struct dso *p)
 		return r;
 	}
 	uint32_t *gh = p->ghashtab;
-	if (!qb_in_image(p, (size_t)((unsigned char *)gh - p->base), 16))
+	size_t at = (size_t)((unsigned char *)gh - p->base);
+	if (!qb_in_image(p, at, 16))
 		return -1;
 	uint32_t nbuckets = gh[0], symoffset = gh[1], bloomwords = gh[2];
-	size_t hdr = 16 + (size_t)bloomwords * sizeof(size_t);
-	if (!qb_in_image(p, (size_t)((unsigned char *)gh - p->base), hdr + (size_t)nbuckets * 4))
+	uint64_t hdr = 16 + (uint64_t)bloomwords * sizeof(size_t);
+	uint64_t chains_at = hdr + (uint64_t)nbuckets * 4;
+	if (!in_image_wide(p, at, chains_at))
 		return -1;
 	uint32_t *buckets = (uint32_t *)((unsigned char *)gh + hdr);
-	uint32_t *chains = buckets + nbuckets;
 	uint32_t last = 0;
 	if (!nbuckets || !bloomwords || (bloomwords & (bloomwords - 1)))
 		return -1;
@@ -55,19 +64,63 @@ static int count_syms(struct dso *p)
 			last = buckets[i];
 	}
 	if (last) {
-		if (last < symoffset)
-			return -1;
 		for (;;) {
-			size_t off = (size_t)((unsigned char *)&chains[last - symoffset] - p->base);
-			if (!qb_in_image(p, off, 4))
+			uint64_t off = chains_at + 4 * (uint64_t)(last - symoffset);
+			if (!in_image_wide(p, at, off + 4))
 				return -1;
-			if (chains[last - symoffset] & 1)
+			if (*(uint32_t *)((unsigned char *)gh + off) & 1)
 				break;
-			last++;
+			if (++last == 0)
+				return -1;
 		}
-		p->nsyms = last + 1;
+		p->nsyms = (size_t)last + 1;
+		if (!p->nsyms)
+			return -1;
 	} else {
 		p->nsyms = symoffset;
+	}
+	return 0;
+}
+
+/* Is [lo, hi) inside the pages of one writable loadable segment? */
+static int in_writable_pages(const struct dso *p, size_t lo, size_t hi, size_t page)
+{
+	for (size_t i = 0; i < p->phnum; i++) {
+		const Phdr *ph = &p->phdr[i];
+		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_W))
+			continue;
+		size_t start = ph->p_vaddr & -page, end = ph->p_vaddr + ph->p_memsz;
+		if (end < ph->p_vaddr)
+			continue;
+		end = end + page - 1 < end ? -page : (end + page - 1) & -page;
+		if (lo >= start && hi <= end)
+			return 1;
+	}
+	return 0;
+}
+
+/* The segments the loader acts on besides PT_LOAD and PT_DYNAMIC, checked
+ * the same way whoever mapped the object (the kernel checks none of
+ * them): every thread gets a copy of PT_TLS, and the loader makes
+ * PT_GNU_RELRO read-only, so neither may reach outside the object. */
+static const char *check_segments(const struct dso *p)
+{
+	size_t page = __libc.page_size;
+	for (size_t i = 0; i < p->phnum; i++) {
+		const Phdr *ph = &p->phdr[i];
+		if (ph->p_type == PT_TLS) {
+			if (ph->p_filesz > ph->p_memsz || (ph->p_align & (ph->p_align - 1)))
+				return "bad PT_TLS segment";
+			if (ph->p_memsz > ((size_t)1 << 28) || ph->p_align > ((size_t)1 << 20))
+				return "TLS segment too large";
+			if (!qb_in_image(p, ph->p_vaddr, ph->p_filesz))
+				return "TLS segment outside the loadable segments";
+		} else if (ph->p_type == PT_GNU_RELRO && ph->p_memsz) {
+			size_t end = ph->p_vaddr + ph->p_memsz;
+			if (end < ph->p_vaddr ||
+			    !in_writable_pages(p, ph->p_vaddr & -page, end & -page, page))
+				return "PT_GNU_RELRO outside the writable segments";
+		}
 	}
 	return 0;
 }
@@ -77,6 +130,8 @@ static int count_syms(struct dso *p)
 hidden const char *qb_dso_decode(struct dso *p)
 {
 	const char *why = 0, *vwhy;
+	if (!p->is_ldso && (why = check_segments(p)))
+		return why;
 	size_t max = p->is_ldso ? (size_t)-1 / 32 : p->dyn_size / sizeof(Dyn);
 	if (qb_decode_dynamic(p->dynv, max, QB_ELFCLASS == ELFCLASS64, &p->dyn, &why))
 		return why;
@@ -95,7 +150,7 @@ hidden const char *qb_dso_decode(struct dso *p)
 		return "no DT_HASH or DT_GNU_HASH";
 	if (count_syms(p))
 		return "hash table outside the image";
-	if (!qb_in_image(p, d->symtab, p->nsyms * sizeof(Sym)))
+	if (!in_image_wide(p, d->symtab, (uint64_t)p->nsyms * sizeof(Sym)))
 		return "symbol table outside the image";
 	if (p->ghashtab) {
 		const uint32_t *gh = p->ghashtab;
@@ -108,7 +163,7 @@ hidden const char *qb_dso_decode(struct dso *p)
 		p->gh_chain = p->gh_buckets + gh[0] - gh[1];
 	}
 	if (d->versym) {
-		if (!qb_in_image(p, d->versym, p->nsyms * 2))
+		if (!in_image_wide(p, d->versym, (uint64_t)p->nsyms * 2))
 			return "version table outside the image";
 		p->versym = qb_laddr(p, d->versym);
 	}

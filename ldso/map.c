@@ -76,11 +76,7 @@ static const char *check_phdrs(struct dso *p, size_t fsize, size_t page, size_t 
 			p->dynv = (size_t *)ph->p_vaddr;  /* biased after mapping */
 			p->dyn_size = ph->p_memsz;
 		} else if (ph->p_type == PT_TLS) {
-			if (ph->p_filesz > ph->p_memsz || (ph->p_align & (ph->p_align - 1)))
-				return "bad PT_TLS segment";
-			/* every thread gets a copy: refuse what no thread could hold */
-			if (ph->p_memsz > ((size_t)1 << 28) || ph->p_align > ((size_t)1 << 20))
-				return "TLS segment too large";
+			/* checked with the dynamic section (qb_dso_decode) */
 			p->tls.len = ph->p_filesz;
 			p->tls.size = ph->p_memsz;
 			p->tls.align = ph->p_align ? ph->p_align : 1;
@@ -101,9 +97,8 @@ static const char *check_phdrs(struct dso *p, size_t fsize, size_t page, size_t 
 	if (p->vmax < vmax || p->vmax - p->vmin > ((size_t)1 << (sizeof(size_t) * 8 - 2)))
 		return "address range too large";
 	size_t dyn = (size_t)p->dynv;
-	if (dyn < vmin || dyn >= vmax || (p->tls.size && ((size_t)p->tls.image < vmin ||
-	    (size_t)p->tls.image + p->tls.len > vmax)))
-		return "dynamic or TLS segment outside the loadable segments";
+	if (dyn < vmin || dyn >= vmax)
+		return "dynamic section outside the loadable segments";
 	return 0;
 }
 
@@ -206,9 +201,8 @@ hidden struct dso *qb_map_file(int fd, const char *path, int allow_exec, const c
 
 	/* The tables the loader reads must lie inside readable segments, not
 	 * in the unmapped gaps between them. */
-	if (!qb_in_image(p, (size_t)p->dynv, p->dyn_size) || p->dyn_size < sizeof(Dyn) ||
-	    (p->tls.size && !qb_in_image(p, (size_t)p->tls.image, p->tls.len))) {
-		*why = "dynamic or TLS segment outside the loadable segments";
+	if (!qb_in_image(p, (size_t)p->dynv, p->dyn_size) || p->dyn_size < sizeof(Dyn)) {
+		*why = "dynamic section outside the loadable segments";
 		goto fail;
 	}
 	p->dynv = (size_t *)(p->base + (size_t)p->dynv);

@@ -149,8 +149,6 @@ static void setup_kernel_main(size_t *aux, char *argv0)
 	}
 	if (!dyn)
 		qb_fatal("%s: not a dynamic program", argv0);
-	if (p->tls.size && !qb_in_image(p, (size_t)p->tls.image, p->tls.len))
-		qb_fatal("%s: TLS segment outside the loadable segments", argv0);
 	if (!qb_in_image(p, dyn, p->dyn_size) || p->dyn_size < sizeof(Dyn))
 		qb_fatal("%s: dynamic section outside the loadable segments", argv0);
 	p->dynv = (size_t *)(p->base + dyn);

@@ -103,6 +103,20 @@ $(eval $(call i3_lib,$(I3)/need/link/libneed.so,$(I3_SRC)/libneed.c))
 $(eval $(call i3_lib,$(I3)/need/x86_64/libneed.so,$(I3_SRC)/libneed.c,,,$(I3_X86_64_CC)))
 $(eval $(call i3_exe,$(I3)/need/prog,$(I3_SRC)/need_main.c,$(I3)/need/link/libneed.so,-L$(I3)/need/link -lneed))
 
+# Issue 11 on i386: libneed.so with GNU hash buckets of 0x80000000 (sizes
+# that wrap 32 bits) or with PT_GNU_RELRO over addresses 0-0x100000, and a
+# program whose PT_TLS size wraps the address space. The corruption tool
+# is the x86_64 loader suite's.
+I3_CORRUPT := $(B)/tests/loader/errors/elfcorrupt
+$(I3)/need/gnubucket/libneed.so $(I3)/need/relro/libneed.so: $(I3)/need/%/libneed.so: $(I3)/need/link/libneed.so $(I3_CORRUPT)
+	@mkdir -p $(@D)
+	$(Q)$(I3_CORRUPT) $* $< $@
+$(eval $(call i3_exe,$(I3)/tlsbad/tlsprog,tests/loader/errors/tlsprog.c))
+$(I3)/tlsbad/prog.musl $(I3)/tlsbad/prog.qb: $(I3)/tlsbad/prog.%: $(I3)/tlsbad/tlsprog.% $(I3_CORRUPT)
+	@mkdir -p $(@D)
+	$(Q)$(I3_CORRUPT) tlsmemsz $< $@ && chmod +x $@
+I3_FIXTURES += $(I3)/need/gnubucket/libneed.so $(I3)/need/relro/libneed.so $(I3)/tlsbad/prog.musl $(I3)/tlsbad/prog.qb
+
 I3_BIN := $(B)/tests/test_i386_run
 
 $(I3)/harness.o: tests/harness.c

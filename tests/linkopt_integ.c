@@ -608,3 +608,49 @@ Test(linkopt, corrupted_files_never_crash, .timeout = 120)
 		lot_run_free(&r);
 	}
 }
+
+/* Issue 11: a section-name table of type SHT_NULL (or SHT_NOBITS) with an
+ * offset far outside the file escaped the bounds check and linkopt died
+ * of SIGSEGV. It must refuse with one line and status 2, and leave the
+ * input as it was, written to another file or in place. */
+Test(linkopt, section_name_table_not_in_the_file)
+{
+	const char *srcs[] = { "m64bfd/libb.so", "m32bfd/libb.so" };
+	const uint32_t types[] = { SHT_NULL, SHT_NOBITS };
+	char *d = lot_tmpdir();
+	for (int i = 0; i < 4; i++) {
+		char src[PATH_MAX], p[PATH_MAX], ref[PATH_MAX];
+		snprintf(src, sizeof src, "%s/%s", LOT_DIR, srcs[i % 2]);
+		size_t len;
+		uint8_t *b = (uint8_t *)lot_read(src, &len);
+		cr_assert(b);
+		struct elf e;
+		cr_assert_eq(elf_load_file(&e, src), 0, "%s", e.err);
+		unsigned k = e.eh.e_shstrndx;
+		cr_assert(k && k < e.shnum);
+		uint64_t at = e.eh.e_shoff + (uint64_t)k * e.eh.e_shentsize;
+		Elf64_Shdr s = e.sh[k];
+		elf_free(&e);
+		s.sh_type = types[i / 2];
+		s.sh_offset = 0x7f000000;
+		s.sh_size = 0x1000;
+		struct elf w = { .is64 = b[EI_CLASS] == ELFCLASS64 };
+		elf_put_shdr(&w, &s, b + at);
+		snprintf(p, sizeof p, "%s/shstr%d.so", d, i);
+		snprintf(ref, sizeof ref, "%s/shstr%d.ref", d, i);
+		for (int c = 0; c < 2; c++) {
+			FILE *f = fopen(c ? ref : p, "wb");
+			cr_assert(f && fwrite(b, 1, len, f) == len && !fclose(f));
+		}
+		free(b);
+		struct run r = lot_sh("%s -o %s/out%d.so %s", bin(), d, i, p);
+		cr_expect(r.status == 2 && lot_count_lines(r.err) == 1 && strstr(r.err, p),
+			  "%s (type %u), -o: status %d: %s", srcs[i % 2], types[i / 2], r.status, r.err);
+		lot_run_free(&r);
+		r = lot_sh("%s %s", bin(), p);
+		cr_expect(r.status == 2 && lot_count_lines(r.err) == 1,
+			  "%s (type %u), in place: status %d: %s", srcs[i % 2], types[i / 2], r.status, r.err);
+		lot_run_free(&r);
+		cr_expect(lot_same_file(p, ref), "%s: input changed", srcs[i % 2]);
+	}
+}

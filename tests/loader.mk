@@ -271,7 +271,12 @@ $(QBT_T)/badfilesz/libqbtbad.so: $(QBT_T)/link/libqbtbad.so $(QBT_T)/elfcorrupt
 $(QBT_T)/badreltype/libqbtbad.so: $(QBT_T)/link/libqbtbad.so $(QBT_T)/elfcorrupt
 	@mkdir -p $(@D)
 	$(Q)$(word 2,$^) reltype $< $@
-QBT_FIXTURES += $(foreach d,notelf wrongarch trunc_hdr trunc_ph trunc_seg badphoff badfilesz badreltype,$(QBT_T)/$(d)/libqbtbad.so)
+# relro: PT_GNU_RELRO over addresses 0-0x100000; gnubucket: GNU hash
+# buckets whose sizes wrap a 32-bit address space.
+$(QBT_T)/relro/libqbtbad.so $(QBT_T)/gnubucket/libqbtbad.so: $(QBT_T)/%/libqbtbad.so: $(QBT_T)/link/libqbtbad.so $(QBT_T)/elfcorrupt
+	@mkdir -p $(@D)
+	$(Q)$(word 2,$^) $* $< $@
+QBT_FIXTURES += $(foreach d,notelf wrongarch trunc_hdr trunc_ph trunc_seg badphoff badfilesz badreltype relro gnubucket,$(QBT_T)/$(d)/libqbtbad.so)
 
 # broken programs: both builds of prog, corrupted the same way
 QBT_BADEXE := entry:entry phdr:phdrnoread filesz:filesz
@@ -282,6 +287,12 @@ $(QBT_T)/badexe_$(1)/prog.musl $(QBT_T)/badexe_$(1)/prog.qb: $(QBT_T)/badexe_$(1
 QBT_FIXTURES += $(QBT_T)/badexe_$(1)/prog.musl $(QBT_T)/badexe_$(1)/prog.qb
 endef
 $(foreach e,$(QBT_BADEXE),$(eval $(call qbt_badexe,$(word 1,$(subst :, ,$(e))),$(word 2,$(subst :, ,$(e))))))
+# a program with TLS whose PT_TLS size wraps the address space
+$(eval $(call qbt_exe,$(QBT_T)/tlsprog,$(QBT_S)/tlsprog.c))
+$(QBT_T)/badexe_tlsmemsz/prog.musl $(QBT_T)/badexe_tlsmemsz/prog.qb: $(QBT_T)/badexe_tlsmemsz/prog.%: $(QBT_T)/tlsprog.% $(QBT_T)/elfcorrupt
+	@mkdir -p $(@D)
+	$(Q)$(QBT_T)/elfcorrupt tlsmemsz $< $@ && chmod +x $@
+QBT_FIXTURES += $(QBT_T)/badexe_tlsmemsz/prog.musl $(QBT_T)/badexe_tlsmemsz/prog.qb
 
 # ------------------------------------------------------- the test programs --
 QBT_SUITES := run errors ext fuzz

@@ -221,3 +221,46 @@ Test(i386, wrong_architecture_library)
 {
 	load_error("need/x86_64");
 }
+
+/* A broken object that musl's loader does not check (it crashes or runs
+ * on): quickbind as PT_INTERP, as a command and in --list mode exits 127
+ * with one line naming the object and the reason, never by a signal. */
+static void qb_rejects(const char *prog, const char *libdir, const char *object, const char *reason)
+{
+	char lp[4200], qb[4096], musl[4096];
+	snprintf(lp, sizeof lp, "LD_LIBRARY_PATH=%s", path(libdir));
+	snprintf(qb, sizeof qb, "%s.qb", path(prog));
+	snprintf(musl, sizeof musl, "%s.musl", path(prog));
+	char *env[] = { lp, 0 };
+	char *argvs[3][4] = { { qb, 0 }, { I3_LOADER, musl, 0 }, { I3_LOADER, "--list", musl, 0 } };
+	const char *how[3] = { "PT_INTERP", "command", "--list" };
+	for (int i = 0; i < 3; i++) {
+		struct run_result r;
+		run_ok(&r, argvs[i], env);
+		cr_expect(r.exited && r.exit_code == 127, "%s: %s\n%s", how[i], run_describe(&r), r.err);
+		cr_expect_eq(count_lines(r.err), 1, "%s: %s", how[i], r.err);
+		cr_expect(strstr(r.err, object) && strstr(r.err, reason), "%s: %s", how[i], r.err);
+		if (i < 2)
+			cr_expect_str_empty(r.out, "%s", how[i]);
+		run_result_free(&r);
+	}
+}
+
+/* Issue 11: a GNU hash bucket of 0x80000000 passed the 32-bit size checks
+ * and the loader died of SIGBUS. */
+Test(i386, gnu_hash_sizes_that_wrap_32_bits)
+{
+	qb_rejects("need/prog", "need/gnubucket", "libneed.so", "hash table");
+}
+
+/* Issue 11: PT_GNU_RELRO over addresses the library does not own. */
+Test(i386, relro_outside_the_writable_segments)
+{
+	qb_rejects("need/prog", "need/relro", "libneed.so", "PT_GNU_RELRO");
+}
+
+/* Issue 11: the program's PT_TLS size, mapped by the kernel or not. */
+Test(i386, program_tls_size_wraps)
+{
+	qb_rejects("tlsbad/prog", "need/link", "prog", "TLS segment too large");
+}

@@ -101,3 +101,29 @@ Test(loader_errors, program_segment_past_end_of_file)
 {
 	expect_bad_program("filesz", LIST("prog", "past the end of the file"));
 }
+
+/* Issue 11: a PT_GNU_RELRO over addresses the library does not own (0 to
+ * 0x100000) once made the loader mprotect its own memory read-only. */
+Test(loader_errors, relro_outside_the_writable_segments)
+{
+	expect_error("relro", LIST("libqbtbad.so", "PT_GNU_RELRO"));
+}
+
+/* Issue 11: GNU hash buckets of 0x80000000 (sizes computed from them wrap
+ * in 32 bits; the i386 suite runs the same fixture). */
+Test(loader_errors, gnu_hash_bucket_past_every_table)
+{
+	expect_error("gnubucket", LIST("libqbtbad.so", "hash table"));
+}
+
+/* Issue 11: the program's PT_TLS is checked however the program was
+ * mapped (by the kernel through PT_INTERP, or by the loader). */
+Test(loader_errors, program_tls_size_wraps)
+{
+	/* musl's loader runs it, with its TLS size wrapped */
+	const char *const envs[] = {"LD_LIBRARY_PATH=link", NULL};
+	struct qb_case c = {.dir = "errors", .prog = "badexe_tlsmemsz/prog", .env = envs,
+			    .ref_accepts = 1};
+	cr_assert_eq(qb_expect_load_error(&c, LIST("prog", "TLS segment too large")), 2,
+		     "both quickbind runs must pass");
+}

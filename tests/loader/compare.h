@@ -21,6 +21,7 @@ struct qb_case {
 	const char *const *env;    /* NAME=value on top of a fixed minimal env */
 	enum qb_ref ref;           /* QB_REF_GLIBC: reference is dir/glibc/prog */
 	int compare_stderr;
+	int ref_accepts;           /* musl's loader does not check what is broken */
 };
 
 const char *qb_loader(void);
@@ -36,7 +37,7 @@ const char *qb_way_name(enum qb_way way);
  * (and stderr when asked) and end by exit, not by a signal. */
 int qb_expect_same(const struct qb_case *c);  /* quickbind runs that matched */
 
-/* Reference fails (any non-zero end); interp and direct exit 127, not by a
+/* Reference fails (any non-zero end, unless ref_accepts); interp and direct exit 127, not by a
  * signal, print nothing on stdout, and print exactly one stderr line that
  * contains every string of must_contain (NULL-terminated): the object's
  * name and the reason. */

@@ -10,8 +10,8 @@
 
 static void die(const char *m);
 
-/* The whole of path; its ELF64 header is copied to *eh. */
-static unsigned char *read_elf64(const char *path, long *size, Elf64_Ehdr *eh)
+/* The whole of path, an ELF file of either class. */
+static inline unsigned char *read_elf(const char *path, long *size)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f)
@@ -23,15 +23,23 @@ static unsigned char *read_elf64(const char *path, long *size, Elf64_Ehdr *eh)
 	if (!buf || fread(buf, 1, *size, f) != (size_t)*size)
 		die("cannot read input");
 	fclose(f);
-	if (*size < (long)sizeof *eh)
-		die("input too small");
+	if (*size < (long)sizeof(Elf64_Ehdr) || memcmp(buf, ELFMAG, SELFMAG) ||
+	    (buf[EI_CLASS] != ELFCLASS64 && buf[EI_CLASS] != ELFCLASS32))
+		die("input is not an ELF file");
+	return buf;
+}
+
+/* The whole of path; its ELF64 header is copied to *eh. */
+static inline unsigned char *read_elf64(const char *path, long *size, Elf64_Ehdr *eh)
+{
+	unsigned char *buf = read_elf(path, size);
 	memcpy(eh, buf, sizeof *eh);
-	if (memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64)
+	if (eh->e_ident[EI_CLASS] != ELFCLASS64)
 		die("input is not ELF64");
 	return buf;
 }
 
-static void write_file(const char *path, const unsigned char *buf, long size)
+static inline void write_file(const char *path, const unsigned char *buf, long size)
 {
 	FILE *f = fopen(path, "wb");
 	if (!f || fwrite(buf, 1, size, f) != (size_t)size || fclose(f))

@@ -519,8 +519,14 @@ int elf_parse(struct elf *e, const char *path, uint8_t *buf, size_t size)
 				return elf_err(e, "section %u outside the file (truncated?)", i);
 		}
 		if (e->eh.e_shstrndx && e->eh.e_shstrndx < e->shnum) {
-			e->shstr_off = e->sh[e->eh.e_shstrndx].sh_offset;
-			e->shstr_size = e->sh[e->eh.e_shstrndx].sh_size;
+			/* Only a string table's extent was checked above; the
+			 * names are read and the table copied from the file. */
+			const Elf64_Shdr *s = &e->sh[e->eh.e_shstrndx];
+			if (s->sh_type != SHT_STRTAB)
+				return elf_err(e, "section-name table (section %u) is not a string table",
+					       e->eh.e_shstrndx);
+			e->shstr_off = s->sh_offset;
+			e->shstr_size = s->sh_size;
 		}
 	}
 

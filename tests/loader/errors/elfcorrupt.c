@@ -8,8 +8,16 @@
  *                              at run time
  *   elfcorrupt entry IN OUT    e_entry points into the ELF header, not code
  *   elfcorrupt phdrnoread IN OUT  the PT_LOAD holding the program headers
- *                              is mapped without read permission */
+ *                              is mapped without read permission
+ * and, for ELF32 and ELF64 alike:
+ *   elfcorrupt relro IN OUT    PT_GNU_RELRO covers addresses 0 to 0x100000
+ *   elfcorrupt tlsmemsz IN OUT PT_TLS's p_memsz is 16 bytes short of the
+ *                              whole address space
+ *   elfcorrupt gnubucket IN OUT every non-empty DT_GNU_HASH bucket holds
+ *                              0x80000000 (sizes computed from it wrap a
+ *                              32-bit address space) */
 #include <elf.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,13 +69,124 @@ static void corrupt_reltype(unsigned char *buf, long size, const Elf64_Ehdr *eh)
 	memcpy(buf + off, &r, sizeof r);
 }
 
+/* Program header fields of either class, at their offsets in the file. */
+struct anyph { long at; uint32_t type; uint64_t vaddr, offset, filesz; };
+
+static int is64;
+
+static int phdr_get(const unsigned char *buf, long size, int i, struct anyph *o)
+{
+	uint64_t phoff = is64 ? ((const Elf64_Ehdr *)buf)->e_phoff : ((const Elf32_Ehdr *)buf)->e_phoff;
+	int phnum = is64 ? ((const Elf64_Ehdr *)buf)->e_phnum : ((const Elf32_Ehdr *)buf)->e_phnum;
+	size_t ent = is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr);
+	if (i >= phnum || phoff + (i + 1) * ent > (uint64_t)size)
+		return 0;
+	o->at = (long)(phoff + i * ent);
+	if (is64) {
+		const Elf64_Phdr *p = (const Elf64_Phdr *)(buf + o->at);
+		*o = (struct anyph){o->at, p->p_type, p->p_vaddr, p->p_offset, p->p_filesz};
+	} else {
+		const Elf32_Phdr *p = (const Elf32_Phdr *)(buf + o->at);
+		*o = (struct anyph){o->at, p->p_type, p->p_vaddr, p->p_offset, p->p_filesz};
+	}
+	return 1;
+}
+
+/* Set a program header's p_vaddr (when vaddr != -1) and p_memsz. */
+static void phdr_set(unsigned char *buf, const struct anyph *ph, uint64_t vaddr, uint64_t memsz)
+{
+	if (is64) {
+		Elf64_Phdr *p = (Elf64_Phdr *)(buf + ph->at);
+		if (vaddr != (uint64_t)-1)
+			p->p_vaddr = vaddr;
+		p->p_memsz = memsz;
+	} else {
+		Elf32_Phdr *p = (Elf32_Phdr *)(buf + ph->at);
+		if (vaddr != (uint64_t)-1)
+			p->p_vaddr = (Elf32_Addr)vaddr;
+		p->p_memsz = (Elf32_Word)memsz;
+	}
+}
+
+static struct anyph find_phdr(const unsigned char *buf, long size, uint32_t type)
+{
+	struct anyph ph;
+	for (int i = 0; phdr_get(buf, size, i, &ph); i++)
+		if (ph.type == type)
+			return ph;
+	die("no program header of the type to corrupt");
+	return ph;
+}
+
+static long any_vaddr_to_off(const unsigned char *buf, long size, uint64_t va)
+{
+	struct anyph ph;
+	for (int i = 0; phdr_get(buf, size, i, &ph); i++)
+		if (ph.type == PT_LOAD && va >= ph.vaddr && va - ph.vaddr < ph.filesz)
+			return (long)(va - ph.vaddr + ph.offset);
+	die("address not in the file");
+	return -1;
+}
+
+static void corrupt_gnubucket(unsigned char *buf, long size)
+{
+	struct anyph dp = find_phdr(buf, size, PT_DYNAMIC);
+	size_t dent = is64 ? sizeof(Elf64_Dyn) : sizeof(Elf32_Dyn);
+	uint64_t gh = 0;
+	for (uint64_t at = dp.offset; at + dent <= dp.offset + dp.filesz && at + dent <= (uint64_t)size; at += dent) {
+		int64_t tag = is64 ? ((Elf64_Dyn *)(buf + at))->d_tag : ((Elf32_Dyn *)(buf + at))->d_tag;
+		uint64_t val = is64 ? ((Elf64_Dyn *)(buf + at))->d_un.d_val : ((Elf32_Dyn *)(buf + at))->d_un.d_val;
+		if (tag == DT_NULL)
+			break;
+		if (tag == DT_GNU_HASH)
+			gh = val;
+	}
+	if (!gh)
+		die("no DT_GNU_HASH");
+	long off = any_vaddr_to_off(buf, size, gh);
+	uint32_t hdr[4];
+	if (off + 16 > size)
+		die("DT_GNU_HASH outside the file");
+	memcpy(hdr, buf + off, sizeof hdr);
+	long b = off + 16 + (long)hdr[2] * (is64 ? 8 : 4);
+	if (b + 4l * hdr[0] > size)
+		die("DT_GNU_HASH buckets outside the file");
+	int changed = 0;
+	for (uint32_t i = 0; i < hdr[0]; i++) {
+		uint32_t v;
+		memcpy(&v, buf + b + 4l * i, 4);
+		if (v) {
+			v = 0x80000000u;
+			memcpy(buf + b + 4l * i, &v, 4);
+			changed = 1;
+		}
+	}
+	if (!changed)
+		die("every DT_GNU_HASH bucket is empty");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 4)
-		die("usage: elfcorrupt phoff|filesz IN OUT");
+		die("usage: elfcorrupt MODE IN OUT");
 	long size;
 	Elf64_Ehdr eh;
-	unsigned char *buf = read_elf64(argv[2], &size, &eh);
+	unsigned char *buf = read_elf(argv[2], &size);
+	is64 = buf[EI_CLASS] == ELFCLASS64;
+	if (!strcmp(argv[1], "relro")) {
+		phdr_set(buf, (struct anyph[]){find_phdr(buf, size, PT_GNU_RELRO)}, 0, 0x100000);
+		goto write;
+	} else if (!strcmp(argv[1], "tlsmemsz")) {
+		phdr_set(buf, (struct anyph[]){find_phdr(buf, size, PT_TLS)}, (uint64_t)-1,
+			 is64 ? 0xfffffffffffffff0ull : 0xfffffff0u);
+		goto write;
+	} else if (!strcmp(argv[1], "gnubucket")) {
+		corrupt_gnubucket(buf, size);
+		goto write;
+	}
+	if (!is64)
+		die("this mode needs an ELF64 input");
+	memcpy(&eh, buf, sizeof eh);
 
 	if (!strcmp(argv[1], "phoff")) {
 		eh.e_phoff = size + 4096;
@@ -113,6 +232,7 @@ int main(int argc, char **argv)
 		die("unknown mode");
 	}
 
+write:
 	write_file(argv[3], buf, size);
 	free(buf);
 	return 0;
