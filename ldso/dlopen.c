@@ -153,7 +153,6 @@ QB_PUBLIC void *dlopen(const char *file, int mode)
 {
 	if (!file)
 		return qb.main;
-	void *caller_ra = __builtin_return_address(0);
 	qb_lock();
 	struct dso *old_tail = qb.tail, *p = 0;
 	size_t tls_cnt = qb.tls_cnt, tls_off = qb.tls_offset, tls_align = qb.tls_align;
@@ -180,8 +179,9 @@ QB_PUBLIC void *dlopen(const char *file, int mode)
 		}
 	} else {
 		const char *why;
-		struct dso *caller = qb_dso_of_addr(caller_ra);
-		p = qb_load_library(file, caller && !caller->is_ldso ? caller : 0, &why);
+		/* As in musl, the search chain of a dlopen starts at the
+		 * program, whoever calls it. */
+		p = qb_load_library(file, qb.main, &why);
 		if (!p)
 			qb_error("Error loading shared library %s: %s", file, why);
 	}

@@ -1,7 +1,6 @@
 /* Finding and loading libraries: reserved names, objects already loaded,
- * the search path in the order RPATH (without RUNPATH), LD_LIBRARY_PATH,
- * RUNPATH, the path file, the default directories; breadth-first loading
- * of DT_NEEDED. */
+ * the search (common/libsearch.c: musl's order), breadth-first loading of
+ * DT_NEEDED. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -12,132 +11,112 @@
 #include "ldso.h"
 #include "pathexp.h"
 #include "elfhash.h"
+#include "libsearch.h"
 
-#define DEFAULT_PATH "/lib:/usr/local/lib:/usr/lib"
+static const char *sys_path;   /* path file contents, the defaults, or "" */
 
-static char *sys_path;       /* contents of the path file, or "" */
-static int sys_path_read;
-
-/* Names that mean musl's libc, which the loader itself is. */
-static int is_reserved(const char *name)
-{
-	static const char *const libs[] = {
-		"libc.", "libdl.", "libpthread.", "librt.", "libm.",
-		"libutil.", "libxnet.",
-	};
-	for (size_t i = 0; i < sizeof libs / sizeof *libs; i++)
-		if (!strncmp(name, libs[i], strlen(libs[i])))
-			return 1;
-	return 0;
-}
-
-static char *read_file(const char *path)
+/* The whole path file, or 0 with *err set. */
+static char *read_path_file(const char *path, int *err)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (fd < 0) {
+		*err = errno;
 		return 0;
+	}
 	struct stat st;
 	char *buf = 0;
-	if (!fstat(fd, &st) && st.st_size < 65536 && (buf = __libc_malloc(st.st_size + 1))) {
-		ssize_t n = read(fd, buf, st.st_size);
-		buf[n > 0 ? n : 0] = 0;
+	*err = EIO;
+	if (!fstat(fd, &st) && st.st_size >= 0 && (size_t)st.st_size < SIZE_MAX / 2 &&
+	    (buf = __libc_malloc((size_t)st.st_size + 1))) {
+		size_t n = 0;
+		while (n < (size_t)st.st_size) {
+			ssize_t k = read(fd, buf + n, (size_t)st.st_size - n);
+			if (k <= 0)
+				break;
+			n += (size_t)k;
+		}
+		buf[n] = 0;
 	}
 	close(fd);
 	return buf;
 }
 
+/* As musl: a missing path file means the defaults; one that exists but
+ * cannot be read means no system directories at all. */
 static const char *system_path(void)
 {
-	if (!sys_path_read) {
-		sys_path_read = 1;
-		sys_path = read_file("/etc/ld-quickbind-" QB_ARCH_NAME ".path");
+	if (!sys_path) {
+		int err;
+		sys_path = read_path_file("/etc/ld-quickbind-" QB_ARCH_NAME ".path", &err);
+		if (!sys_path && err == ENOENT)
+			sys_path = read_path_file("/etc/ld-musl-" QB_ARCH_NAME ".path", &err);
 		if (!sys_path)
-			sys_path = read_file("/etc/ld-musl-" QB_ARCH_NAME ".path");
+			sys_path = err == ENOENT ? QB_DEFAULT_LIBPATH : "";
 	}
-	return sys_path ? sys_path : "";
+	return sys_path;
 }
 
-/* The directory of the object, for $ORIGIN. */
-static const char *origin_of(struct dso *p, char *buf, size_t size)
+/* The kernel-mapped program's file, for its $ORIGIN. */
+static const char *exe_path(void)
 {
-	const char *path = p->name;
-	if (p->is_main && !p->map) {
-		ssize_t n = readlink("/proc/self/exe", buf, size - 1);
-		if (n <= 0)
-			return 0;
-		buf[n] = 0;
-		path = buf;
+	static char buf[PATH_MAX];
+	static int state;   /* 0 not read, 1 read, -1 unavailable */
+	if (!state) {
+		ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+		state = n > 0 ? 1 : -1;
+		if (n > 0)
+			buf[n] = 0;
 	}
-	size_t n = qb_dirname_len(path);
-	if (n >= size)
-		return 0;
-	if (!n)
-		return ".";
-	memmove(buf, path, n);
-	buf[n] = 0;
-	return buf;
+	return state > 0 ? buf : 0;
+}
+
+static const void *chain_link(void *ctx, const void *obj, struct qb_chain_link *out)
+{
+	(void)ctx;
+	const struct dso *p = obj;
+	out->rpath = p->runpath ? p->runpath : p->rpath;
+	out->program = p->is_main;
+	out->path = p->name;
+	if (p->is_main && !p->map)
+		out->path = out->rpath && strchr(out->rpath, '$') ? exe_path() : 0;
+	return p->needed_by;
 }
 
 struct attempt {
 	int fd;
 	char path[PATH_MAX];
-	const char *why;       /* the first file found but unusable */
-	char why_path[PATH_MAX];
+	const char *why;    /* why the search stopped early */
 };
 
-static int try_open(struct attempt *a, const char *dir, size_t dlen, const char *name)
+static int try_open(void *ctx, const char *path, enum qb_search_src src)
 {
-	size_t nlen = strlen(name);
-	if (dlen + 1 + nlen >= sizeof a->path)
-		return 0;
-	memcpy(a->path, dir, dlen);
-	a->path[dlen] = '/';
-	memcpy(a->path + dlen + 1, name, nlen + 1);
-	a->fd = open(a->path, O_RDONLY | O_CLOEXEC);
+	(void)src;
+	struct attempt *a = ctx;
+	a->fd = open(path, O_RDONLY | O_CLOEXEC);
+	int err = errno;
 	if (qb.debug & QB_DBG_LIBS)
-		qb_dbg("  trying file=%s%s", a->path, a->fd >= 0 ? "" : " (not found)");
-	return a->fd >= 0;
-}
-
-/* Search a colon/newline separated list; $ORIGIN relative to 'from'. */
-static int search_list(struct attempt *a, const char *list, struct dso *from, const char *name)
-{
-	const char *cur = list, *elem;
-	size_t n;
-	char obuf[PATH_MAX], ebuf[PATH_MAX];
-	while ((n = qb_path_next(&cur, ":\n", &elem))) {
-		if (from && memchr(elem, '$', n)) {
-			const char *origin = origin_of(from, obuf, sizeof obuf);
-			if (!origin)
-				continue;
-			/* Secure processes only trust absolute origins. */
-			if (qb.secure && origin[0] != '/')
-				continue;
-			long e = qb_expand_origin(elem, n, origin, ebuf, sizeof ebuf);
-			if (e < 0)
-				continue;
-			if (try_open(a, ebuf, e, name))
-				return 1;
-		} else if (try_open(a, elem, n, name)) {
-			return 1;
-		}
+		qb_dbg("  trying file=%s%s", path, a->fd >= 0 ? "" : " (not found)");
+	if (a->fd >= 0)
+		return 1;
+	switch (err) {
+	case ENOENT: case ENOTDIR: case EACCES: case ENAMETOOLONG:
+		return 0;
 	}
-	return 0;
+	/* Any other failure ends the search, as in musl: the library
+	 * behind it must not be replaced by one found later. */
+	a->why = strerror(err);
+	return -1;
 }
 
 static int find_file(struct attempt *a, const char *name, struct dso *needed_by)
 {
-	if (needed_by && !needed_by->runpath)
-		for (struct dso *p = needed_by; p; p = p->needed_by)
-			if (p->rpath && !p->runpath && search_list(a, p->rpath, p, name))
-				return 1;
-	if (qb.env_library_path && search_list(a, qb.env_library_path, 0, name))
-		return 1;
-	if (needed_by && needed_by->runpath && search_list(a, needed_by->runpath, needed_by, name))
-		return 1;
-	if (search_list(a, system_path(), 0, name))
-		return 1;
-	return search_list(a, DEFAULT_PATH, 0, name);
+	struct qb_search s = {
+		.env_path = qb.env_library_path, .sys_path = system_path(),
+		.secure = qb.secure, .needed_by = needed_by,
+		.link = chain_link, .try_file = try_open, .ctx = a,
+		.buf = a->path, .bufsz = sizeof a->path,
+	};
+	return qb_search_library(&s, name);
 }
 
 /* Every DT_NEEDED entry is looked for among the loaded objects: compare
@@ -180,7 +159,7 @@ hidden struct dso *qb_load_library(const char *name, struct dso *needed_by, cons
 	*why = "No such file or directory";
 	if (!*name)
 		return 0;
-	if (!strchr(name, '/') && is_reserved(name)) {
+	if (!strchr(name, '/') && qb_search_reserved(name)) {
 		if (!qb.ldso->prev)
 			qb_dso_append(qb.ldso);
 		return qb.ldso;
@@ -207,8 +186,12 @@ hidden struct dso *qb_load_library(const char *name, struct dso *needed_by, cons
 		if (qb.debug & QB_DBG_LIBS)
 			qb_dbg("find library=%s [needed by %s]; searching", name,
 				needed_by ? needed_by->name : "dlopen/LD_PRELOAD");
-		if (!find_file(&a, name, needed_by))
+		a.why = 0;
+		if (!find_file(&a, name, needed_by)) {
+			if (a.why)
+				*why = a.why;
 			return 0;
+		}
 	}
 
 	struct stat st;

@@ -143,15 +143,7 @@ QBT_S := $(QBT_SRC)/libpath
 $(eval $(call qbt_lib,$(QBT_T)/a/liblp.so,$(QBT_S)/liblp.c,,-DWHICH='"a"'))
 $(eval $(call qbt_lib,$(QBT_T)/b/liblp.so,$(QBT_S)/liblp.c,,-DWHICH='"b"'))
 $(eval $(call qbt_exe,$(QBT_T)/prog,$(QBT_S)/main.c,$(QBT_T)/a/liblp.so $(QBT_T)/b/liblp.so,-L$(QBT_T)/a -llp))
-# Search order between DT_RPATH, LD_LIBRARY_PATH and DT_RUNPATH: musl's
-# loader puts LD_LIBRARY_PATH first for both, quickbind follows the ELF
-# order (RPATH, LD_LIBRARY_PATH, RUNPATH), so glibc is the reference.
-$(eval $(call qbt_exe,$(QBT_T)/prog_rpath,$(QBT_S)/main.c,$(QBT_T)/a/liblp.so,-L$(QBT_T)/a -llp -Wl$(comma)--disable-new-dtags$(comma)-rpath$(comma)'$$$$ORIGIN/a'))
-$(eval $(call qbt_exe,$(QBT_T)/prog_runpath,$(QBT_S)/main.c,$(QBT_T)/a/liblp.so,-L$(QBT_T)/a -llp -Wl$(comma)--enable-new-dtags$(comma)-rpath$(comma)'$$$$ORIGIN/a'))
-$(eval $(call qbt_lib,$(QBT_T)/glibc/a/liblp.so,$(QBT_S)/liblp.c,,-DWHICH='"a"',$(QBT_GLIBC_CC)))
-$(eval $(call qbt_lib,$(QBT_T)/glibc/b/liblp.so,$(QBT_S)/liblp.c,,-DWHICH='"b"',$(QBT_GLIBC_CC)))
-$(eval $(call qbt_glibc_exe,$(QBT_T)/glibc/prog_rpath,$(QBT_S)/main.c,$(QBT_T)/glibc/a/liblp.so $(QBT_T)/glibc/b/liblp.so,-L$(QBT_T)/glibc/a -llp -Wl$(comma)--disable-new-dtags$(comma)-rpath$(comma)'$$$$ORIGIN/a'))
-$(eval $(call qbt_glibc_exe,$(QBT_T)/glibc/prog_runpath,$(QBT_S)/main.c,$(QBT_T)/glibc/a/liblp.so,-L$(QBT_T)/glibc/a -llp -Wl$(comma)--enable-new-dtags$(comma)-rpath$(comma)'$$$$ORIGIN/a'))
+# The search order itself is tested by tests/search.mk.
 
 # ------------------------------------------------------------------ IFUNC --
 QBT_T := $(QBT)/ifunc

@@ -1,7 +1,7 @@
 /* What musl's loader does not do (it rejects IRELATIVE and IFUNC symbols,
- * ignores symbol versions and DT_PREINIT_ARRAY, and searches LD_LIBRARY_PATH
- * before DT_RPATH) but quickbind must: the reference is the same
- * source built with the host's glibc toolchain, run by glibc's loader. */
+ * ignores symbol versions and DT_PREINIT_ARRAY) but quickbind must: the
+ * reference is the same source built with the host's glibc toolchain, run
+ * by glibc's loader. */
 #include <criterion/criterion.h>
 
 #include "compare.h"
@@ -30,21 +30,5 @@ Test(loader_ext, symbol_version_default_binding)
 Test(loader_ext, preinit_array_runs_first)
 {
 	struct qb_case c = {.dir = "preinit", .prog = "prog", .env = here, .ref = QB_REF_GLIBC};
-	cr_assert_eq(qb_expect_same(&c), 2, "both quickbind runs must pass");
-}
-
-Test(loader_ext, rpath_searched_before_ld_library_path)
-{
-	struct qb_case c = {.dir = "libpath", .prog = "prog_rpath",
-			    .env = (const char *const[]){"LD_LIBRARY_PATH=b", NULL},
-			    .ref = QB_REF_GLIBC};
-	cr_assert_eq(qb_expect_same(&c), 2, "both quickbind runs must pass");
-}
-
-Test(loader_ext, runpath_searched_after_ld_library_path)
-{
-	struct qb_case c = {.dir = "libpath", .prog = "prog_runpath",
-			    .env = (const char *const[]){"LD_LIBRARY_PATH=b", NULL},
-			    .ref = QB_REF_GLIBC};
 	cr_assert_eq(qb_expect_same(&c), 2, "both quickbind runs must pass");
 }

@@ -6,22 +6,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <errno.h>
+#include <fcntl.h>
+#include "libsearch.h"
 
 static const char *arch_name(const struct elf *e) { return e->is64 ? "x86_64" : "i386"; }
-
-/* musl answers these names with the loader itself (which is libc). */
-static int musl_reserved(const char *n)
-{
-	static const char *const names[] = { "libc", "libdl", "libpthread", "libm", "librt", "libutil", "libxnet" };
-	if (!strncmp(n, "libc.musl-", 10) || !strncmp(n, "ld-musl-", 8))
-		return 1;
-	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
-		size_t l = strlen(names[i]);
-		if (!strncmp(n, names[i], l) && n[l] == '.')
-			return 1;
-	}
-	return 0;
-}
 
 int is_musl_object(const struct elf *e)
 {
@@ -44,20 +33,32 @@ static void rooted(const struct search_opts *o, const char *p, char *out, size_t
 		snprintf(out, len, "%s", p);
 }
 
-/* Try one candidate file: it must exist and be an ELF object of the same
- * class and machine; others are skipped, as the loader skips them. */
-static int try_path(struct closure *c, const struct elf *want, const char *path, struct lib *out)
+/* A file the search reached. musl's loader takes the first file it can
+ * open and fails if that is not a usable object, so in strict mode a
+ * wrong file is an error; the glibc fallback (lenient) skips it. */
+static int take_file(struct closure *c, const struct elf *want, const char *path, struct lib *out,
+		     int strict, char *err, size_t errlen)
 {
 	struct stat st;
-	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+	if (stat(path, &st) < 0)
 		return 0;
 	for (unsigned i = 0; i < c->n; i++)
 		if (c->libs[i].dev == (unsigned long long)st.st_dev && c->libs[i].ino == (unsigned long long)st.st_ino)
 			return 2 + (int)i; /* already loaded */
 	struct elf e;
-	if (elf_load_file(&e, path) < 0 || e.is64 != want->is64 || e.eh.e_machine != want->eh.e_machine) {
+	int bad = !S_ISREG(st.st_mode) || elf_load_file(&e, path) < 0;
+	if (!bad && (e.is64 != want->is64 || e.eh.e_machine != want->eh.e_machine)) {
 		elf_free(&e);
-		return 0;
+		if (strict)
+			snprintf(err, errlen, "%s: wrong ELF class or machine", path);
+		return strict ? -1 : 0;
+	}
+	if (bad) {
+		if (strict)
+			snprintf(err, errlen, "%s: %s", path, S_ISREG(st.st_mode) ? e.err : "not a regular file");
+		if (S_ISREG(st.st_mode))
+			elf_free(&e);
+		return strict ? -1 : 0;
 	}
 	out->path = strdup(path);
 	out->e = e;
@@ -67,84 +68,120 @@ static int try_path(struct closure *c, const struct elf *want, const char *path,
 	return 1;
 }
 
-static int try_dir(struct closure *c, const struct elf *want, const char *dir, const char *name, struct lib *out)
-{
-	char p[PATH_MAX];
-	if (!*dir)
-		dir = ".";
-	if ((size_t)snprintf(p, sizeof p, "%s/%s", dir, name) >= sizeof p)
-		return 0;
-	return try_path(c, want, p, out);
-}
+/* The state of one search through common/libsearch.c. */
+struct finder {
+	struct closure *c;
+	const struct search_opts *o;
+	const struct elf *want;
+	struct lib *out;
+	int result;           /* take_file's answer for the file found */
+	char *err;
+	size_t errlen;
+	char origin[PATH_MAX];
+};
 
-/* Search a ':'-separated list, expanding $ORIGIN to origin_dir. */
-static int try_list(struct closure *c, const struct search_opts *o, const struct elf *want,
-		    const char *list, const char *origin_dir, const char *name, struct lib *out)
+/* The chain: closure entries (their needed_by indices) up to libs[0],
+ * then the objects the caller says are above it (o->above). */
+static const void *chain_link(void *ctx, const void *obj, struct qb_chain_link *out)
 {
-	char dir[PATH_MAX], exp[PATH_MAX];
-	while (list && *list) {
-		size_t l = strcspn(list, ":\n");
-		if (l && l < sizeof dir) {
-			memcpy(dir, list, l);
-			dir[l] = 0;
-			char *d = dir, tmp[PATH_MAX];
-			const char *tok = NULL;
-			if (!strncmp(d, "$ORIGIN", 7))
-				tok = d + 7;
-			else if (!strncmp(d, "${ORIGIN}", 9))
-				tok = d + 9;
-			if (tok) {
-				snprintf(tmp, sizeof tmp, "%s%s", origin_dir, tok);
-				snprintf(exp, sizeof exp, "%s", tmp);
-			} else {
-				rooted(o, d, exp, sizeof exp);
-			}
-			int r = try_dir(c, want, exp, name, out);
-			if (r)
-				return r;
-		}
-		list += l;
-		if (*list)
-			list++;
+	struct finder *f = ctx;
+	const struct search_opts *o = f->o;
+	if ((const char *)obj >= (const char *)o->above && (const char *)obj < (const char *)(o->above + o->nabove)) {
+		const struct qb_chain_link *l = obj;
+		*out = *l;
+		return l + 1 < o->above + o->nabove ? l + 1 : NULL;
 	}
-	return 0;
+	const struct lib *lib = obj;
+	const struct elf *e = &lib->e;
+	int found;
+	uint64_t v = elf_dyn_get(e, DT_RUNPATH, &found);
+	if (!found)
+		v = elf_dyn_get(e, DT_RPATH, &found);
+	out->rpath = found ? elf_dynstr(e, v) : NULL;
+	/* The kernel gives the loader the program's real path (for its
+	 * $ORIGIN, /proc/self/exe). The loader sees files without the
+	 * --sysroot prefix; expanded directories are rooted again when tried. */
+	const char *p = lib->path;
+	out->program = lib == &f->c->libs[0] && (lib->e.interp || lib->e.eh.e_type == ET_EXEC);
+	if (out->program && realpath(p, f->origin))
+		p = f->origin;
+	size_t rl = o->root ? strlen(o->root) : 0;
+	if (rl && !strncmp(p, o->root, rl) && p[rl] == '/')
+		p += rl;
+	out->path = p;
+	if (lib->needed_by >= 0)
+		return &f->c->libs[lib->needed_by];
+	return o->nabove ? o->above : NULL;
 }
 
-static char *read_small_file(const char *path)
+static int try_file(void *ctx, const char *path, enum qb_search_src src)
 {
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return NULL;
-	char *buf = calloc(1, 8192);
-	if (buf)
-		fread(buf, 1, 8191, f);
-	fclose(f);
-	return buf;
-}
-
-static void dirname_of(const char *path, char *out, size_t len)
-{
-	const char *s = strrchr(path, '/');
-	if (!s)
-		snprintf(out, len, ".");
-	else if (s == path)
-		snprintf(out, len, "/");
+	struct finder *f = ctx;
+	char p[PATH_MAX];
+	if (src == QB_FROM_ENV)
+		snprintf(p, sizeof p, "%s", path);
 	else
-		snprintf(out, len, "%.*s", (int)(s - path), path);
+		rooted(f->o, path, p, sizeof p);
+	int fd = open(p, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT || errno == ENOTDIR || errno == EACCES || errno == ENAMETOOLONG)
+			return 0;
+		snprintf(f->err, f->errlen, "%s: %s", p, strerror(errno));
+		return f->result = -1;
+	}
+	close(fd);
+	f->result = take_file(f->c, f->want, p, f->out, 1, f->err, f->errlen);
+	return f->result ? 1 : 0;
 }
 
-static int find_lib(struct closure *c, const struct search_opts *o, unsigned parent, const char *name, struct lib *out)
+/* The path file as the loader reads it: quickbind's, else musl's; a
+ * missing one means the defaults, an unreadable one no directories. */
+static char *path_file(const struct search_opts *o, const char *arch)
 {
-	const struct elf *want = c->libs[0].e.buf ? &c->libs[0].e : NULL;
+	static const char *const names[] = { "ld-quickbind", "ld-musl" };
+	char p[PATH_MAX];
+	for (int i = 0; i < 2; i++) {
+		snprintf(p, sizeof p, "%s/etc/%s-%s.path", o->root ? o->root : "", names[i], arch);
+		FILE *f = fopen(p, "re");
+		if (!f) {
+			if (errno == ENOENT)
+				continue;
+			return strdup("");
+		}
+		size_t cap = 4096, n = 0;
+		char *buf = malloc(cap);
+		while (buf) {
+			n += fread(buf + n, 1, cap - n - 1, f);
+			if (n < cap - 1)
+				break;
+			char *nb = realloc(buf, cap *= 2);
+			if (!nb)
+				free(buf);
+			buf = nb;
+		}
+		fclose(f);
+		if (buf)
+			buf[n] = 0;
+		return buf ? buf : strdup("");
+	}
+	return strdup(QB_DEFAULT_LIBPATH);
+}
+
+/* Returns 0 not found, 1 found (in *out), 2+i the already loaded
+ * libs[i], -1 an error written to err. */
+static int find_lib(struct closure *c, const struct search_opts *o, unsigned parent, const char *name,
+		    struct lib *out, char *err, size_t errlen)
+{
+	const struct elf *want = &c->libs[0].e;
 	char p[PATH_MAX];
 	const char *arch = arch_name(want);
 	int r;
 
 	if (strchr(name, '/')) {
 		rooted(o, name, p, sizeof p);
-		return try_path(c, want, p, out);
+		return take_file(c, want, p, out, 1, err, errlen);
 	}
-	if (c->musl && musl_reserved(name)) {
+	if (c->musl && (qb_search_reserved(name) || !strncmp(name, "ld-musl-", 8))) {
 		const char *cands[3];
 		char a[128], b[128], d[128];
 		snprintf(a, sizeof a, "/usr/lib/%s-linux-musl/libc.so", arch);
@@ -159,47 +196,53 @@ static int find_lib(struct closure *c, const struct search_opts *o, unsigned par
 					snprintf(p, sizeof p, "%s", cands[i]);
 				else
 					continue;
-				if ((r = try_path(c, want, p, out)))
+				if ((r = take_file(c, want, p, out, 0, err, errlen)))
 					return r;
 			}
 		return 0;
 	}
+
+	/* -L directories take LD_LIBRARY_PATH's place: first. */
+	char *env = NULL;
+	size_t envlen = 0;
 	for (unsigned i = 0; i < o->nldirs; i++)
-		if ((r = try_dir(c, want, o->ldirs[i], name, out)))
-			return r;
-	/* RPATH/RUNPATH of the needing object, then of whatever needed it */
-	for (int q = (int)parent; q >= 0; q = c->libs[q].needed_by) {
-		const struct elf *e = &c->libs[q].e;
-		int f;
-		uint64_t v = elf_dyn_get(e, DT_RUNPATH, &f);
-		if (!f)
-			v = elf_dyn_get(e, DT_RPATH, &f);
-		if (f) {
-			char origin[PATH_MAX];
-			dirname_of(c->libs[q].path, origin, sizeof origin);
-			if ((r = try_list(c, o, want, elf_dynstr(e, v), origin, name, out)))
-				return r;
+		envlen += strlen(o->ldirs[i]) + 1;
+	if (o->nldirs && (env = calloc(1, envlen + 1)))
+		for (unsigned i = 0; i < o->nldirs; i++) {
+			strcat(env, o->ldirs[i]);
+			strcat(env, ":");
 		}
-	}
-	snprintf(p, sizeof p, "%s/etc/ld-quickbind-%s.path", o->root ? o->root : "", arch);
-	char *pf = read_small_file(p);
-	if (!pf) {
-		snprintf(p, sizeof p, "%s/etc/ld-musl-%s.path", o->root ? o->root : "", arch);
-		pf = read_small_file(p);
-	}
-	r = try_list(c, o, want, pf ? pf : "/lib:/usr/local/lib:/usr/lib", "", name, out);
-	free(pf);
-	if (r)
+	struct finder f = { .c = c, .o = o, .want = want, .out = out, .err = err, .errlen = errlen };
+	char *sys = path_file(o, arch);
+	char buf[PATH_MAX];
+	struct qb_search s = {
+		.env_path = env, .sys_path = sys ? sys : "", .secure = c->secure,
+		.needed_by = &c->libs[parent], .link = chain_link, .try_file = try_file,
+		.ctx = &f, .buf = buf, .bufsz = sizeof buf,
+	};
+	r = qb_search_library(&s, name) ? f.result : f.result < 0 ? -1 : 0;
+	free(env);
+	free(sys);
+	if (r || c->musl)
 		return r;
-	/* the multiarch directories of Debian-style glibc and musl systems */
-	char extra[1024];
-	if (want->is64)
-		snprintf(extra, sizeof extra, "/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu:/lib64:/usr/lib64:"
-			 "/lib/x86_64-linux-musl:/usr/lib/x86_64-linux-musl");
-	else
-		snprintf(extra, sizeof extra, "/lib/i386-linux-gnu:/usr/lib/i386-linux-gnu:/usr/i686-linux-gnu/lib:"
-			 "/lib32:/usr/lib32:/lib/i386-linux-musl:/usr/lib/i386-linux-musl");
-	return try_list(c, o, want, extra, "", name, out);
+	/* Not a musl object: also the multiarch directories of Debian-style
+	 * glibc systems, where its own loader would look. */
+	static const char *const extra64[] = {
+		"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64",
+	};
+	static const char *const extra32[] = {
+		"/lib/i386-linux-gnu", "/usr/lib/i386-linux-gnu", "/usr/i686-linux-gnu/lib", "/lib32", "/usr/lib32",
+	};
+	const char *const *extra = want->is64 ? extra64 : extra32;
+	size_t nextra = want->is64 ? sizeof extra64 / sizeof *extra64 : sizeof extra32 / sizeof *extra32;
+	for (size_t i = 0; i < nextra; i++) {
+		char d[PATH_MAX];
+		rooted(o, extra[i], d, sizeof d);
+		if ((size_t)snprintf(p, sizeof p, "%s/%s", d, name) < sizeof p &&
+		    (r = take_file(c, want, p, out, 0, err, errlen)))
+			return r;
+	}
+	return 0;
 }
 
 int closure_build(struct elf *obj, const struct search_opts *o, struct closure *c, char *err, size_t errlen)
@@ -220,6 +263,8 @@ int closure_build(struct elf *obj, const struct search_opts *o, struct closure *
 	if (stat(obj->path, &st) == 0) {
 		c->libs[0].dev = st.st_dev;
 		c->libs[0].ino = st.st_ino;
+		/* A set-id program runs in secure mode. */
+		c->secure = (st.st_mode & (S_ISUID | S_ISGID)) != 0;
 	}
 	c->musl = is_musl_object(obj);
 
@@ -241,7 +286,12 @@ int closure_build(struct elf *obj, const struct search_opts *o, struct closure *
 			}
 			struct lib *l = &c->libs[c->n];
 			memset(l, 0, sizeof *l);
-			int r = find_lib(c, o, q, name, l);
+			char why[PATH_MAX + 128] = "";
+			int r = find_lib(c, o, q, name, l, why, sizeof why);
+			if (r < 0) {
+				snprintf(err, errlen, "library %s (needed by %s): %s", name, c->libs[q].path, why);
+				return -1;
+			}
 			if (!r) {
 				if (q == 0)
 					snprintf(err, errlen, "needed library %s not found", name);
