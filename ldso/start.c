@@ -314,9 +314,15 @@ hidden struct qb_entry qb_stage2(size_t *sp)
 	__init_ssp((void *)aux[AT_RANDOM]);
 
 	qb.secure = aux[AT_SECURE] || aux[AT_UID] != aux[AT_EUID] || aux[AT_GID] != aux[AT_EGID];
-	/* Secure (set-id) processes ignore every LD_ variable. LD_BIND_NOW
-	 * needs no handling: every binding is made at load time. */
-	if (!qb.secure) {
+	/* Secure (set-id) processes ignore every LD_ variable, and remove
+	 * them and libc's unsafe ones from the environment (the stack moves
+	 * up). LD_BIND_NOW needs no handling: every binding is made at load
+	 * time. */
+	if (qb.secure) {
+		sp = qb_secure_env(sp);
+		argv = (char **)(sp + 1);
+		__environ = envp = argv + argc + 1;
+	} else {
 		qb.env_library_path = getenv_early(envp, "LD_LIBRARY_PATH");
 		qb.env_preload = getenv_early(envp, "LD_PRELOAD");
 		qb.no_direct = !!getenv_early(envp, "LD_NODIRECT");

@@ -85,6 +85,14 @@ $(eval $(call qbr_exe,$(QBR_SEC)/secprog,$(QBR_SRC)/secprog.c,,))
 $(eval $(call qbr_lib,$(QBR_SEC)/evil/libqrsec.so,$(QBR_SRC)/sec.c,,-DSEC_WHICH='"evil"'))
 $(eval $(call qbr_lib,$(QBR_SEC)/sub/dep/libqrodep.so,$(QBR_SRC)/odep.c))
 $(eval $(call qbr_lib,$(QBR_SEC)/sub/libqrorig.so,$(QBR_SRC)/orig.c,$(QBR_SEC)/sub/dep/libqrodep.so,-L$(QBR_SEC)/sub/dep -lqrodep -Wl$(qbr_comma)--enable-new-dtags$(qbr_comma)-rpath$(qbr_comma)'$$$$ORIGIN/dep'))
+# secexec (set-uid in the test) becomes root and runs envdump, which
+# lists the environment it got; evil/libqrevil.so announces itself if an
+# LD_PRELOAD reaches it. secorig's RUNPATH is $$ORIGIN/lib, then good/.
+$(eval $(call qbr_exe,$(QBR_SEC)/secexec,$(QBR_SRC)/secexec.c,,))
+$(eval $(call qbr_exe,$(QBR_SEC)/envdump,$(QBR_SRC)/envdump.c,,))
+$(eval $(call qbr_lib,$(QBR_SEC)/evil/libqrevil.so,$(QBR_SRC)/evilctor.c))
+$(eval $(call qbr_lib,$(QBR_SEC)/good/libqrsec.so,$(QBR_SRC)/sec.c,,-DSEC_WHICH='"good"'))
+$(eval $(call qbr_exe,$(QBR_SEC)/secorig,$(QBR_SRC)/secorig.c,$(QBR_SEC)/good/libqrsec.so,-L$(QBR_SEC)/good -lqrsec -Wl$(qbr_comma)--enable-new-dtags$(qbr_comma)-rpath$(qbr_comma)'$$$$ORIGIN/lib:$(abspath $(QBR_SEC))/good'))
 
 # ------------------------------------------------------- the test programs --
 QBR_SUITES := dl threads tools secure unload
@@ -101,7 +109,7 @@ $(QBR)/compare.o: tests/loader/compare.c tests/loader/compare.h $(QBR)/interp.st
 $(QBR_BINS:=.o): $(B)/tests/test_runtime_%.o: tests/test_runtime_%.c
 	@mkdir -p $(@D)
 	@echo "CC $<"
-	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itests -Itests/loader -c -o $@ $<
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itests -Itests/loader -DQBR_SRCDIR='"$(abspath .)"' -c -o $@ $<
 
 $(QBR_BINS): $(B)/tests/test_runtime_%: $(B)/tests/test_runtime_%.o $(B)/tests/harness.o $(QBR)/compare.o
 	@echo "LD $@"
