@@ -253,7 +253,6 @@ hidden void qb_queue_init(void);
 hidden void qb_construct_new(struct dso *root);
 hidden void qb_run_fini(struct dso *p);
 hidden void qb_set_init_args(int argc, char **argv, char **envp);
-hidden size_t *qb_secure_env(size_t *sp);
 
 /* ldebug.c */
 hidden void qb_debug_setup(const char *spec, const char *output);

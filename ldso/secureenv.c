@@ -4,7 +4,7 @@
  * and execs another program would otherwise hand that program, which is
  * no longer secure, the caller's LD_PRELOAD. */
 #include <string.h>
-#include "ldso.h"
+#include "secureenv.h"
 
 /* glibc 2.36's list (sysdeps/generic/unsecvars.h, plus GLIBC_TUNABLES and
  * MALLOC_CHECK_, which its tunables handle), then quickbind's own
@@ -30,11 +30,7 @@ static int is_unsafe(const char *var)
 	return 0;
 }
 
-/* The kept variables are packed towards the end of the environment
- * array, next to the aux vector (libc finds that vector after the
- * environment's terminator), and argc and argv move up by as many words
- * as were removed. Returns the new initial stack pointer. */
-hidden size_t *qb_secure_env(size_t *sp)
+size_t *qb_secure_env(size_t *sp)
 {
 	size_t argc = sp[0];
 	char **envp = (char **)(sp + 1 + argc + 1);

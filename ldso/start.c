@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "ldso.h"
+#include "secureenv.h"
 
 extern const unsigned char __ehdr_start[] hidden;
 extern Dyn _DYNAMIC[] hidden;
