@@ -244,6 +244,7 @@ hidden void qb_protect_relro(struct dso *p);
 /* tls.c */
 hidden void qb_tls_register(struct dso *p);
 hidden void qb_tls_install(int early);
+hidden void qb_tls_init_main(void);
 hidden void qb_tls_rollback(size_t cnt, size_t offset, size_t align);
 hidden int qb_tls_commit_runtime(void);
 hidden void *qb_tls_block(struct dso *p);

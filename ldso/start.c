@@ -375,6 +375,7 @@ hidden struct qb_entry qb_stage2(size_t *sp)
 	qb_relocate_all();
 	if (qb.failed)
 		_exit(127);
+	qb_tls_init_main();
 	qb_debug_stats("start-up");
 	if (list)
 		_exit(0);

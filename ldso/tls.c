@@ -13,19 +13,31 @@
 
 void __block_app_sigs(void *) hidden;
 void __restore_sigs(void *) hidden;
+void __inhibit_ptc(void) hidden;
+void __release_ptc(void) hidden;
 
 static _Alignas(64) unsigned char early_tls[1024];
 static _Alignas(64) unsigned char builtin_tls[2048];
 
-/* Modules registered but not yet visible to libc (the list in __libc
- * ends at qb.tls_tail's predecessor until committed). */
+/* The last module, and the count, that every thread has; modules after
+ * committed_tail belong to a dlopen still under way. */
 static struct qb_tls_module *committed_tail;
 static size_t committed_cnt;
+
+/* Once threads can exist, a module registered by dlopen is on the list
+ * __copy_tls walks before its image is relocated and before the sizes
+ * account for it: pthread_create waits from the first such registration
+ * until the dlopen commits or rolls back. */
+static int started, ptc_held;
 
 hidden void qb_tls_register(struct dso *p)
 {
 	if (!p->tls.size)
 		return;
+	if (started && !ptc_held) {
+		__inhibit_ptc();
+		ptc_held = 1;
+	}
 	struct qb_tls_module *m = &p->tls;
 	size_t align = m->align, image = (size_t)m->image - (size_t)p->base;
 	/* Block start (tp - offset) must share the image's address modulo
@@ -45,6 +57,14 @@ hidden void qb_tls_register(struct dso *p)
 		__libc.tls_head = m;
 }
 
+static void release_ptc(void)
+{
+	if (ptc_held) {
+		ptc_held = 0;
+		__release_ptc();
+	}
+}
+
 /* Forget modules registered by a dlopen that failed. */
 hidden void qb_tls_rollback(size_t cnt, size_t offset, size_t align)
 {
@@ -56,6 +76,7 @@ hidden void qb_tls_rollback(size_t cnt, size_t offset, size_t align)
 		committed_tail->next = 0;
 	else
 		__libc.tls_head = 0;
+	release_ptc();
 }
 
 static void publish_sizes(void)
@@ -88,11 +109,28 @@ hidden void qb_tls_install(int early)
 	}
 	if (__init_tp(__copy_tls(mem)) < 0)
 		qb_fatal("%s: cannot set the thread pointer", QB_LDSO_NAME);
+	started = !early;
 }
 
 static struct qb_pthread_head *self_td(void)
 {
 	return qb_thread_self();
+}
+
+/* The main thread's blocks were laid out before relocation (so that IFUNC
+ * resolvers run with TLS), from images that relocations may still change
+ * (a .tdata pointer needs its RELATIVE or symbolic relocation): once every
+ * start-up object is relocated, start the blocks again from the final
+ * images. Threads created later copy the relocated images themselves. */
+hidden void qb_tls_init_main(void)
+{
+	for (struct dso *p = qb.head; p; p = p->next) {
+		if (!p->tls_id || p->tls_id > qb.static_tls_cnt)
+			continue;
+		unsigned char *blk = qb_tls_block(p);
+		memcpy(blk, p->tls.image, p->tls.len);
+		memset(blk + p->tls.len, 0, p->tls.size - p->tls.len);
+	}
 }
 
 /* Memory for one thread: the new dtv, then each new module's block. */
@@ -177,6 +215,7 @@ hidden int qb_tls_commit_runtime(void)
 		publish_sizes();
 		__tl_unlock();
 		__restore_sigs(&set);
+		release_ptc();
 		return 0;
 	}
 }
