@@ -6,14 +6,14 @@
  * no-delete. It is marked no-delete when it has TLS (threads may hold
  * pointers into its blocks), when code in it registered an exit handler,
  * when an object outside its dependency tree bound to one of its symbols,
- * or by RTLD_NODELETE / DF_1_NODELETE. */
+ * or by RTLD_NODELETE / DF_1_NODELETE.
+ *
+ * A dlopen is a transaction (txn.c): on failure everything it changed is
+ * undone, and unloading goes through the same qb_forget_object. */
 #include <dlfcn.h>
 #include <pthread.h>
-#include <setjmp.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
 #include "ldso.h"
 
 void __dl_seterr(const char *, ...) hidden;
@@ -92,61 +92,69 @@ hidden void qb_build_scope(struct dso *p)
 	p->nscope = n;
 }
 
-static void free_dso(struct dso *p)
-{
-	qb_forget_lazy(p);
-	if (p->map)
-		munmap(p->map, p->map_len);
-	if (p->phdr && !(p->map && (unsigned char *)p->phdr >= p->map &&
-	    (unsigned char *)p->phdr < p->map + p->map_len))
-		__libc_free(p->phdr);
-	__libc_free(p->deps);
-	__libc_free(p->scope);
-	__libc_free(p->vdefs);
-	__libc_free(p->vreqs);
-	__libc_free(p->name);
-	__libc_free((void *)p->shortname);
-	__libc_free(p);
-}
-
-static void unlink_dso(struct dso *p)
-{
-	if (p->prev)
-		p->prev->next = p->next;
-	if (p->next)
-		p->next->prev = p->prev;
-	if (qb.tail == p)
-		qb.tail = p->prev;
-	qb.ndso--;
-}
-
-/* Undo a dlopen that failed before any constructor ran. */
-static void rollback(struct dso *old_tail, size_t tls_cnt, size_t tls_off, size_t tls_align)
-{
-	struct dso *p = old_tail->next;
-	while (p) {
-		struct dso *next = p->next;
-		if (p->is_ldso) {
-			p = next;
-			continue;
-		}
-		unlink_dso(p);
-		free_dso(p);
-		p = next;
-	}
-	qb_tls_rollback(tls_cnt, tls_off, tls_align);
-	for (struct dso *q = qb.head; q; q = q->next)
-		if (q->scope && q->runtime && !q->refcnt) {
-			__libc_free(q->scope);
-			q->scope = 0;
-		}
-}
+/* The work of a dlopen that may fail, under qb_try. */
+struct opening {
+	const char *file;
+	int mode;
+	struct dso *old_tail, *p;
+};
 
 static void promote_global(struct dso *p)
 {
 	qb_build_scope(p);
+	if (!p->scope)
+		qb_error("Error loading shared library %s: out of memory", p->name);
 	for (size_t i = 0; i < p->nscope; i++)
-		p->scope[i]->global = 1;
+		qb_txn_flag(&p->scope[i]->global, 1);
+	qb_interposers_sync();
+}
+
+static void open_work(void *arg)
+{
+	struct opening *o = arg;
+	int mode = o->mode;
+	if (mode & RTLD_NOLOAD) {
+		o->p = qb_find_loaded(o->file);
+		if (!o->p)
+			qb_error("Library %s is not already loaded", o->file);
+	} else {
+		const char *why;
+		/* As in musl, the search chain of a dlopen starts at the
+		 * program, whoever calls it. */
+		o->p = qb_load_library(o->file, qb.main, &why);
+		if (!o->p)
+			qb_error("Error loading shared library %s: %s", o->file, why);
+	}
+	struct dso *first_new = o->old_tail->next, *p = o->p;
+	if (first_new) {
+		qb_load_deps(first_new);
+		for (struct dso *q = first_new; q; q = q->next) {
+			q->runtime = 1;
+			q->reloc_root = p;
+			if ((q->dyn.flags_1 & DF_1_NODELETE) || q->tls.size)
+				q->nodelete = 1;
+		}
+		qb_build_scope(p);
+		if (!p->scope)
+			qb_error("Error loading shared library %s: out of memory", o->file);
+	}
+	if (mode & RTLD_GLOBAL)
+		promote_global(p);
+	if (first_new) {
+		uint64_t t0 = qb.debug & QB_DBG_STATS ? qb_now_ns() : 0;
+		for (struct dso *q = qb.tail; q != o->old_tail; q = q->prev)
+			qb_relocate(q, !!(mode & RTLD_LAZY));
+		if (t0) {
+			qb.stats.reloc_ns += qb_now_ns() - t0;
+			qb_debug_stats("dlopen");
+		}
+	}
+	if (mode & RTLD_GLOBAL)
+		qb_retry_lazy();
+	/* The last step that may fail: once every thread can reach the new
+	 * TLS modules, the dlopen is done. */
+	if (first_new && qb_tls_commit_runtime())
+		qb_error("Error loading shared library %s: out of memory for TLS", o->file);
 }
 
 QB_PUBLIC void *dlopen(const char *file, int mode)
@@ -154,78 +162,35 @@ QB_PUBLIC void *dlopen(const char *file, int mode)
 	if (!file)
 		return qb.main;
 	qb_lock();
-	struct dso *old_tail = qb.tail, *p = 0;
-	size_t tls_cnt = qb.tls_cnt, tls_off = qb.tls_offset, tls_align = qb.tls_align;
-	void *outer = qb.rt_jmp;
-	jmp_buf jb;
-	if (setjmp(jb)) {
-		qb.rt_jmp = outer;
-		rollback(old_tail, tls_cnt, tls_off, tls_align);
+	struct qb_txn t;
+	struct opening o = { file, mode, qb.tail, 0 };
+	if (qb_txn_begin(&t)) {
+		qb_unlock();
+		__dl_seterr("Cannot dlopen %s while relocating (from an IFUNC resolver)", file);
+		return 0;
+	}
+	if (!(mode & RTLD_NOLOAD))
+		qb_debug_change(1 /* RT_ADD */);
+	if (qb_try(open_work, &o)) {
+		qb_txn_abort(&t);
+		if (!(mode & RTLD_NOLOAD))
+			qb_debug_change(0 /* RT_CONSISTENT */);
 		/* qb.errbuf is shared: copy it to this thread's dlerror
 		 * before another thread's failure can overwrite it. */
 		__dl_seterr("%s", qb.errbuf);
 		qb_unlock();
 		return 0;
 	}
-	qb.rt_jmp = &jb;
-
-	if (mode & RTLD_NOLOAD) {
-		p = qb_find_loaded(file);
-		if (!p) {
-			qb.rt_jmp = outer;
-			qb_unlock();
-			__dl_seterr("Library %s is not already loaded", file);
-			return 0;
-		}
-	} else {
-		const char *why;
-		/* As in musl, the search chain of a dlopen starts at the
-		 * program, whoever calls it. */
-		p = qb_load_library(file, qb.main, &why);
-		if (!p)
-			qb_error("Error loading shared library %s: %s", file, why);
+	qb_txn_commit(&t);
+	struct dso *p = o.p;
+	for (struct dso *q = o.old_tail->next; q; q = q->next) {
+		qb_protect_relro(q);
+		qb.adds++;
 	}
-	struct dso *first_new = old_tail->next;
-	if (first_new) {
-		qb_debug_change(1 /* RT_ADD */);
-		qb_load_deps(first_new);
-		qb_build_scope(p);
-		for (struct dso *q = first_new; q; q = q->next) {
-			q->runtime = 1;
-			q->reloc_root = p;
-			if ((q->dyn.flags_1 & DF_1_NODELETE) || q->tls.size)
-				q->nodelete = 1;
-			qb.adds++;
-		}
-		if (mode & RTLD_GLOBAL) {
-			promote_global(p);
-			for (struct dso *q = first_new; q; q = q->next)
-				if (q->interposer) {
-					qb_interposers_build();
-					break;
-				}
-		}
-		uint64_t t0 = qb.debug & QB_DBG_STATS ? qb_now_ns() : 0;
-		for (struct dso *q = qb.tail; q != old_tail; q = q->prev)
-			qb_relocate(q, !!(mode & RTLD_LAZY));
-		if (t0) {
-			qb.stats.reloc_ns += qb_now_ns() - t0;
-			qb_debug_stats("dlopen");
-		}
-		if (qb_tls_commit_runtime())
-			qb_error("Error loading shared library %s: out of memory for TLS", file);
-		for (struct dso *q = first_new; q; q = q->next)
-			qb_protect_relro(q);
-	} else if (mode & RTLD_GLOBAL) {
-		promote_global(p);
-	}
-	if (mode & RTLD_GLOBAL)
-		qb_retry_lazy();
 	if (mode & RTLD_NODELETE)
 		p->nodelete = 1;
 	p->refcnt++;
-	qb.rt_jmp = outer;
-	if (first_new)
+	if (!(mode & RTLD_NOLOAD))
 		qb_debug_change(0 /* RT_CONSISTENT */);
 	qb_construct_new(p);
 	qb_unlock();
@@ -242,37 +207,18 @@ static int is_needed(struct dso *p)
 	return 0;
 }
 
-static int collect(void)
+static void collect(void)
 {
-	int freed = 0;
 	for (struct dso *p = qb.head, *next; p; p = next) {
 		next = p->next;
-		if (!p->runtime || p->nodelete || p->refcnt || is_needed(p))
+		if (!p->runtime || p->nodelete || p->refcnt || p->unloading || is_needed(p))
 			continue;
-		qb_run_fini(p);
 		qb_debug_change(2 /* RT_DELETE */);
-		unlink_dso(p);
-		/* Objects relocated in p's scope outlive it: RTLD_NEXT and
-		 * later lookups from them must not reach the freed p. */
-		for (struct dso *q = qb.head; q; q = q->next)
-			if (q->reloc_root == p)
-				q->reloc_root = q;
-		for (struct dso *q = qb.head; q; q = q->next)
-			if (q->scope && q != p) {
-				for (size_t i = 0; i < q->nscope; i++)
-					if (q->scope[i] == p) {
-						__libc_free(q->scope);
-						q->scope = 0;
-						break;
-					}
-			}
-		free_dso(p);
+		qb_forget_object(p);
 		qb.subs++;
-		freed = 1;
 		qb_debug_change(0 /* RT_CONSISTENT */);
 		next = qb.head;  /* its dependencies may be free now */
 	}
-	return freed;
 }
 
 QB_PUBLIC int dlclose(void *h)
@@ -289,6 +235,23 @@ QB_PUBLIC int dlclose(void *h)
 	collect();
 	qb_unlock();
 	return 0;
+}
+
+/* A binding from `from` into def, a dlopened object, made by a relocation
+ * or a dlsym through the global scope: unless def is from itself or one of
+ * its dependencies (which from's DT_NEEDED keeps loaded), def stays loaded
+ * for good, as glibc keeps it for as long as from. */
+hidden void qb_pin_binding(struct dso *from, struct dso *def)
+{
+	if (!def->runtime || def->nodelete || def == from)
+		return;
+	if (from) {
+		qb_build_scope(from);
+		for (size_t i = 0; i < from->nscope; i++)
+			if (from->scope[i] == def)
+				return;
+	}
+	qb_txn_flag(&def->nodelete, 1);
 }
 
 /* Exit handlers registered by a library's code would run after it was

@@ -1,15 +1,27 @@
-/* Diagnostics. At start-up an error is printed as one line and remembered;
- * the loader exits with status 127 once it has reported what it found. */
+/* Diagnostics. An error ends the operation in progress, one way: qb_error
+ * formats the message and unwinds to the innermost qb_try (a dlopen, or
+ * one unit of work of the list mode), whose caller undoes what the
+ * operation changed. With no qb_try active (start-up) the message is
+ * printed as one line and the loader exits with status 127: the first
+ * error is the one to fix. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <unistd.h>
 #include "ldso.h"
 
-static void vreport(const char *fmt, va_list ap)
+struct catcher {
+	jmp_buf jb;
+	struct catcher *outer;
+};
+
+/* Accessed at start-up (one thread) and under the loader's lock. */
+static struct catcher *innermost;
+
+static void report(const char *msg)
 {
 	char buf[1024];
-	int n = vsnprintf(buf, sizeof buf - 1, fmt, ap);
+	int n = snprintf(buf, sizeof buf - 1, "%s", msg);
 	if (n < 0)
 		return;
 	if ((size_t)n > sizeof buf - 2)
@@ -24,31 +36,52 @@ static void vreport(const char *fmt, va_list ap)
 	}
 }
 
-hidden void qb_error(const char *fmt, ...)
+hidden _Noreturn void qb_error(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	if (qb.rt_jmp) {
-		/* Inside dlopen: the message goes to dlerror, the caller
-		 * gets NULL. */
-		vsnprintf(qb.errbuf, sizeof qb.errbuf, fmt, ap);
-		va_end(ap);
-		longjmp(*(jmp_buf *)qb.rt_jmp, 1);
-	}
-	vreport(fmt, ap);
+	vsnprintf(qb.errbuf, sizeof qb.errbuf, fmt, ap);
 	va_end(ap);
+	if (innermost)
+		longjmp(innermost->jb, 1);
+	report(qb.errbuf);
+	_exit(127);
+}
+
+hidden int qb_try(void (*fn)(void *), void *arg)
+{
+	struct catcher c;
+	c.outer = innermost;
+	innermost = &c;
+	if (setjmp(c.jb)) {
+		innermost = c.outer;
+		return -1;
+	}
+	fn(arg);
+	innermost = c.outer;
+	return 0;
+}
+
+hidden int qb_keep_going(void (*fn)(void *), void *arg)
+{
+	if (!qb.list_mode) {
+		fn(arg);
+		return 0;
+	}
+	if (!qb_try(fn, arg))
+		return 0;
+	report(qb.errbuf);
 	qb.failed = 1;
-	/* One line, then stop: the first error is the one to fix. Only the
-	 * list mode (ldd) goes on to report everything it finds. */
-	if (!qb.list_mode)
-		_exit(127);
+	return -1;
 }
 
 hidden _Noreturn void qb_fatal(const char *fmt, ...)
 {
+	char buf[1024];
 	va_list ap;
 	va_start(ap, fmt);
-	vreport(fmt, ap);
+	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
+	report(buf);
 	_exit(127);
 }

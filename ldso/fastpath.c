@@ -58,9 +58,6 @@ static int exported(const struct dso *p, size_t i)
 	return s->st_shndx && ST_BIND(s->st_info) != STB_LOCAL && s->st_name < p->dyn.strsz;
 }
 
-/* Collect the objects that must win over a direct target, and a bloom
- * filter over the names they export, so that the common case (the name is
- * not interposed) costs two bit tests. */
 /* Record that dep satisfies p's DT_NEEDED entry at .dynamic index idx;
  * the entry's definition hints hold when dep's identity is the one
  * linkopt recorded for it. */
@@ -95,35 +92,55 @@ hidden void qb_fast_needed(struct dso *p, size_t idx, struct dso *dep)
 	}
 }
 
-hidden void qb_interposers_build(void)
+/* Bring the interposer list and its bloom filter in line with the global
+ * scope: every object that interposes and is global, in load order. Called
+ * after anything that may change the global scope (start-up, a dlopen, its
+ * undo, an unload); costs one pass over the objects when nothing changed.
+ * The storage only grows, so dropping objects needs no memory and cannot
+ * fail: the undo of a dlopen and an unload always leave no pointer to a
+ * freed object. Growing fails with qb_error and changes nothing. */
+static size_t icap, ibloom_words;
+
+hidden void qb_interposers_sync(void)
 {
 	size_t n = 0, names = 0;
-	for (struct dso *p = qb.head; p; p = p->next)
-		if (p->interposer && p->global)
-			n++;
-	__libc_free(qb.interposers);
-	__libc_free(qb.ibloom);
-	qb.interposers = 0;
-	qb.ibloom = 0;
-	qb.ninterposers = 0;
-	if (!n)
-		return;
-	qb.interposers = __libc_malloc(n * sizeof *qb.interposers);
-	if (!qb.interposers)
-		qb_fatal("%s: out of memory", QB_LDSO_NAME);
+	int same = 1;
 	for (struct dso *p = qb.head; p; p = p->next)
 		if (p->interposer && p->global) {
-			qb.interposers[qb.ninterposers++] = p;
+			if (n >= qb.ninterposers || qb.interposers[n] != p)
+				same = 0;
+			n++;
+		}
+	if (same && n == qb.ninterposers)
+		return;
+	for (struct dso *p = qb.head; p; p = p->next)
+		if (p->interposer && p->global)
 			for (size_t i = 1; i < p->nsyms; i++)
 				names += exported(p, i);
-		}
 	size_t bits = 64;
 	while (bits < 16 * names && bits < ((size_t)1 << 24))
 		bits <<= 1;
-	qb.ibloom_mask = bits - 1;
-	qb.ibloom = __libc_calloc(bits / 8, 1);
-	if (!qb.ibloom)
-		qb_fatal("%s: out of memory", QB_LDSO_NAME);
+	if (n > icap) {
+		struct dso **v = __libc_realloc(qb.interposers, n * sizeof *v);
+		if (!v)
+			qb_error("%s: out of memory for the interposer list", QB_LDSO_NAME);
+		qb.interposers = v;
+		icap = n;
+	}
+	if (bits / QB_BLOOM_BITS > ibloom_words) {
+		size_t *b = __libc_calloc(bits / 8, 1);
+		if (!b)
+			qb_error("%s: out of memory for the interposer list", QB_LDSO_NAME);
+		__libc_free(qb.ibloom);
+		qb.ibloom = b;
+		ibloom_words = bits / QB_BLOOM_BITS;
+	}
+	qb.ninterposers = 0;
+	for (struct dso *p = qb.head; p; p = p->next)
+		if (p->interposer && p->global)
+			qb.interposers[qb.ninterposers++] = p;
+	memset(qb.ibloom, 0, ibloom_words * sizeof *qb.ibloom);
+	qb.ibloom_mask = ibloom_words * QB_BLOOM_BITS - 1;
 	for (size_t k = 0; k < qb.ninterposers; k++) {
 		struct dso *p = qb.interposers[k];
 		for (size_t i = 1; i < p->nsyms; i++)

@@ -98,7 +98,9 @@ struct dso {
 	unsigned char global;       /* in the global scope */
 	unsigned char runtime;      /* loaded by dlopen: may be unloaded */
 	unsigned char nodelete;
+	unsigned char unloading;    /* its destructors are running: unload once */
 	size_t refcnt;              /* dlopen handles not yet closed */
+	void *owned;                /* loader memory freed with the object */
 	struct dso **scope;         /* dlopen root: itself and its deps, BFS */
 	size_t nscope;
 	struct dso *reloc_root;     /* whose local scope relocations also see */
@@ -139,7 +141,6 @@ struct qb_state {
 	size_t ndso;
 	size_t adds, subs;         /* objects ever loaded / unloaded */
 	size_t static_tls_cnt;     /* modules in every thread's static area */
-	void *rt_jmp;              /* jmp_buf of a dlopen in progress */
 	char errbuf[512];
 	unsigned debug;            /* QB_DBG_* bits from LD_DEBUG */
 	unsigned char no_direct, no_hashvals, no_symcache, no_hints, verify;
@@ -164,9 +165,13 @@ enum {
 
 extern struct qb_state qb hidden;
 
-/* error.c */
-hidden void qb_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* error.c: qb_error never returns; it unwinds to the innermost qb_try,
+ * which returns -1 with the message in qb.errbuf. qb_keep_going runs fn
+ * under qb_try in list mode only, reporting a failure and going on. */
+hidden _Noreturn void qb_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 hidden _Noreturn void qb_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+hidden int qb_try(void (*fn)(void *), void *arg);
+hidden int qb_keep_going(void (*fn)(void *), void *arg);
 
 /* dso.c */
 hidden const char *qb_dso_decode(struct dso *p);
@@ -237,6 +242,7 @@ hidden size_t qb_ldso_rel_addend(size_t off);
 /* reloc.c */
 hidden void qb_relocate(struct dso *p, int lazy_ok);
 hidden void qb_retry_lazy(void);
+hidden void qb_settle_lazy(void);
 hidden void qb_forget_lazy(struct dso *p);
 hidden void qb_relocate_all(void);
 hidden void qb_protect_relro(struct dso *p);
@@ -270,13 +276,27 @@ hidden struct dso *qb_dso_of_addr(const void *addr);
 
 /* fastpath.c */
 hidden void qb_fast_setup(struct dso *p);
-hidden void qb_interposers_build(void);
+hidden void qb_interposers_sync(void);
 hidden void qb_fast_needed(struct dso *p, size_t idx, struct dso *dep);
 hidden void qb_symreq_for(struct qb_symreq *r, struct dso *p, size_t symi,
 	const char *name, const struct qb_verreq *ver);
 hidden int qb_direct_lookup(struct dso *p, size_t symi, struct qb_symreq *r, struct symdef *out);
 
+/* txn.c: the changes a dlopen makes, undone in one place. */
+struct qb_txn {
+	struct dso *old_tail;       /* objects after it are this one's */
+	size_t tls_cnt, tls_offset, tls_align;
+};
+hidden int qb_txn_begin(struct qb_txn *t);
+hidden void qb_txn_commit(struct qb_txn *t);
+hidden void qb_txn_abort(struct qb_txn *t);
+hidden void qb_txn_flag(unsigned char *field, unsigned char v);
+hidden void qb_txn_save_word(size_t *where);
+hidden void *qb_owned_alloc(struct dso *p, size_t size);
+hidden void qb_forget_object(struct dso *p);
+
 /* dlopen.c */
+hidden void qb_pin_binding(struct dso *from, struct dso *def);
 hidden void qb_lock(void);
 hidden void qb_unlock(void);
 hidden struct dso *qb_valid_handle(void *h);

@@ -14,25 +14,15 @@ struct resolver {
 	struct dso *p;
 	int lazy_ok;    /* deferring unresolved PLT slots is allowed */
 	int lazy_plt;   /* the relocation being resolved is such a slot */
+	int retrying;   /* a deferred slot tried again: stays in the list */
 	size_t key[CACHE_SLOTS];
 	struct symdef val[CACHE_SLOTS];
 };
 
-/* Whether d is p or one of its dependencies, which p's DT_NEEDED keeps
- * loaded as long as p is. */
-static int in_closure(struct dso *p, struct dso *d)
-{
-	qb_build_scope(p);
-	for (size_t i = 0; i < p->nscope; i++)
-		if (p->scope[i] == d)
-			return 1;
-	return 0;
-}
-
 static void resolver_init(struct resolver *rs, struct dso *p)
 {
 	rs->p = p;
-	rs->lazy_ok = rs->lazy_plt = 0;
+	rs->lazy_ok = rs->lazy_plt = rs->retrying = 0;
 	for (size_t i = 0; i < CACHE_SLOTS; i++)
 		rs->key[i] = (size_t)-1;
 }
@@ -51,26 +41,28 @@ static void verify_direct(struct dso *p, struct qb_symreq *r, struct symdef *dir
 
 /* dlopen(RTLD_LAZY): a PLT slot whose function no object defines yet is
  * left alone and tried again when later objects join the global scope
- * (a call through it before then faults, as in musl). */
+ * (a call through it before then faults, as in musl). The list changes
+ * only in ways a failed dlopen undoes: slots are added by the objects it
+ * loads (forgotten with them) and removed once the dlopen cannot fail. */
 struct lazy_slot {
 	struct dso *p;
 	size_t info, off, addend;
+	unsigned char bound;  /* by the dlopen in progress: dropped when it is done */
 };
 static struct lazy_slot *lazy;
 static size_t nlazy, caplazy;
 
-static int defer(struct dso *p, size_t info, size_t off, size_t addend)
+static void defer(struct dso *p, size_t info, size_t off, size_t addend)
 {
 	if (nlazy == caplazy) {
 		size_t cap = caplazy ? 2 * caplazy : 16;
 		struct lazy_slot *n = __libc_realloc(lazy, cap * sizeof *n);
 		if (!n)
-			return -1;
+			qb_error("Error relocating %s: out of memory", p->name);
 		lazy = n;
 		caplazy = cap;
 	}
-	lazy[nlazy++] = (struct lazy_slot){ p, info, off, addend };
-	return 0;
+	lazy[nlazy++] = (struct lazy_slot){ p, info, off, addend, 0 };
 }
 
 static inline __attribute__((always_inline)) int resolve(struct resolver *rs, size_t symi, int copy, struct symdef *out)
@@ -90,10 +82,8 @@ static inline __attribute__((always_inline)) int resolve(struct resolver *rs, si
 		out->dso = p;
 		return 0;
 	}
-	if (ref->st_name >= p->dyn.strsz) {
+	if (ref->st_name >= p->dyn.strsz)
 		qb_error("Error relocating %s: bad symbol name offset", p->name);
-		return -1;
-	}
 	const char *name = p->strings + ref->st_name;
 	struct qb_verreq vr;
 	struct qb_symreq r;
@@ -111,17 +101,13 @@ static inline __attribute__((always_inline)) int resolve(struct resolver *rs, si
 	if (!out->sym) {
 		if (rs->lazy_plt)
 			return 1;
-		if (ST_BIND(ref->st_info) != STB_WEAK) {
+		if (ST_BIND(ref->st_info) != STB_WEAK)
 			qb_error("Error relocating %s: %s: symbol not found", p->name, name);
-			return -1;
-		}
 		out->dso = p;  /* weak undefined: value 0 */
 	}
 bound:
-	/* A binding into an object that dlclose could unload, from outside
-	 * its dependency tree, pins that object. */
-	if (out->sym && out->dso->runtime && out->dso != p && !in_closure(p, out->dso))
-		out->dso->nodelete = 1;
+	if (out->sym && out->dso->runtime && out->dso != p)
+		qb_pin_binding(p, out->dso);
 	if (!copy && !qb.no_symcache) {
 		rs->key[slot] = symi;
 		rs->val[slot] = *out;
@@ -144,7 +130,8 @@ static size_t rel_addend(const struct dso *p, int kind, size_t symi, size_t off,
 	return *where;
 }
 
-static inline __attribute__((always_inline)) void apply(struct dso *p, struct resolver *rs, size_t info, size_t off,
+/* Returns 1 when the place was left for later (a deferred PLT slot). */
+static inline __attribute__((always_inline)) int apply(struct dso *p, struct resolver *rs, size_t info, size_t off,
 	size_t addend, int rela)
 {
 	unsigned type = QB_R_TYPE(info);
@@ -153,15 +140,12 @@ static inline __attribute__((always_inline)) void apply(struct dso *p, struct re
 	size_t *where = (size_t *)(p->base + off);
 	struct symdef def = { 0, p };
 
-	if (kind == RK_NONE || kind == RK_UNKNOWN) {
-		if (kind == RK_UNKNOWN)
-			qb_error("Error relocating %s: unsupported relocation type %u", p->name, type);
-		return;
-	}
-	if (!qb_writable(p, off, sizeof(size_t) * (kind == RK_TLSDESC ? 2 : 1))) {
+	if (kind == RK_UNKNOWN)
+		qb_error("Error relocating %s: unsupported relocation type %u", p->name, type);
+	if (kind == RK_NONE)
+		return 0;
+	if (!qb_writable(p, off, sizeof(size_t) * (kind == RK_TLSDESC ? 2 : 1)))
 		qb_error("Error relocating %s: relocation offset 0x%zx outside the writable segments", p->name, off);
-		return;
-	}
 	if (!rela && kind != RK_COPY && kind != RK_GOT && kind != RK_PLT)
 		addend = rel_addend(p, kind, symi, off, where);
 	qb.stats.relocs++;
@@ -169,40 +153,34 @@ static inline __attribute__((always_inline)) void apply(struct dso *p, struct re
 	if (kind == RK_RELATIVE) {
 		if (!p->is_ldso)
 			*where = (size_t)p->base + addend;
-		return;
+		return 0;
 	}
 	if (kind == RK_IRELATIVE) {
 		/* --list runs no code of the objects it lists, not even
 		 * resolvers: ldd on an untrusted file must be safe. */
 		if (qb.list_mode)
-			return;
-		if (!qb_in_code(p, addend)) {
+			return 0;
+		if (!qb_in_code(p, addend))
 			qb_error("Error relocating %s: IRELATIVE resolver outside the code", p->name);
-			return;
-		}
 		*where = ((size_t (*)(void))(p->base + addend))();
-		return;
+		return 0;
 	}
 	if (symi) {
-		if (symi >= p->nsyms) {
+		if (symi >= p->nsyms)
 			qb_error("Error relocating %s: symbol index %zu out of range", p->name, symi);
-			return;
-		}
 		rs->lazy_plt = rs->lazy_ok && kind == RK_PLT && ST_BIND(p->syms[symi].st_info) != STB_WEAK;
-		int r = resolve(rs, symi, kind == RK_COPY, &def);
-		if (r > 0 && defer(p, info, off, addend))
-			qb_error("Error relocating %s: out of memory", p->name);
-		if (r)
-			return;
+		if (resolve(rs, symi, kind == RK_COPY, &def)) {
+			if (!rs->retrying)
+				defer(p, info, off, addend);
+			return 1;
+		}
 	}
 	size_t val = def.sym ? (size_t)def.dso->base + def.sym->st_value : 0;
 	int is_tls = def.sym && ST_TYPE(def.sym->st_info) == STT_TLS;
 	if (def.sym && ST_TYPE(def.sym->st_info) == STT_GNU_IFUNC && !qb.list_mode) {
-		if (!qb_in_code(def.dso, def.sym->st_value)) {
+		if (!qb_in_code(def.dso, def.sym->st_value))
 			qb_error("Error relocating %s: IFUNC resolver of %s outside the code", p->name,
 				def.dso->name);
-			return;
-		}
 		val = ((size_t (*)(void))val)();
 	}
 
@@ -216,16 +194,12 @@ static inline __attribute__((always_inline)) void apply(struct dso *p, struct re
 	case RK_ABS32S: *(uint32_t *)where = (uint32_t)(val + addend); break;
 	case RK_COPY: {
 		size_t n = p->syms[symi].st_size;
-		if (!def.sym || !qb_writable(p, off, n)) {
+		if (!def.sym || !qb_writable(p, off, n))
 			qb_error("Error relocating %s: bad copy relocation", p->name);
-			return;
-		}
 		if (def.sym->st_size < n)
 			n = def.sym->st_size;
-		if (!qb_in_image(def.dso, def.sym->st_value, n)) {
+		if (!qb_in_image(def.dso, def.sym->st_value, n))
 			qb_error("Error relocating %s: copy source outside %s", p->name, def.dso->name);
-			return;
-		}
 		memcpy(where, (void *)val, n);
 		break;
 	}
@@ -234,27 +208,19 @@ static inline __attribute__((always_inline)) void apply(struct dso *p, struct re
 	case RK_TPOFF:
 	case RK_TPOFF_NEG:
 	case RK_TLSDESC: {
-		if (symi && !is_tls && def.sym) {
+		if (symi && !is_tls && def.sym)
 			qb_error("Error relocating %s: TLS relocation against a non-TLS symbol", p->name);
-			return;
-		}
-		if (!def.dso->tls.size && def.sym) {
+		if (!def.dso->tls.size && def.sym)
 			qb_error("Error relocating %s: TLS relocation against an object without TLS", p->name);
-			return;
-		}
 		size_t symoff = (def.sym ? def.sym->st_value : 0) + addend;
 		if (def.dso->tls_id > qb.static_tls_cnt) {
 			/* Not in the static area of threads that already run. */
-			if (kind != RK_TLSDESC) {
+			if (kind != RK_TLSDESC)
 				qb_error("Error relocating %s: initial-exec TLS resolves to dynamic definition in %s",
 					p->name, def.dso->name);
-				return;
-			}
-			size_t *arg = __libc_malloc(2 * sizeof *arg);
-			if (!arg) {
+			size_t *arg = qb_owned_alloc(p, 2 * sizeof *arg);
+			if (!arg)
 				qb_error("Error relocating %s: out of memory", p->name);
-				return;
-			}
 			arg[0] = def.dso->tls_id;
 			arg[1] = symoff - QB_DTP_OFFSET;
 			where[0] = (size_t)__tlsdesc_dynamic;
@@ -275,6 +241,7 @@ static inline __attribute__((always_inline)) void apply(struct dso *p, struct re
 	default:
 		qb_error("Error relocating %s: unsupported relocation type %u", p->name, type);
 	}
+	return 0;
 }
 
 static void apply_table(struct dso *p, struct resolver *rs, size_t vaddr, size_t size, int rela)
@@ -293,10 +260,8 @@ static void apply_relr(struct dso *p)
 	size_t *next = 0;
 	for (size_t n = p->dyn.relrsz / sizeof(size_t); n; n--, r++) {
 		if (!(*r & 1)) {
-			if (!qb_writable(p, *r, sizeof(size_t))) {
+			if (!qb_writable(p, *r, sizeof(size_t)))
 				qb_error("Error relocating %s: DT_RELR address outside the image", p->name);
-				return;
-			}
 			next = (size_t *)(p->base + *r);
 			*next++ += (size_t)p->base;
 			continue;
@@ -306,10 +271,8 @@ static void apply_relr(struct dso *p)
 		size_t bits = *r >> 1;
 		for (size_t i = 0; bits; i++, bits >>= 1)
 			if (bits & 1) {
-				if (!qb_writable(p, (size_t)((unsigned char *)(next + i) - p->base), sizeof(size_t))) {
+				if (!qb_writable(p, (size_t)((unsigned char *)(next + i) - p->base), sizeof(size_t)))
 					qb_error("Error relocating %s: DT_RELR address outside the image", p->name);
-					return;
-				}
 				next[i] += (size_t)p->base;
 			}
 		next += 8 * sizeof(size_t) - 1;
@@ -359,37 +322,53 @@ hidden void qb_protect_relro(struct dso *p)
 		mprotect(p->base + p->relro_start, p->relro_end - p->relro_start, PROT_READ);
 }
 
+static void relocate_now(void *p)
+{
+	qb_relocate(p, 0);
+}
+
 hidden void qb_relocate_all(void)
 {
 	uint64_t t0 = qb.debug & QB_DBG_STATS ? qb_now_ns() : 0;
 	qb.static_tls_cnt = qb.tls_cnt;
 	/* Dependencies before their users: the reverse of load order is a
 	 * good approximation; the main program goes last because its copy
-	 * relocations read the libraries' relocated data. */
+	 * relocations read the libraries' relocated data. The list mode
+	 * reports the first error of every object. */
 	for (struct dso *p = qb.tail; p; p = p->prev)
 		if (p != qb.main)
-			qb_relocate(p, 0);
-	qb_relocate(qb.main, 0);
+			qb_keep_going(relocate_now, p);
+	qb_keep_going(relocate_now, qb.main);
 	if (t0)
 		qb.stats.reloc_ns += qb_now_ns() - t0;
 }
 
-/* Objects joined the global scope: retry the deferred PLT slots. */
+/* Objects joined the global scope: retry the deferred PLT slots. The
+ * place and the slot's mark are written through the dlopen's journal (the
+ * binding may point into an object that a failure unloads again); the
+ * slots stay in the list until qb_settle_lazy, once nothing can fail. */
 hidden void qb_retry_lazy(void)
 {
-	size_t n = nlazy;
-	struct lazy_slot *v = lazy;
-	if (!n)
-		return;
-	lazy = 0;
-	nlazy = caplazy = 0;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < nlazy; i++) {
+		struct lazy_slot *s = &lazy[i];
+		if (s->bound)
+			continue;
 		struct resolver rs;
-		resolver_init(&rs, v[i].p);
-		rs.lazy_ok = 1;
-		apply(v[i].p, &rs, v[i].info, v[i].off, v[i].addend, v[i].p->dyn.pltrel == DT_RELA);
+		resolver_init(&rs, s->p);
+		rs.lazy_ok = rs.retrying = 1;
+		qb_txn_save_word((size_t *)(s->p->base + s->off));
+		if (!apply(s->p, &rs, s->info, s->off, s->addend, s->p->dyn.pltrel == DT_RELA))
+			qb_txn_flag(&s->bound, 1);
 	}
-	__libc_free(v);
+}
+
+hidden void qb_settle_lazy(void)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < nlazy; i++)
+		if (!lazy[i].bound)
+			lazy[k++] = lazy[i];
+	nlazy = k;
 }
 
 /* p is going away: forget its deferred slots. */

@@ -220,35 +220,44 @@ hidden struct dso *qb_load_library(const char *name, struct dso *needed_by, cons
 	return p;
 }
 
+struct needed {
+	struct dso *p;
+	Dyn *d;
+	size_t k;
+};
+
+static void load_needed(void *arg)
+{
+	struct needed *n = arg;
+	struct dso *p = n->p;
+	if (n->d->d_un.d_val >= p->dyn.strsz)
+		qb_error("Error loading shared library: bad DT_NEEDED string offset in %s", p->name);
+	const char *name = p->strings + n->d->d_un.d_val, *why;
+	struct dso *dep = qb_load_library(name, p, &why);
+	if (!dep)
+		qb_error("Error loading shared library %s: %s (needed by %s)", name, why, p->name);
+	p->deps[n->k++] = dep;
+	qb_fast_needed(p, (size_t)(n->d - (Dyn *)p->dynv), dep);
+}
+
+/* The list mode reports every library it cannot load and goes on. */
 hidden void qb_load_deps(struct dso *start)
 {
 	for (struct dso *p = start; p; p = p->next) {
 		if (p->deps_loaded || p->is_ldso)
 			continue;
 		p->deps_loaded = 1;
-		size_t n = p->dyn.nneeded, k = 0;
+		size_t n = p->dyn.nneeded;
 		if (!n)
 			continue;
 		p->deps = __libc_calloc(n + 1, sizeof *p->deps);
 		if (!p->deps)
-			qb_fatal("%s: out of memory", p->name);
-		for (Dyn *d = (Dyn *)p->dynv; d->d_tag; d++) {
-			if (d->d_tag != DT_NEEDED)
-				continue;
-			if (d->d_un.d_val >= p->dyn.strsz) {
-				qb_error("Error loading shared library: bad DT_NEEDED string offset in %s", p->name);
-				continue;
-			}
-			const char *name = p->strings + d->d_un.d_val, *why;
-			struct dso *dep = qb_load_library(name, p, &why);
-			if (!dep) {
-				qb_error("Error loading shared library %s: %s (needed by %s)", name, why, p->name);
-				continue;
-			}
-			p->deps[k++] = dep;
-			qb_fast_needed(p, (size_t)(d - (Dyn *)p->dynv), dep);
-		}
-		p->ndeps = k;
+			qb_error("%s: out of memory", p->name);
+		struct needed nd = { p, 0, 0 };
+		for (nd.d = (Dyn *)p->dynv; nd.d->d_tag; nd.d++)
+			if (nd.d->d_tag == DT_NEEDED)
+				qb_keep_going(load_needed, &nd);
+		p->ndeps = nd.k;
 	}
 }
 

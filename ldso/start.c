@@ -362,7 +362,7 @@ hidden struct qb_entry qb_stage2(size_t *sp)
 	for (struct dso *p = qb.head; p; p = p->next)
 		p->global = 1;
 	m->interposer = 1;
-	qb_interposers_build();
+	qb_interposers_sync();
 	qb.adds = qb.ndso;
 	if (list)
 		list_objects();

@@ -14,7 +14,7 @@ FPS := tests/fastpath
 FP_LINKOPT := $(B)/bin/linkopt
 FP_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -O1 -g
 FP_APP_N := 50
-FP_SUITES := bind tables app tools
+FP_SUITES := bind tables app tools unload
 FP_DEPFILES :=
 fp_comma := ,
 
@@ -152,6 +152,18 @@ $(call fp_exe,$(1),tls/prog_dlthreads,tls/dlopen_threads.c,,-pthread)
 $(FPT_$(1))/tls/opt/prog_dlthreads: $(FPT_$(1))/tls/prog_dlthreads $(FPT_$(1))/tls/opt/.stamp
 	$(Q)cp $$< $$@ && $(FP_LINKOPT) -L $(FPT_$(1))/tls/opt $$@
 FP_FIXTURES_$(1) += $(FPT_$(1))/tls/opt/prog_dlthreads
+
+# --------------------------------------------------------------- unload --
+# dlopen as a transaction. libuser is
+# optimized (bound directly to libdef); the interposers stay plain and are
+# found in unload/ after opt/.
+$(call fp_lib,$(1),unload/libdef.so,unload/def.c)
+$(call fp_lib,$(1),unload/libuser.so,unload/user.c,unload/libdef.so,-ldef)
+$(call fp_lib,$(1),unload/libip.so,unload/ip.c,,-Wl$(fp_comma)-z$(fp_comma)interpose)
+$(call fp_lib,$(1),unload/libipbad.so,unload/ipbad.c,,-Wl$(fp_comma)-z$(fp_comma)interpose)
+$(call fp_lib,$(1),unload/libneedsip.so,unload/needsip.c,unload/libip.so,-lip)
+$(call fp_exe,$(1),unload/ipmain,unload/ipmain.c)
+$(call fp_opt,$(1),unload,libdef.so libuser.so)
 
 # -------------------------------------------------------- SysV hash only --
 # The interposer fixture linked with DT_HASH alone (older toolchains'

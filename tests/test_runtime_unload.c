@@ -1,8 +1,8 @@
 /* dlclose unloading where the pinning of bound-to objects matters (see
- * the pin in ldso/reloc.c): an object bound to from outside its own
+ * the pin of bindings): an object bound to from outside its own
  * dependency closure must stay while the binder stays; an object bound to
- * only from objects that depend on it must not be pinned. Kept out of
- * CHECK_BINS until the loader passes it. */
+ * only from objects that depend on it must not be pinned (the rule is
+ * qb_pin_binding in ldso/dlopen.c). */
 #include "runtime/check.h"
 
 /* A dependency whose own handle was closed goes with the last object
