@@ -87,10 +87,11 @@ hidden void qb_txn_abort(struct qb_txn *t)
 			*(size_t *)u->addr = u->old;
 	}
 	current = 0;
+	/* The TLS module list links through the objects: cut it first. */
+	qb_tls_rollback(t->tls_cnt, t->tls_offset, t->tls_align);
 	/* Newest first: an object goes before what it depends on. */
 	while (qb.tail != t->old_tail && !qb.tail->is_ldso && !qb.tail->is_main)
 		qb_forget_object(qb.tail);
-	qb_tls_rollback(t->tls_cnt, t->tls_offset, t->tls_align);
 	qb_interposers_sync();
 }
 
