@@ -160,8 +160,14 @@ hidden struct dso *qb_load_library(const char *name, struct dso *needed_by, cons
 	if (!*name)
 		return 0;
 	if (!strchr(name, '/') && qb_search_reserved(name)) {
-		if (!qb.ldso->prev)
+		if (!qb.ldso->prev) {
+			/* ldd names libc as the first object asked for it
+			 * (libc.musl-x86_64.so.1 on musl distributions), as
+			 * musl's does; nothing is unloaded in that mode. */
+			if (qb.list_mode && needed_by)
+				qb.ldso->shortname = name;
 			qb_dso_append(qb.ldso);
+		}
 		return qb.ldso;
 	}
 	struct dso *p = qb_find_loaded(name);

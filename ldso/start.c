@@ -162,7 +162,7 @@ static void setup_kernel_main(size_t *aux, char *argv0)
 		qb_fatal("%s: %s", argv0, why);
 }
 
-/* The loader's name as the program asked for it (PT_INTERP). */
+/* The loader's name as the program asked for it (PT_INTERP), or null. */
 static const char *interp_of(const struct dso *m)
 {
 	for (size_t k = 0; k < m->phnum; k++) {
@@ -173,7 +173,7 @@ static const char *interp_of(const struct dso *m)
 		if (memchr(s, 0, ph->p_filesz))
 			return s;
 	}
-	return QB_LDSO_NAME;
+	return 0;
 }
 
 static _Noreturn void usage(const char *self, int status)
@@ -257,13 +257,20 @@ static size_t *invoked_directly(size_t *sp, size_t *aux, size_t *auxv, int *list
 	return sp;
 }
 
-/* ldd output, in musl's format: the loader first, then every object. */
-static void list_objects(void)
+/* ldd output, in musl's format: the loader first, then every object.
+ * Like musl's, the loader goes by the name the program gives it in
+ * PT_INTERP, or the name it was invoked by (in an image where the loader
+ * is installed as musl's, ldd prints exactly what musl's prints), and
+ * the libc line by the name the program asked for. */
+static void list_objects(const char *argv0)
 {
-	dprintf(1, "\t%s (%p)\n", qb.ldso->name, (void *)qb.ldso->base);
+	const char *self = interp_of(qb.main);
+	if (!self)
+		self = argv0;
+	dprintf(1, "\t%s (%p)\n", self, (void *)qb.ldso->base);
 	for (struct dso *p = qb.head; p; p = p->next)
 		if (p != qb.main)
-			dprintf(1, "\t%s => %s (%p)\n", p->shortname, p->name, (void *)p->base);
+			dprintf(1, "\t%s => %s (%p)\n", p->shortname, p == qb.ldso ? self : p->name, (void *)p->base);
 }
 
 /* The loader's own path when run as a command (argv[0] may be a link
@@ -338,15 +345,16 @@ hidden struct qb_entry qb_stage2(size_t *sp)
 
 	int list = 0;
 	int direct = aux[AT_ENTRY] == (size_t)_dlstart;
+	const char *invoked_as = argv[0] ? argv[0] : QB_LDSO_NAME;
 	if (direct) {
-		setup_ldso(self_path(argv[0] ? argv[0] : QB_LDSO_NAME));
+		setup_ldso(self_path(invoked_as));
 		sp = invoked_directly(sp, aux, auxv, &list);
 		qb.list_mode = list;
 		argc = (int)sp[0];
 		argv = (char **)(sp + 1);
 	} else {
 		setup_kernel_main(aux, argv[0] ? argv[0] : "");
-		setup_ldso(interp_of(&main_dso));
+		setup_ldso(interp_of(&main_dso) ? interp_of(&main_dso) : QB_LDSO_NAME);
 	}
 	struct dso *m = &main_dso;
 	m->is_main = 1;
@@ -365,7 +373,7 @@ hidden struct qb_entry qb_stage2(size_t *sp)
 	qb_interposers_sync();
 	qb.adds = qb.ndso;
 	if (list)
-		list_objects();
+		list_objects(invoked_as);
 	if (qb.failed)
 		_exit(127);
 

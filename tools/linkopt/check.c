@@ -34,8 +34,11 @@ int check_file(const char *path, const struct opts *o)
 		return r;
 	}
 	if (!e.syminfo_off || !e.qbt_off) {
+		/* A library replaced by a fresh build (a package update in an
+		 * image) has none: it needs linkopt again, like stale tables. */
 		elf_free(&e);
-		return report(path, "no linkopt tables (run linkopt on it first)");
+		printf("%s: stale: no linkopt tables (run linkopt on it)\n", path);
+		return LO_STALE;
 	}
 	int stale = 0;
 	if (((uintptr_t)(e.buf + e.qbt_off) & 3) || !qb_table_valid(e.buf + e.qbt_off, e.qbt_size, e.nsyms)) {

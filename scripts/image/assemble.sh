@@ -1,0 +1,51 @@
+#!/bin/sh
+# scripts/image/assemble.sh LOADER ROOT: lay out a small musl root
+# filesystem in ROOT (made anew) from the parts build-parts.sh built, with
+# LOADER installed the way a musl distribution ships its loader:
+#   /lib/ld-musl-x86_64.so.1        the loader (PT_INTERP of every program)
+#   /lib/libc.musl-x86_64.so.1      -> ld-musl-x86_64.so.1 (the name
+#                                      musl distributions' programs need)
+#   /usr/bin/ldd                    -> /lib/ld-musl-x86_64.so.1
+#   /etc/ld-musl-x86_64.path        the library path
+# Every program and library names libc as libc.musl-x86_64.so.1, as
+# programs built on a musl distribution do. LOADER may be quickbind's or
+# musl's own (the reference image).
+set -eu
+loader=$1 root=$2
+here=$(cd "$(dirname "$0")" && pwd)
+parts=$("$here/build-parts.sh")
+part() { echo "$parts" | sed -n "s/^$1=//p"; }
+
+rm -rf "$root"
+mkdir -p "$root/bin" "$root/lib" "$root/usr/bin" "$root/usr/lib/lua/5.4" \
+	"$root/etc" "$root/tmp" "$root/proc" "$root/dev" "$root/root"
+chmod 1777 "$root/tmp"
+install -m 755 "$loader" "$root/lib/ld-musl-x86_64.so.1"
+ln -s ld-musl-x86_64.so.1 "$root/lib/libc.musl-x86_64.so.1"
+ln -s /lib/ld-musl-x86_64.so.1 "$root/usr/bin/ldd"
+printf '/lib\n/usr/lib\n' > "$root/etc/ld-musl-x86_64.path"
+
+bb=$(part busybox) z=$(part zlib) lua=$(part lua)
+install -m 755 "$bb/busybox" "$root/bin/busybox"
+install -m 755 "$z/libz.so.1" "$root/usr/lib/libz.so.1"
+install -m 755 "$z/minigzip" "$z/zexample" "$root/usr/bin/"
+install -m 755 "$lua/liblua5.4.so.0" "$root/usr/lib/"
+install -m 755 "$lua/lua" "$root/usr/bin/lua"
+install -m 755 "$lua/qbmod.so" "$root/usr/lib/lua/5.4/qbmod.so"
+
+for f in "$root/bin/busybox" "$root/usr/lib/libz.so.1" "$root/usr/bin/minigzip" \
+	"$root/usr/bin/zexample" "$root/usr/lib/liblua5.4.so.0" "$root/usr/bin/lua" \
+	"$root/usr/lib/lua/5.4/qbmod.so"; do
+	if readelf -dW "$f" | grep -q 'NEEDED.*\[libc\.so\]'; then
+		patchelf --replace-needed libc.so libc.musl-x86_64.so.1 "$f"
+	fi
+done
+
+# The applets, as busybox --install -s would make them (it runs here
+# under musl's loader, not inside the image).
+/lib/ld-musl-x86_64.so.1 "$root/bin/busybox" --list-full | while read -r a; do
+	case $a in bin/busybox) continue ;; esac
+	[ -e "$root/$a" ] || { mkdir -p "$root/$(dirname "$a")"; ln -s /bin/busybox "$root/$a"; }
+done
+echo "root:x:0:0:root:/root:/bin/sh" > "$root/etc/passwd"
+echo "root:x:0:" > "$root/etc/group"

@@ -1,0 +1,169 @@
+/* The musl image (scripts/image/, tests/image.mk): real programs and
+ * libraries built from Debian's sources, quickbind installed as the
+ * image's loader. Run with chroot (root only), compared with the same
+ * image under musl's loader, before and after linkopt --root, and after a
+ * library of the optimized image is replaced. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+#define CHROOT "/usr/sbin/chroot"
+
+static void need_root(void)
+{
+	if (geteuid() != 0)
+		cr_skip_test("chroot into the image needs root (CI runs as root)");
+}
+
+static const char *img(const char *rel)
+{
+	static char buf[4][4096];
+	static int k;
+	k = (k + 1) % 4;
+	snprintf(buf[k], sizeof buf[k], "%s/%s", IMG_DIR, rel);
+	return buf[k];
+}
+
+static void run_in(struct run_result *r, char *const argv[], const char *extra_env)
+{
+	char *env[] = {"PATH=/bin:/sbin:/usr/bin:/usr/sbin", "LC_ALL=C", "HOME=/root", (char *)extra_env, NULL};
+	struct run_opts o = {.envp = env, .timeout_s = 120};
+	cr_assert(run_program(r, argv, &o) == 0, "cannot run %s", argv[0]);
+}
+
+/* The image script in root: must end with exit 0 and "== done". */
+static void run_script(struct run_result *r, const char *root)
+{
+	char *argv[] = {CHROOT, (char *)img(root), "/bin/sh", "/script.sh", NULL};
+	run_in(r, argv, NULL);
+	cr_assert(r->exited && r->exit_code == 0, "script in %s: %s\n%s%s", root, run_describe(r), r->out, r->err);
+	cr_assert(strstr(r->out, "== done"), "script in %s stopped early:\n%s", root, r->out);
+}
+
+/* Copies src to dst (fresh) inside IMG_DIR, with the script in place. */
+static void copy_root(const char *src, const char *dst)
+{
+	char *rm[] = {"/bin/rm", "-rf", (char *)img(dst), NULL};
+	char *cp[] = {"/bin/cp", "-a", (char *)img(src), (char *)img(dst), NULL};
+	struct run_result r;
+	run_in(&r, rm, NULL);
+	run_result_free(&r);
+	run_in(&r, cp, NULL);
+	cr_assert(r.exited && r.exit_code == 0, "cp %s %s: %s", src, dst, r.err);
+	run_result_free(&r);
+}
+
+static void install_script(const char *root)
+{
+	char dst[4096];
+	snprintf(dst, sizeof dst, "%s/script.sh", img(root));
+	char *cp[] = {"/bin/cp", (char *)img("script.sh"), dst, NULL};
+	struct run_result r;
+	run_in(&r, cp, NULL);
+	cr_assert(r.exited && r.exit_code == 0, "cp script: %s", r.err);
+	run_result_free(&r);
+}
+
+static char *musl_output(void)
+{
+	install_script("musl");
+	struct run_result m;
+	run_script(&m, "musl");
+	char *out = strdup(m.out);
+	run_result_free(&m);
+	return out;
+}
+
+static void linkopt(struct run_result *r, const char *mode, const char *root)
+{
+	char *argv[] = {IMG_LINKOPT, "--root", (char *)img(root), NULL, NULL};
+	if (mode) {
+		argv[1] = (char *)mode;
+		argv[2] = "--root";
+		argv[3] = (char *)img(root);
+	}
+	run_in(r, argv, NULL);
+}
+
+/* direct_hits of lua in root, from LD_DEBUG=statistics. */
+static long direct_hits(const char *root, const char *prog)
+{
+	char *argv[] = {CHROOT, (char *)img(root), (char *)prog, "-e", "print(1)", NULL};
+	struct run_result r;
+	run_in(&r, argv, "LD_DEBUG=statistics");
+	cr_assert(r.exited && r.exit_code == 0, "%s in %s: %s\n%s", prog, root, run_describe(&r), r.err);
+	const char *p = strstr(r.err, "direct_hits");
+	cr_assert(p, "%s in %s: no statistics:\n%s", prog, root, r.err);
+	p += strcspn(p, "0123456789");
+	long n = strtol(p, NULL, 10);
+	run_result_free(&r);
+	return n;
+}
+
+Test(image, programs_run_as_under_musl, .timeout = 300)
+{
+	need_root();
+	char *ref = musl_output();
+	cr_expect(strstr(ref, "a+b+c\t10"), "the Lua module did not load under musl:\n%s", ref);
+	cr_expect(strstr(ref, "libc.musl-x86_64.so.1 => /lib/ld-musl-x86_64.so.1"),
+		  "ldd in the musl image does not show the libc name programs ask for:\n%s", ref);
+	install_script("qb");
+	struct run_result q;
+	run_script(&q, "qb");
+	cr_expect_str_eq(q.out, ref, "the image under quickbind printed otherwise than under musl's loader");
+	run_result_free(&q);
+	free(ref);
+}
+
+Test(image, linkopt_root_optimizes_and_keeps_behaviour, .timeout = 300)
+{
+	need_root();
+	char *ref = musl_output();
+	copy_root("qb", "opt");
+	struct run_result r;
+	linkopt(&r, NULL, "opt");
+	cr_assert(r.exited && r.exit_code == 0, "linkopt --root: %s\n%s", run_describe(&r), r.err);
+	run_result_free(&r);
+	linkopt(&r, "--check", "opt");
+	cr_expect(r.exited && r.exit_code == 0, "linkopt --check --root after optimizing: %s\n%s%s",
+		  run_describe(&r), r.out, r.err);
+	run_result_free(&r);
+	install_script("opt");
+	run_script(&r, "opt");
+	cr_expect_str_eq(r.out, ref, "the optimized image printed otherwise than the image under musl's loader");
+	run_result_free(&r);
+	cr_expect_gt(direct_hits("opt", "/usr/bin/lua"), 0, "lua in the optimized image took no direct binding");
+	free(ref);
+}
+
+Test(image, replaced_library_is_detected_and_tables_ignored, .timeout = 300)
+{
+	need_root();
+	char *ref = musl_output();
+	copy_root("qb", "stale");
+	struct run_result r;
+	linkopt(&r, NULL, "stale");
+	cr_assert(r.exited && r.exit_code == 0, "linkopt --root: %s\n%s", run_describe(&r), r.err);
+	run_result_free(&r);
+	char dst[4096];
+	snprintf(dst, sizeof dst, "%s/usr/lib/libz.so.1", img("stale"));
+	char *cp[] = {"/bin/cp", (char *)img("libz-rebuilt.so.1"), dst, NULL};
+	run_in(&r, cp, NULL);
+	cr_assert(r.exited && r.exit_code == 0, "cp libz: %s", r.err);
+	run_result_free(&r);
+	linkopt(&r, "--check", "stale");
+	cr_expect(r.exited && r.exit_code == 1, "linkopt --check --root with a replaced libz: %s\n%s%s",
+		  run_describe(&r), r.out, r.err);
+	cr_expect(strstr(r.out, "minigzip") || strstr(r.err, "minigzip"),
+		  "linkopt --check does not name minigzip, whose tables name the old libz:\n%s%s", r.out, r.err);
+	run_result_free(&r);
+	install_script("stale");
+	run_script(&r, "stale");
+	cr_expect_str_eq(r.out, ref, "after replacing libz the image printed otherwise than under musl's loader");
+	run_result_free(&r);
+	free(ref);
+}
