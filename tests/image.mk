@@ -23,19 +23,18 @@ $(IMG)/quickbind-image-x86_64.tar: $(IMG)/rootfs.stamp
 	$(Q)tar --numeric-owner -C $(IMG)/rootfs -cf $@.tmp . && mv $@.tmp $@
 
 # Fixtures of the image suite: the image under quickbind, the same image
-# under musl's loader, the script both run, and a rebuilt libz (one more
+# under musl's loader, both with the script they run, and a rebuilt libz (one more
 # exported symbol) that replaces the image's after linkopt.
-$(IMG_T)/qb.stamp: $(LOADER) $(IMG_SCRIPTS)
+$(IMG_T)/qb.stamp: $(LOADER) $(IMG_SCRIPTS) tests/image/script.sh
 	@mkdir -p $(@D)
 	@echo "IMAGE $(IMG_T)/qb"
-	$(Q)scripts/image/assemble.sh $(LOADER) $(IMG_T)/qb && touch $@
-$(IMG_T)/musl.stamp: $(IMG_SCRIPTS)
+	$(Q)scripts/image/assemble.sh $(LOADER) $(IMG_T)/qb && \
+		cp tests/image/script.sh $(IMG_T)/qb/script.sh && touch $@
+$(IMG_T)/musl.stamp: $(IMG_SCRIPTS) tests/image/script.sh
 	@mkdir -p $(@D)
 	@echo "IMAGE $(IMG_T)/musl"
-	$(Q)scripts/image/assemble.sh /lib/ld-musl-x86_64.so.1 $(IMG_T)/musl && touch $@
-$(IMG_T)/script.sh: tests/image/script.sh
-	@mkdir -p $(@D)
-	$(Q)cp $< $@
+	$(Q)scripts/image/assemble.sh /lib/ld-musl-x86_64.so.1 $(IMG_T)/musl && \
+		cp tests/image/script.sh $(IMG_T)/musl/script.sh && touch $@
 $(IMG_T)/libz-rebuilt.so.1: $(IMG_SCRIPTS)
 	@mkdir -p $(@D)
 	$(Q)z=$$(scripts/image/build-parts.sh | sed -n 's/^zlib=//p') && \
@@ -51,6 +50,6 @@ $(B)/tests/test_image: $(B)/tests/test_image.o $(B)/tests/harness.o
 	@echo "LD $@"
 	$(Q)$(HOSTCC) -o $@ $^ -lcriterion
 
-CHECK_DEPS += $(IMG_T)/qb.stamp $(IMG_T)/musl.stamp $(IMG_T)/script.sh $(IMG_T)/libz-rebuilt.so.1
+CHECK_DEPS += $(IMG_T)/qb.stamp $(IMG_T)/musl.stamp $(IMG_T)/libz-rebuilt.so.1
 CHECK_BINS += $(B)/tests/test_image
 -include $(B)/tests/test_image.d

@@ -44,7 +44,7 @@ static void run_script(struct run_result *r, const char *root)
 	cr_assert(strstr(r->out, "== done"), "script in %s stopped early:\n%s", root, r->out);
 }
 
-/* Copies src to dst (fresh) inside IMG_DIR, with the script in place. */
+/* Copies src to dst (fresh) inside IMG_DIR. */
 static void copy_root(const char *src, const char *dst)
 {
 	char *rm[] = {"/bin/rm", "-rf", (char *)img(dst), NULL};
@@ -57,20 +57,8 @@ static void copy_root(const char *src, const char *dst)
 	run_result_free(&r);
 }
 
-static void install_script(const char *root)
-{
-	char dst[4096];
-	snprintf(dst, sizeof dst, "%s/script.sh", img(root));
-	char *cp[] = {"/bin/cp", (char *)img("script.sh"), dst, NULL};
-	struct run_result r;
-	run_in(&r, cp, NULL);
-	cr_assert(r.exited && r.exit_code == 0, "cp script: %s", r.err);
-	run_result_free(&r);
-}
-
 static char *musl_output(void)
 {
-	install_script("musl");
 	struct run_result m;
 	run_script(&m, "musl");
 	char *out = strdup(m.out);
@@ -111,7 +99,6 @@ Test(image, programs_run_as_under_musl, .timeout = 300)
 	cr_expect(strstr(ref, "a+b+c\t10"), "the Lua module did not load under musl:\n%s", ref);
 	cr_expect(strstr(ref, "libc.musl-x86_64.so.1 => /lib/ld-musl-x86_64.so.1"),
 		  "ldd in the musl image does not show the libc name programs ask for:\n%s", ref);
-	install_script("qb");
 	struct run_result q;
 	run_script(&q, "qb");
 	cr_expect_str_eq(q.out, ref, "the image under quickbind printed otherwise than under musl's loader");
@@ -132,7 +119,6 @@ Test(image, linkopt_root_optimizes_and_keeps_behaviour, .timeout = 300)
 	cr_expect(r.exited && r.exit_code == 0, "linkopt --check --root after optimizing: %s\n%s%s",
 		  run_describe(&r), r.out, r.err);
 	run_result_free(&r);
-	install_script("opt");
 	run_script(&r, "opt");
 	cr_expect_str_eq(r.out, ref, "the optimized image printed otherwise than the image under musl's loader");
 	run_result_free(&r);
@@ -161,7 +147,6 @@ Test(image, replaced_library_is_detected_and_tables_ignored, .timeout = 300)
 	cr_expect(strstr(r.out, "minigzip") || strstr(r.err, "minigzip"),
 		  "linkopt --check does not name minigzip, whose tables name the old libz:\n%s%s", r.out, r.err);
 	run_result_free(&r);
-	install_script("stale");
 	run_script(&r, "stale");
 	cr_expect_str_eq(r.out, ref, "after replacing libz the image printed otherwise than under musl's loader");
 	run_result_free(&r);

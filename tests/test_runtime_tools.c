@@ -104,7 +104,9 @@ static char *ldd_of(const char *ldso, const char *prog, int as_ldd)
 	cr_expect(r.exited && r.exit_code == 0 && r.err_len == 0, "%s %s %s: %s\n%s",
 		  as_ldd ? "ldd as" : "--list of", ldso, prog, run_describe(&r), r.err);
 	cr_expect(!strstr(r.out, "argv0"), "ldd mode ran the program:\n%s", r.out);
-	char *n = normalize_ldd(r.out, ldso);
+	/* Both loaders, like musl's, go by the program's PT_INTERP (musl's
+	 * loader for lddprog.musl), whatever file they were run from. */
+	char *n = normalize_ldd(r.out, qb_musl_ldso());
 	run_result_free(&r);
 	return n;
 }

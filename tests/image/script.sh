@@ -3,7 +3,9 @@
 # whole output under musl's loader and quickbind, before and after
 # linkopt --root.
 set -e
-cd /tmp
+# A directory of its own: the image suite runs tests in parallel.
+work=$(mktemp -d /tmp/script.XXXXXX)
+cd "$work"
 echo "== busybox applets"
 busybox | head -1 | cut -d' ' -f1-2
 printf 'b\na\nc\na\n' | sort | uniq -c | sed 's/^ *//'
@@ -55,4 +57,6 @@ for p in /bin/busybox /usr/bin/minigzip /usr/bin/zexample /usr/bin/lua /usr/lib/
 	echo "$p:"
 	ldd "$p" | sed 's/ (0x[0-9a-f]*)$//'
 done
+cd /
+rm -rf "$work"
 echo "== done"
