@@ -8,6 +8,8 @@ OUT/startup.png.
   bench.py --demo          ~40 libraries, a short table on stdout (make demo)
   bench.py --i386-only     only the i386 column
   bench.py --no-i386       only x86_64
+  bench.py --no-image      without the image row (busybox, Lua, zlib of
+                           `make image` in a chroot; needs root)
 
 Workload parameters (--libs, --funcs, ...) override the defaults.  The i386
 column (glibc i386 lazy and LD_BIND_NOW=1, musl's i386 loader, quickbind
@@ -27,6 +29,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import gen     # noqa: E402
+import image   # noqa: E402
 import report  # noqa: E402
 import run     # noqa: E402
 
@@ -55,6 +58,8 @@ def parse(argv):
     ap.add_argument("--no-callgrind", action="store_true")
     ap.add_argument("--loader", default="build/lib/ld-quickbind-x86_64.so.1")
     ap.add_argument("--linkopt", default="build/bin/linkopt")
+    ap.add_argument("--no-image", action="store_true",
+                    help="skip the image row (the musl image's programs in a chroot)")
     ap.add_argument("--no-i386", action="store_true", help="skip the i386 column")
     ap.add_argument("--i386-only", action="store_true", help="only the i386 column")
     ap.add_argument("--i386-libs", type=int,
@@ -232,6 +237,9 @@ def main(argv):
     t0 = time.time()
     if not a.i386_only:
         x86_64_part(a, res)
+        if not a.no_image and not a.demo:
+            res["image"] = image.measure(os.path.join(a.out, "image"), a.loader, a.linkopt,
+                                         a.runs, a.warmup, not a.no_callgrind, log)
     if a.no_i386:
         res["i386"] = {"skipped": a.no_i386 if isinstance(a.no_i386, str) else "--no-i386"}
     else:

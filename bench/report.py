@@ -13,6 +13,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from run import I386_VARIANTS, LABELS, VARIANT_NAMES  # noqa: E402
+import image  # noqa: E402
 
 TARGETS_DOC = "docs/BENCHMARKS.md"
 
@@ -307,6 +308,7 @@ def render(res, outdir):
         lines += ["| %s | %s | %s |" % r for r in rows]
         lines.append("")
     lines += i386_section(res)
+    lines += image.section(res)
     st, _ = sweep_table(res)
     if st:
         why = chart(res, outdir)

@@ -176,6 +176,17 @@ Test(bench, tiny_suite_builds_runs_and_reports, .timeout = 600)
 		cr_expect_not_null(strstr(report, "## i386\n\nNot measured: --no-i386."),
 				   "report does not say the i386 column was turned off");
 
+	/* The image row: the programs of the musl image under the three
+	 * loaders (chroot, so only as root). */
+	char *img = section(report, "## Image");
+	if (geteuid() == 0) {
+		cr_expect(row(img, "busybox true") && row(img, "zexample"), "image row incomplete:\n%s", img);
+		cr_expect(!strstr(img, "Not measured"), "image row not measured as root:\n%s", img);
+	} else {
+		cr_expect_not_null(strstr(img, "Not measured: needs root"), "image row:\n%s", img);
+	}
+	free(img);
+
 	/* The chart is a PNG when gnuplot is there (it is in scripts/deps.sh). */
 	snprintf(path, sizeof path, "%s/startup.png", dir);
 	png = slurp(path);

@@ -20,6 +20,8 @@ rm -rf "$root"
 mkdir -p "$root/bin" "$root/lib" "$root/usr/bin" "$root/usr/lib/lua/5.4" \
 	"$root/etc" "$root/tmp" "$root/proc" "$root/dev" "$root/root"
 chmod 1777 "$root/tmp"
+# Programs in a chroot expect /dev/null (a container runtime mounts its own /dev).
+[ "$(id -u)" != 0 ] || mknod -m 666 "$root/dev/null" c 1 3
 install -m 755 "$loader" "$root/lib/ld-musl-x86_64.so.1"
 ln -s ld-musl-x86_64.so.1 "$root/lib/libc.musl-x86_64.so.1"
 ln -s /lib/ld-musl-x86_64.so.1 "$root/usr/bin/ldd"

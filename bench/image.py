@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""The image row of the benchmark: start-up of the musl image's programs
+(scripts/image/: busybox, Lua, zlib's example) under musl's loader, under
+quickbind and under quickbind with tables (the image after linkopt --root).
+
+Wall time: median of interleaved runs of the static launcher inside the
+image (chroot, so every program finds its loader at
+/lib/ld-musl-x86_64.so.1 exactly as in a container); needs root.
+Instructions: one callgrind run of the image's own loader invoked with the
+image's library directories, outside the chroot (valgrind is not in the
+image).
+"""
+
+import os
+import random
+import shutil
+import statistics
+import subprocess
+
+import run
+
+ROOTS = [("musl", "musl ld.so"), ("qb-none", "quickbind, no tables"),
+         ("qb-all", "quickbind, all tables (linkopt --root)")]
+PROGRAMS = [("busybox true", ["/bin/busybox", "true"]),
+            ("lua -e ''", ["/usr/bin/lua", "-e", ""]),
+            ("zexample", ["/usr/bin/zexample"])]
+ENV = {"PATH": "/bin:/usr/bin", "LC_ALL": "C"}
+
+
+def missing():
+    """Why the image row cannot be measured here, or None."""
+    if os.geteuid() != 0:
+        return "needs root (chroot into the image)"
+    for tool in ("/usr/sbin/chroot", "patchelf"):
+        if not shutil.which(tool):
+            return "%s not found (scripts/deps.sh installs it)" % tool
+    return None
+
+
+def assemble(out, loader, linkopt, log):
+    top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    roots = {}
+    for name, ldso in (("musl", "/lib/ld-musl-x86_64.so.1"), ("qb-none", loader)):
+        root = os.path.join(out, name)
+        subprocess.run([os.path.join(top, "scripts/image/assemble.sh"), ldso, root],
+                       check=True, stdout=subprocess.DEVNULL)
+        roots[name] = root
+    opt = os.path.join(out, "qb-all")
+    shutil.rmtree(opt, ignore_errors=True)
+    subprocess.run(["cp", "-a", roots["qb-none"], opt], check=True)
+    r = subprocess.run([linkopt, "--root", opt], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE)
+    if r.returncode != 0:
+        raise RuntimeError("linkopt --root: " + r.stderr.decode(errors="replace")[-300:])
+    roots["qb-all"] = opt
+    for root in roots.values():
+        shutil.copy(run.LAUNCHER, os.path.join(root, "qbb-launch"))
+    log("image: assembled %s" % ", ".join(sorted(roots)))
+    return roots
+
+
+def timed(root, argv):
+    r = subprocess.run(["/usr/sbin/chroot", root, "/qbb-launch"] + argv, env=ENV,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if r.returncode != 0:
+        raise RuntimeError("%s in %s: %s" % (argv[0], root,
+                                             r.stderr.decode(errors="replace").strip()))
+    ns, rss, rc = r.stdout.split()
+    if int(rc) != 0:
+        raise RuntimeError("%s in %s: exit %s" % (argv[0], root, rc))
+    return int(ns) / 1e6, int(rss)
+
+
+def instructions(root, argv):
+    """Ir of one run, from callgrind's totals line."""
+    lib = "%s/lib:%s/usr/lib" % (root, root)
+    cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+           os.path.join(root, "lib/ld-musl-x86_64.so.1"), "--library-path", lib,
+           os.path.join(root, argv[0].lstrip("/"))] + argv[1:]
+    r = subprocess.run(cmd, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    for line in r.stderr.decode(errors="replace").splitlines():
+        if "Collected :" in line:
+            return int(line.split(":")[1].split()[0])
+    return None
+
+
+def measure(out, loader, linkopt, runs, warmup, do_cg, log):
+    why = missing()
+    if why:
+        log("image row skipped: " + why)
+        return {"skipped": why}
+    roots = assemble(out, os.path.abspath(loader), os.path.abspath(linkopt), log)
+    res = {"programs": {}}
+    rng = random.Random(1)
+    for label, argv in PROGRAMS:
+        wall = {n: [] for n, _ in ROOTS}
+        rss = {}
+        for i in range(warmup + runs):
+            order = [n for n, _ in ROOTS]
+            rng.shuffle(order)
+            for n in order:
+                ms, kb = timed(roots[n], argv)
+                if i >= warmup:
+                    wall[n].append(ms)
+                    rss[n] = max(rss.get(n, 0), kb)
+        p = {}
+        for n, _ in ROOTS:
+            p[n] = {"wall_ms": statistics.median(wall[n]), "rss_kb": rss[n]}
+            if do_cg:
+                p[n]["ir"] = instructions(roots[n], argv)
+        res["programs"][label] = p
+        log("image: %s measured" % label)
+    res["size_kb"] = int(subprocess.run(["du", "-sk", roots["musl"]], stdout=subprocess.PIPE)
+                         .stdout.split()[0])
+    return res
+
+
+def section(res):
+    """Markdown lines for the report."""
+    img = res.get("image")
+    if not img:
+        return []
+    lines = ["## Image (busybox, Lua, zlib in a musl root filesystem)", ""]
+    if "skipped" in img:
+        return lines + ["Not measured: %s." % img["skipped"], ""]
+    lines.append("Programs of the image made by `make image` (%d KiB), run in a chroot "
+                 "where the image's loader is `/lib/ld-musl-x86_64.so.1`; median wall ms, "
+                 "instructions (callgrind) where measured." % img.get("size_kb", 0))
+    lines += ["", "| program | " + " | ".join(l for _, l in ROOTS) + " | tables x musl (Ir) |",
+              "|---|" + "---|" * (len(ROOTS) + 1)]
+    for label, p in img["programs"].items():
+        cells = []
+        for n, _ in ROOTS:
+            v = p[n]
+            ir = ("; %.2f M Ir" % (v["ir"] / 1e6)) if v.get("ir") else ""
+            cells.append("%.2f ms%s" % (v["wall_ms"], ir))
+        m, q = p["musl"].get("ir"), p["qb-all"].get("ir")
+        ratio = "%.2f" % (q / m) if m and q else "-"
+        lines.append("| %s | %s | %s |" % (label, " | ".join(cells), ratio))
+    return lines + [""]
