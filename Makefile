@@ -60,16 +60,19 @@ $(B)/$(1)/consts.inc: arch/$(1)/consts.h
 	$(Q)sed -n 's/^#define \([A-Z_0-9]*\) \([0-9x]*\)$$$$/%define \1 \2/p' $$< > $$@
 
 # musl's libc.a minus the members the loader replaces (dlclose, dlinfo),
-# with the exit-handler registration renamed so the loader can wrap it.
-$(B)/$(1)/libc-qb.a: $(MUSL_LIBDIR_$(1))/libc.a
+# with the exit- and fork-handler registrations renamed so the loader can
+# wrap them.
+$(B)/$(1)/libc-qb.a: $(MUSL_LIBDIR_$(1))/libc.a Makefile
 	@mkdir -p $$(@D)
 	@echo "AR $$@"
 	$(Q)rm -rf $$@.d && mkdir -p $$@.d && cp $$< $$@.tmp && \
 		ar d $$@.tmp $(LIBC_REPLACED) && \
-		(cd $$@.d && ar x ../libc-qb.a.tmp atexit.lo) && \
+		(cd $$@.d && ar x ../libc-qb.a.tmp atexit.lo pthread_atfork.lo) && \
 		objcopy --redefine-sym __cxa_atexit=__qb_musl_cxa_atexit \
 			--redefine-sym atexit=__qb_musl_atexit $$@.d/atexit.lo && \
-		ar r $$@.tmp $$@.d/atexit.lo && mv $$@.tmp $$@ && rm -rf $$@.d
+		objcopy --redefine-sym pthread_atfork=__qb_musl_pthread_atfork \
+			$$@.d/pthread_atfork.lo && \
+		ar r $$@.tmp $$@.d/atexit.lo $$@.d/pthread_atfork.lo && mv $$@.tmp $$@ && rm -rf $$@.d
 
 $(B)/lib/ld-quickbind-$(1).so.1: $$(LDSO_OBJS_$(1)) ldso/dynamic.list $(B)/$(1)/libc-qb.a
 	@mkdir -p $$(@D)

@@ -3,10 +3,15 @@
  *
  * Unloading: an object dlopen brought in is unloaded when no handle to it
  * is open and no loaded object depends on it, unless it is marked
- * no-delete. It is marked no-delete when it has TLS (threads may hold
- * pointers into its blocks), when code in it registered an exit handler,
- * when an object outside its dependency tree bound to one of its symbols,
- * or by RTLD_NODELETE / DF_1_NODELETE.
+ * no-delete. It is marked no-delete (kept for good) when something other
+ * than a handle may still reach it: it has TLS (threads may hold pointers
+ * into its blocks); an exit or fork handler has its code, its argument or
+ * its __dso_handle in it; an object outside its dependency tree bound to
+ * one of its symbols, by relocation or by dlsym through the global scope;
+ * or by RTLD_NODELETE / DF_1_NODELETE. glibc runs such handlers at
+ * dlclose instead (__cxa_finalize, atfork unregistration); musl has
+ * neither and never unloads, so keeping the object is what musl programs
+ * expect.
  *
  * A dlopen is a transaction (txn.c): on failure everything it changed is
  * undone, and unloading goes through the same qb_forget_object. */
@@ -19,6 +24,7 @@
 void __dl_seterr(const char *, ...) hidden;
 int __qb_musl_cxa_atexit(void (*)(void *), void *, void *) hidden;
 int __qb_musl_atexit(void (*)(void)) hidden;
+int __qb_musl_pthread_atfork(void (*)(void), void (*)(void), void (*)(void)) hidden;
 
 static pthread_mutex_t mtx = PTHREAD_MUTEX_INITIALIZER;
 static pthread_t owner;
@@ -254,25 +260,35 @@ hidden void qb_pin_binding(struct dso *from, struct dso *def)
 	qb_txn_flag(&def->nodelete, 1);
 }
 
-/* Exit handlers registered by a library's code would run after it was
- * unmapped: such a library is never unloaded. */
-static void pin_code_of(const void *fn)
+/* A handler registered for exit or fork runs after any dlclose: every
+ * object it names (its code, its argument, the __dso_handle of the object
+ * that registered it) stays loaded. */
+static void pin_objects_of(const void *a, const void *b, const void *c)
 {
+	const void *v[] = { a, b, c };
 	qb_lock();
-	struct dso *p = qb_dso_of_addr(fn);
-	if (p)
-		p->nodelete = 1;
+	for (int i = 0; i < 3; i++) {
+		struct dso *p = v[i] ? qb_dso_of_addr(v[i]) : 0;
+		if (p)
+			p->nodelete = 1;
+	}
 	qb_unlock();
 }
 
 QB_PUBLIC int __cxa_atexit(void (*fn)(void *), void *arg, void *dso)
 {
-	pin_code_of((const void *)fn);
+	pin_objects_of((const void *)fn, arg, dso);
 	return __qb_musl_cxa_atexit(fn, arg, dso);
 }
 
 QB_PUBLIC int atexit(void (*fn)(void))
 {
-	pin_code_of((const void *)fn);
+	pin_objects_of((const void *)fn, 0, 0);
 	return __qb_musl_atexit(fn);
+}
+
+QB_PUBLIC int pthread_atfork(void (*prepare)(void), void (*parent)(void), void (*child)(void))
+{
+	pin_objects_of((const void *)prepare, (const void *)parent, (const void *)child);
+	return __qb_musl_pthread_atfork(prepare, parent, child);
 }

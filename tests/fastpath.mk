@@ -154,7 +154,7 @@ $(FPT_$(1))/tls/opt/prog_dlthreads: $(FPT_$(1))/tls/prog_dlthreads $(FPT_$(1))/t
 FP_FIXTURES_$(1) += $(FPT_$(1))/tls/opt/prog_dlthreads
 
 # --------------------------------------------------------------- unload --
-# dlopen as a transaction. libuser is
+# dlopen as a transaction, and dlclose of objects still in use. libuser is
 # optimized (bound directly to libdef); the interposers stay plain and are
 # found in unload/ after opt/.
 $(call fp_lib,$(1),unload/libdef.so,unload/def.c)
@@ -164,6 +164,10 @@ $(call fp_lib,$(1),unload/libipbad.so,unload/ipbad.c,,-Wl$(fp_comma)-z$(fp_comma
 $(call fp_lib,$(1),unload/libneedsip.so,unload/needsip.c,unload/libip.so,-lip)
 $(call fp_exe,$(1),unload/ipmain,unload/ipmain.c)
 $(call fp_opt,$(1),unload,libdef.so libuser.so)
+$(call fp_lib,$(1),unload/libplain.so,unload/plain.c)
+$(call fp_lib,$(1),unload/libatfork.so,unload/atfork.c)
+$(call fp_lib,$(1),unload/libcxa.so,unload/cxa.c)
+$(call fp_exe,$(1),unload/dlmain,unload/dlmain.c)
 
 # -------------------------------------------------------- SysV hash only --
 # The interposer fixture linked with DT_HASH alone (older toolchains'
