@@ -28,7 +28,7 @@ CHECK_DEPS :=
 # ---------------------------------------------------------------- loader --
 # The loader is quickbind's own objects linked with every PIC object of
 # musl's libc.a, so that it is at once the dynamic linker and libc.so.
-LDSO_SRCS := $(sort $(wildcard ldso/*.c common/*.c))
+LDSO_SRCS := $(sort $(wildcard ldso/*.c $(filter-out common/elfbuf.c,$(wildcard common/*.c))))
 LDSO_CFLAGS := $(WARN) -O2 -g -fPIC -fvisibility=hidden -fno-stack-protector \
 	-fno-plt -ffunction-sections -fdata-sections -Ildso -Icommon -MMD -MP
 

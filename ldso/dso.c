@@ -11,73 +11,45 @@ hidden void *qb_laddr(const struct dso *p, size_t vaddr)
 }
 
 
-/* [vaddr, vaddr+len) in the image, with len computed in 64 bits from
- * untrusted fields: on a 32-bit class it may exceed the address space. */
-static int in_image_wide(const struct dso *p, size_t vaddr, uint64_t len)
+/* The object as the shared ELF reader sees it: its mapped image. */
+static const void *image_at(const struct qb_elfview *v, uint64_t addr, uint64_t len)
 {
-	return len <= (size_t)-1 && qb_in_image(p, vaddr, (size_t)len);
+	const struct dso *p = v->ctx;
+	if (addr > (size_t)-1 || len > (size_t)-1 || !qb_in_image(p, (size_t)addr, (size_t)len))
+		return 0;
+	return p->base + (size_t)addr;
 }
 
-/* Number of symbols: DT_HASH knows it; with only DT_GNU_HASH, walk to the
- * end of the longest chain. Sizes and offsets are computed in 64 bits so
- * that no untrusted count wraps a 32-bit check. */
-static int count_syms(struct dso *p)
+hidden void qb_dso_view(const struct dso *p, struct qb_elfview *v)
 {
-	if (p->hashtab) {
-		size_t at = (size_t)((unsigned char *)p->hashtab - p->base);
-		if (!qb_in_image(p, at, 8))
-			return -1;
-		uint32_t nb = p->hashtab[0], nc = p->hashtab[1];
-		if (!nb || !in_image_wide(p, at, 8 + 4 * ((uint64_t)nb + nc)))
-			return -1;
-		p->nsyms = nc;
-		if (!p->ghashtab)
-			return 0;
-		/* Both tables: the GNU one is used, so validate it too. */
-		size_t keep = p->nsyms;
-		uint32_t *h = p->hashtab;
-		p->hashtab = 0;
-		int r = count_syms(p);
-		p->hashtab = h;
-		if (p->nsyms > keep)
-			keep = p->nsyms;
-		p->nsyms = keep;
-		return r;
-	}
-	uint32_t *gh = p->ghashtab;
-	size_t at = (size_t)((unsigned char *)gh - p->base);
-	if (!qb_in_image(p, at, 16))
-		return -1;
-	uint32_t nbuckets = gh[0], symoffset = gh[1], bloomwords = gh[2];
-	uint64_t hdr = 16 + (uint64_t)bloomwords * sizeof(size_t);
-	uint64_t chains_at = hdr + (uint64_t)nbuckets * 4;
-	if (!in_image_wide(p, at, chains_at))
-		return -1;
-	uint32_t *buckets = (uint32_t *)((unsigned char *)gh + hdr);
-	uint32_t last = 0;
-	if (!nbuckets || !bloomwords || (bloomwords & (bloomwords - 1)))
-		return -1;
-	for (uint32_t i = 0; i < nbuckets; i++) {
-		if (buckets[i] && buckets[i] < symoffset)
-			return -1;
-		if (buckets[i] > last)
-			last = buckets[i];
-	}
-	if (last) {
-		for (;;) {
-			uint64_t off = chains_at + 4 * (uint64_t)(last - symoffset);
-			if (!in_image_wide(p, at, off + 4))
-				return -1;
-			if (*(uint32_t *)((unsigned char *)gh + off) & 1)
-				break;
-			if (++last == 0)
-				return -1;
-		}
-		p->nsyms = (size_t)last + 1;
-		if (!p->nsyms)
-			return -1;
-	} else {
-		p->nsyms = symoffset;
+	v->at = image_at;
+	v->ctx = p;
+	v->wide = QB_ELFCLASS == ELFCLASS64;
+}
+
+/* The symbol count and the hash tables lookups walk. */
+static const char *decode_hashes(struct dso *p, const struct qb_elfview *v)
+{
+	struct qb_hashinfo h;
+	const char *why = qb_hashinfo(v, p->dyn.hash, p->dyn.gnu_hash, &h);
+	if (why)
+		return why;
+	/* the symbol table's check below bounds nsyms to the image */
+	if (h.nsyms > (size_t)-1 / sizeof(Sym))
+		return "symbol table outside the image";
+	p->nsyms = (size_t)h.nsyms;
+	if (p->dyn.hash)
+		p->hashtab = qb_laddr(p, p->dyn.hash);
+	if (p->dyn.gnu_hash) {
+		p->ghashtab = qb_laddr(p, p->dyn.gnu_hash);
+		p->gh_nbuckets = h.gnu_nbuckets;
+		p->gh_bloom_mask = h.gnu_bloomwords - 1;
+		p->gh_shift = h.gnu_shift;
+		p->gh_symoffset = h.gnu_symoffset;
+		p->gh_bloom = qb_laddr(p, h.gnu_bloom);
+		p->gh_buckets = qb_laddr(p, h.gnu_buckets);
+		/* indexed by symbol index, which starts at symoffset */
+		p->gh_chain = (const uint32_t *)qb_laddr(p, h.gnu_chains) - h.gnu_symoffset;
 	}
 	return 0;
 }
@@ -142,28 +114,14 @@ hidden const char *qb_dso_decode(struct dso *p)
 	if (d->strsz && p->strings[d->strsz - 1])
 		return "string table is not terminated";
 	p->syms = qb_laddr(p, d->symtab);
-	if (d->hash)
-		p->hashtab = qb_laddr(p, d->hash);
-	if (d->gnu_hash)
-		p->ghashtab = qb_laddr(p, d->gnu_hash);
-	if (!p->hashtab && !p->ghashtab)
-		return "no DT_HASH or DT_GNU_HASH";
-	if (count_syms(p))
-		return "hash table outside the image";
-	if (!in_image_wide(p, d->symtab, (uint64_t)p->nsyms * sizeof(Sym)))
+	struct qb_elfview v;
+	qb_dso_view(p, &v);
+	if ((why = decode_hashes(p, &v)))
+		return why;
+	if (!qb_in_image(p, d->symtab, p->nsyms * sizeof(Sym)))
 		return "symbol table outside the image";
-	if (p->ghashtab) {
-		const uint32_t *gh = p->ghashtab;
-		p->gh_nbuckets = gh[0];
-		p->gh_bloom_mask = gh[2] - 1;
-		p->gh_shift = gh[3];
-		p->gh_symoffset = gh[1];
-		p->gh_bloom = (const size_t *)(gh + 4);
-		p->gh_buckets = (const uint32_t *)(p->gh_bloom + gh[2]);
-		p->gh_chain = p->gh_buckets + gh[0] - gh[1];
-	}
 	if (d->versym) {
-		if (!in_image_wide(p, d->versym, (uint64_t)p->nsyms * 2))
+		if (!qb_in_image(p, d->versym, p->nsyms * 2))
 			return "version table outside the image";
 		p->versym = qb_laddr(p, d->versym);
 	}
@@ -189,7 +147,7 @@ hidden const char *qb_dso_decode(struct dso *p)
 		p->rpath = (char *)p->strings + d->rpath;
 	if (d->have & QB_HAVE_RUNPATH)
 		p->runpath = (char *)p->strings + d->runpath;
-	if ((vwhy = qb_build_verdefs(p)) || (vwhy = qb_find_writable(p)))
+	if ((vwhy = qb_build_verdefs(p, &v)) || (vwhy = qb_find_writable(p)))
 		return vwhy;
 	qb_fast_setup(p);
 	return 0;

@@ -9,7 +9,7 @@
 #include <link.h>
 #include "arch.h"
 #include "musl.h"
-#include "dynamic.h"
+#include "elfview.h"
 
 #define hidden QB_HIDDEN
 #define QB_VERSION "0.1.0"
@@ -178,6 +178,7 @@ hidden const char *qb_dso_decode(struct dso *p);
 hidden void qb_dso_append(struct dso *p);
 hidden int qb_in_code(const struct dso *p, size_t vaddr);
 hidden const char *qb_find_writable(struct dso *p);
+hidden void qb_dso_view(const struct dso *p, struct qb_elfview *v);
 
 /* May relocations write [vaddr, vaddr+len)? Inside a writable segment, or
  * anywhere in the image of an object with text relocations. The loader
@@ -210,7 +211,7 @@ static inline int qb_in_image(const struct dso *p, size_t vaddr, size_t len)
 }
 
 /* version.c */
-hidden const char *qb_build_verdefs(struct dso *p);
+hidden const char *qb_build_verdefs(struct dso *p, const struct qb_elfview *v);
 hidden int qb_verreq_of(struct dso *p, size_t i, struct qb_verreq *out);
 
 /* map.c */

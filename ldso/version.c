@@ -23,65 +23,37 @@ static const char *name_at(struct dso *p, size_t off)
 	return off < p->dyn.strsz ? p->strings + off : 0;
 }
 
-static const char *read_verdefs(struct dso *p)
+static int add_verdef(void *arg, const struct qb_verdef_rec *d)
 {
-	size_t off = p->dyn.verdef;
-	for (size_t k = 0; k < p->dyn.verdefnum; k++) {
-		if (!qb_in_image(p, off, sizeof(Verdef)))
-			return "version definitions outside the image";
-		Verdef *vd = qb_laddr(p, off);
-		if (!qb_in_image(p, off + vd->vd_aux, sizeof(Verdaux)))
-			return "version definitions outside the image";
-		Verdaux *va = qb_laddr(p, off + vd->vd_aux);
-		const char *name = name_at(p, va->vda_name);
-		if (!name || grow(&p->vdefs, &p->nvdefs, vd->vd_ndx & 0x7fff))
-			return "bad version definition";
-		struct qb_verdef_ent *e = &p->vdefs[vd->vd_ndx & 0x7fff];
-		e->name = name;
-		e->hash = vd->vd_hash;
-		e->base = !!(vd->vd_flags & VER_FLG_BASE);
-		if (!vd->vd_next)
-			break;
-		off += vd->vd_next;
-	}
+	struct dso *p = arg;
+	const char *name = name_at(p, d->name);
+	if (!name || grow(&p->vdefs, &p->nvdefs, d->ndx & 0x7fff))
+		return -1;
+	struct qb_verdef_ent *e = &p->vdefs[d->ndx & 0x7fff];
+	e->name = name;
+	e->hash = d->hash;
+	e->base = !!(d->flags & VER_FLG_BASE);
 	return 0;
 }
 
-static const char *read_verneeds(struct dso *p)
+static int add_verreq(void *arg, const struct qb_vernaux_rec *n)
 {
-	size_t off = p->dyn.verneed;
-	for (size_t k = 0; k < p->dyn.verneednum; k++) {
-		if (!qb_in_image(p, off, sizeof(Verneed)))
-			return "version requirements outside the image";
-		Verneed *vn = qb_laddr(p, off);
-		size_t aoff = off + vn->vn_aux;
-		for (size_t j = 0; j < vn->vn_cnt; j++) {
-			if (!qb_in_image(p, aoff, sizeof(Vernaux)))
-				return "version requirements outside the image";
-			Vernaux *va = qb_laddr(p, aoff);
-			const char *name = name_at(p, va->vna_name);
-			size_t idx = va->vna_other & 0x7fff;
-			if (!name || grow(&p->vreqs, &p->nvreqs, idx))
-				return "bad version requirement";
-			p->vreqs[idx].name = name;
-			p->vreqs[idx].hash = va->vna_hash;
-			if (!va->vna_next)
-				break;
-			aoff += va->vna_next;
-		}
-		if (!vn->vn_next)
-			break;
-		off += vn->vn_next;
-	}
+	struct dso *p = arg;
+	const char *name = name_at(p, n->name);
+	size_t idx = n->other & 0x7fff;
+	if (!name || grow(&p->vreqs, &p->nvreqs, idx))
+		return -1;
+	p->vreqs[idx].name = name;
+	p->vreqs[idx].hash = n->hash;
 	return 0;
 }
 
-hidden const char *qb_build_verdefs(struct dso *p)
+hidden const char *qb_build_verdefs(struct dso *p, const struct qb_elfview *v)
 {
 	const char *why = 0;
-	if (p->dyn.verdef && (why = read_verdefs(p)))
+	if (p->dyn.verdef && (why = qb_each_verdef(v, p->dyn.verdef, p->dyn.verdefnum, add_verdef, p)))
 		return why;
-	if (p->dyn.verneed && (why = read_verneeds(p)))
+	if (p->dyn.verneed && (why = qb_each_vernaux(v, p->dyn.verneed, p->dyn.verneednum, add_verreq, p)))
 		return why;
 	return 0;
 }

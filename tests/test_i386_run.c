@@ -250,7 +250,7 @@ static void qb_rejects(const char *prog, const char *libdir, const char *object,
  * and the loader died of SIGBUS. */
 Test(i386, gnu_hash_sizes_that_wrap_32_bits)
 {
-	qb_rejects("need/prog", "need/gnubucket", "libneed.so", "hash table");
+	qb_rejects("need/prog", "need/gnubucket", "libneed.so", "DT_GNU_HASH");
 }
 
 /* Issue 11: PT_GNU_RELRO over addresses the library does not own. */

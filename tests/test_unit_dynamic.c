@@ -1,6 +1,6 @@
 #include <criterion/criterion.h>
 #include <elf.h>
-#include "dynamic.h"
+#include "elfview.h"
 
 Test(dynamic, decodes_the_fields_the_loader_uses)
 {

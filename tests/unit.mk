@@ -1,6 +1,6 @@
 # Unit tests of the loader pieces that work alone, built for the host.
 UNIT_SRCS := tests/test_unit_hash.c tests/test_unit_pathexp.c tests/test_unit_dynamic.c tests/test_unit_libsearch.c tests/test_unit_secureenv.c
-UNIT_LIB_SRCS := ldso/dynamic.c ldso/pathexp.c common/libsearch.c ldso/secureenv.c
+UNIT_LIB_SRCS := common/elfview.c ldso/pathexp.c common/libsearch.c ldso/secureenv.c
 UNIT_BIN := $(B)/tests/unit
 
 $(UNIT_BIN): $(UNIT_SRCS:%.c=$(B)/host/%.o) $(UNIT_LIB_SRCS:%.c=$(B)/host/%.o)

@@ -71,19 +71,6 @@ size_t elf_relent(const struct elf *e, int isrela)
 	return isrela ? sizeof(Elf32_Rela) : sizeof(Elf32_Rel);
 }
 
-static void get_phdr(const struct elf *e, const uint8_t *p, Elf64_Phdr *o)
-{
-	if (e->is64) {
-		memcpy(o, p, sizeof *o);
-		return;
-	}
-	Elf32_Phdr s;
-	memcpy(&s, p, sizeof s);
-	o->p_type = s.p_type; o->p_flags = s.p_flags; o->p_offset = s.p_offset;
-	o->p_vaddr = s.p_vaddr; o->p_paddr = s.p_paddr; o->p_filesz = s.p_filesz;
-	o->p_memsz = s.p_memsz; o->p_align = s.p_align;
-}
-
 void elf_put_phdr(const struct elf *e, const Elf64_Phdr *p, uint8_t *out)
 {
 	if (e->is64) {
@@ -97,20 +84,6 @@ void elf_put_phdr(const struct elf *e, const Elf64_Phdr *p, uint8_t *out)
 		.p_flags = p->p_flags, .p_align = (Elf32_Word)p->p_align,
 	};
 	memcpy(out, &s, sizeof s);
-}
-
-static void get_shdr(const struct elf *e, const uint8_t *p, Elf64_Shdr *o)
-{
-	if (e->is64) {
-		memcpy(o, p, sizeof *o);
-		return;
-	}
-	Elf32_Shdr s;
-	memcpy(&s, p, sizeof s);
-	o->sh_name = s.sh_name; o->sh_type = s.sh_type; o->sh_flags = s.sh_flags;
-	o->sh_addr = s.sh_addr; o->sh_offset = s.sh_offset; o->sh_size = s.sh_size;
-	o->sh_link = s.sh_link; o->sh_info = s.sh_info;
-	o->sh_addralign = s.sh_addralign; o->sh_entsize = s.sh_entsize;
 }
 
 void elf_put_shdr(const struct elf *e, const Elf64_Shdr *p, uint8_t *out)
@@ -128,18 +101,6 @@ void elf_put_shdr(const struct elf *e, const Elf64_Shdr *p, uint8_t *out)
 		.sh_entsize = (Elf32_Word)p->sh_entsize,
 	};
 	memcpy(out, &s, sizeof s);
-}
-
-static void get_dyn(const struct elf *e, const uint8_t *p, Elf64_Dyn *o)
-{
-	if (e->is64) {
-		memcpy(o, p, sizeof *o);
-		return;
-	}
-	Elf32_Dyn s;
-	memcpy(&s, p, sizeof s);
-	o->d_tag = s.d_tag;
-	o->d_un.d_val = s.d_un.d_val;
 }
 
 void elf_put_dyn(const struct elf *e, const Elf64_Dyn *d, uint8_t *out)
@@ -233,19 +194,7 @@ void elf_rel_put(struct elf *e, uint64_t at, int isrela, const struct rel *r)
 
 int elf_v2o(const struct elf *e, uint64_t va, uint64_t len, uint64_t *off)
 {
-	for (unsigned i = 0; i < e->phnum; i++) {
-		const Elf64_Phdr *p = &e->ph[i];
-		if (p->p_type != PT_LOAD || va < p->p_vaddr)
-			continue;
-		uint64_t d = va - p->p_vaddr;
-		if (d > p->p_filesz || len > p->p_filesz - d)
-			continue;
-		if (!in_file(e->size, p->p_offset + d, len))
-			return -1;
-		*off = p->p_offset + d;
-		return 0;
-	}
-	return -1;
+	return qb_elfbuf_v2o(&e->f, va, len, off);
 }
 
 int elf_o2v(const struct elf *e, uint64_t off, uint64_t *va)
@@ -299,62 +248,48 @@ uint16_t elf_versym(const struct elf *e, uint32_t i)
 	return e->versym_off ? rd16(e->buf + e->versym_off + 2ull * i) : 1;
 }
 
-/* Verdef/verneed chains are walked with every step bounds-checked and a
- * step limit, so a looping or truncated chain cannot hang or overrun. */
+struct find_version {
+	const struct elf *e;
+	uint16_t idx;
+	const char *name, *file;
+};
+
+static int match_vernaux(void *arg, const struct qb_vernaux_rec *n)
+{
+	struct find_version *f = arg;
+	if ((n->other & 0x7fff) != (f->idx & 0x7fff))
+		return 0;
+	f->name = elf_dynstr(f->e, n->name);
+	f->file = elf_dynstr(f->e, n->file);
+	return 1;
+}
+
+static int match_verdef(void *arg, const struct qb_verdef_rec *d)
+{
+	struct find_version *f = arg;
+	if (d->ndx != (f->idx & 0x7fff) || !d->cnt)
+		return 0;
+	f->name = elf_dynstr(f->e, d->name);
+	return 1;
+}
+
+/* A broken chain names no version: the walk stops at its first bad link. */
 const char *elf_verneed_name(const struct elf *e, uint16_t idx, const char **file)
 {
-	uint64_t off = e->verneed_off;
-	if (!off)
-		return NULL;
-	for (unsigned n = 0; n < e->verneednum && n < 4096; n++) {
-		if (!in_file(e->size, off, sizeof(Elf64_Verneed)))
-			return NULL;
-		Elf64_Verneed vn;
-		memcpy(&vn, e->buf + off, sizeof vn);
-		uint64_t a = off + vn.vn_aux;
-		for (unsigned k = 0; k < vn.vn_cnt && k < 4096; k++) {
-			if (!in_file(e->size, a, sizeof(Elf64_Vernaux)))
-				return NULL;
-			Elf64_Vernaux va;
-			memcpy(&va, e->buf + a, sizeof va);
-			if ((va.vna_other & 0x7fff) == (idx & 0x7fff)) {
-				if (file)
-					*file = elf_dynstr(e, vn.vn_file);
-				return elf_dynstr(e, va.vna_name);
-			}
-			if (!va.vna_next)
-				break;
-			a += va.vna_next;
-		}
-		if (!vn.vn_next)
-			break;
-		off += vn.vn_next;
-	}
-	return NULL;
+	struct find_version f = { e, idx, NULL, NULL };
+	if (e->verneed_off)
+		qb_each_vernaux(&e->f.view, e->di.verneed, e->verneednum, match_vernaux, &f);
+	if (file && f.name)
+		*file = f.file;
+	return f.name;
 }
 
 const char *elf_verdef_name(const struct elf *e, uint16_t idx)
 {
-	uint64_t off = e->verdef_off;
-	if (!off)
-		return NULL;
-	for (unsigned n = 0; n < e->verdefnum && n < 4096; n++) {
-		if (!in_file(e->size, off, sizeof(Elf64_Verdef)))
-			return NULL;
-		Elf64_Verdef vd;
-		memcpy(&vd, e->buf + off, sizeof vd);
-		if (vd.vd_ndx == (idx & 0x7fff) && vd.vd_cnt) {
-			if (!in_file(e->size, off + vd.vd_aux, sizeof(Elf64_Verdaux)))
-				return NULL;
-			Elf64_Verdaux va;
-			memcpy(&va, e->buf + off + vd.vd_aux, sizeof va);
-			return elf_dynstr(e, va.vda_name);
-		}
-		if (!vd.vd_next)
-			break;
-		off += vd.vd_next;
-	}
-	return NULL;
+	struct find_version f = { e, idx, NULL, NULL };
+	if (e->verdef_off)
+		qb_each_verdef(&e->f.view, e->di.verdef, e->verdefnum, match_verdef, &f);
+	return f.name;
 }
 
 uint64_t elf_dyn_get(const struct elf *e, int64_t tag, int *found)
@@ -378,42 +313,185 @@ int elf_dyn_index(const struct elf *e, int64_t tag)
 	return -1;
 }
 
-/* Size of a GNU hash table and the number of symbols it implies. */
-static int gnuhash_extent(struct elf *e, uint64_t off, uint64_t *size, uint32_t *nsyms)
+/* elf_parse's phases: each checks one part of the file and fills the
+ * fields that describe it; the tables are read by the shared ELF reader
+ * (common/elfview.c), the same code the loader runs on mapped images. */
+
+static int parse_header(struct elf *e)
 {
-	if (!in_file(e->size, off, 16))
-		return elf_err(e, "DT_GNU_HASH outside the file");
-	const uint8_t *p = e->buf + off;
-	uint32_t nb = rd32(p), symoff = rd32(p + 4), nbloom = rd32(p + 8);
-	uint64_t wsz = e->is64 ? 8 : 4;
-	uint64_t hdr = 16 + (uint64_t)nbloom * wsz;
-	uint64_t chains = hdr + 4ull * nb;
-	if (nb > (1u << 28) || nbloom > (1u << 28) || !in_file(e->size, off, chains))
-		return elf_err(e, "corrupt DT_GNU_HASH");
-	uint32_t maxsym = 0;
-	for (uint32_t b = 0; b < nb; b++) {
-		uint32_t s = rd32(p + hdr + 4ull * b);
-		if (s > maxsym)
-			maxsym = s;
-	}
-	uint32_t n = symoff;
-	if (maxsym) {
-		if (maxsym < symoff)
-			return elf_err(e, "corrupt DT_GNU_HASH");
-		uint32_t i = maxsym;
-		for (;;) {
-			uint64_t at = chains + 4ull * (i - symoff);
-			if (!in_file(e->size, off, at + 4))
-				return elf_err(e, "corrupt DT_GNU_HASH chain");
-			if (rd32(p + at) & 1)
-				break;
-			if (++i == 0)
-				return elf_err(e, "corrupt DT_GNU_HASH chain");
+	const char *why = qb_elfbuf_ehdr(e->buf, e->size, &e->eh);
+	if (why)
+		return elf_err(e, "%s", why);
+	e->is64 = e->eh.e_ident[EI_CLASS] == ELFCLASS64;
+	unsigned want = e->is64 ? EM_X86_64 : EM_386;
+	if (e->eh.e_machine != want)
+		return elf_err(e, "unsupported machine %u for ELFCLASS%d", e->eh.e_machine, e->is64 ? 64 : 32);
+	if (e->eh.e_type != ET_EXEC && e->eh.e_type != ET_DYN)
+		return elf_err(e, "not an executable or shared object");
+	return 0;
+}
+
+static int parse_segments(struct elf *e)
+{
+	if (!e->eh.e_phnum || e->eh.e_phentsize != elf_phentsize(e))
+		return elf_err(e, "bad program header table");
+	e->phnum = e->eh.e_phnum;
+	if (!in_file(e->size, e->eh.e_phoff, (uint64_t)e->phnum * e->eh.e_phentsize))
+		return elf_err(e, "program header table outside the file");
+	e->ph = calloc(e->phnum + 2, sizeof *e->ph);
+	if (!e->ph)
+		return elf_err(e, "out of memory");
+	for (unsigned i = 0; i < e->phnum; i++) {
+		Elf64_Phdr *p = &e->ph[i];
+		qb_elfbuf_phdr(e->buf, e->is64, e->eh.e_phoff, i, p);
+		if (p->p_type == PT_LOAD || p->p_type == PT_DYNAMIC || p->p_type == PT_INTERP) {
+			if (!in_file(e->size, p->p_offset, p->p_filesz))
+				return elf_err(e, "segment %u outside the file (truncated?)", i);
+			if (p->p_filesz > p->p_memsz)
+				return elf_err(e, "segment %u larger in the file than in memory", i);
 		}
-		n = i + 1;
+		if (p->p_type == PT_DYNAMIC && e->dyn_ph < 0)
+			e->dyn_ph = (int)i;
+		if (p->p_type == PT_INTERP && p->p_filesz) {
+			const char *s = (const char *)e->buf + p->p_offset;
+			if (memchr(s, 0, p->p_filesz))
+				e->interp = s;
+		}
 	}
-	*nsyms = n;
-	*size = chains + 4ull * (n - symoff);
+	qb_elfbuf_init(&e->f, e->buf, e->size, &e->eh, e->ph, e->phnum);
+	return 0;
+}
+
+/* Section headers are optional, but must be sane when present. */
+static int parse_sections(struct elf *e)
+{
+	if (!e->eh.e_shoff || !e->eh.e_shnum)
+		return 0;
+	if (e->eh.e_shentsize != elf_shentsize(e))
+		return elf_err(e, "bad section header size");
+	if (!in_file(e->size, e->eh.e_shoff, (uint64_t)e->eh.e_shnum * e->eh.e_shentsize))
+		return elf_err(e, "section header table outside the file (truncated?)");
+	e->shnum = e->eh.e_shnum;
+	e->sh = calloc(e->shnum + 8, sizeof *e->sh);
+	if (!e->sh)
+		return elf_err(e, "out of memory");
+	for (unsigned i = 0; i < e->shnum; i++) {
+		Elf64_Shdr *s = &e->sh[i];
+		qb_elfbuf_shdr(e->buf, e->is64, e->eh.e_shoff, i, s);
+		if (s->sh_type != SHT_NOBITS && s->sh_type != SHT_NULL && !in_file(e->size, s->sh_offset, s->sh_size))
+			return elf_err(e, "section %u outside the file (truncated?)", i);
+	}
+	if (e->eh.e_shstrndx && e->eh.e_shstrndx < e->shnum) {
+		/* Only a string table's extent was checked above; the names
+		 * are read and the table copied from the file. */
+		const Elf64_Shdr *s = &e->sh[e->eh.e_shstrndx];
+		if (s->sh_type != SHT_STRTAB)
+			return elf_err(e, "section-name table (section %u) is not a string table",
+				       e->eh.e_shstrndx);
+		e->shstr_off = s->sh_offset;
+		e->shstr_size = s->sh_size;
+	}
+	return 0;
+}
+
+/* .dynamic: decoded by the shared reader, and kept as an array of
+ * entries that the layout rewrites. */
+static int parse_dynamic(struct elf *e)
+{
+	const Elf64_Phdr *dp = &e->ph[e->dyn_ph];
+	size_t de = elf_dynentsize(e);
+	e->dyn_off = dp->p_offset;
+	e->dynslots = (unsigned)(dp->p_filesz / de);
+	if (!e->dynslots)
+		return elf_err(e, "empty PT_DYNAMIC");
+	const char *why;
+	if (qb_decode_dynamic(e->buf + e->dyn_off, e->dynslots, e->is64, &e->di, &why))
+		return elf_err(e, "%s", why);
+	e->dyn = calloc(e->dynslots + 16, sizeof *e->dyn);
+	if (!e->dyn)
+		return elf_err(e, "out of memory");
+	e->ndyn = (unsigned)e->di.ndyn;
+	for (unsigned i = 0; i < e->ndyn; i++)
+		qb_elfbuf_dyn(e->buf, e->is64, e->dyn_off, i, &e->dyn[i]);
+	return 0;
+}
+
+/* The number of symbols comes from the hash tables (the loader's count),
+ * or from the .dynsym section header when that says more. */
+static int count_symbols(struct elf *e)
+{
+	uint32_t n_sec = 0;
+	for (unsigned k = 1; k < e->shnum; k++)
+		if (e->sh[k].sh_type == SHT_DYNSYM && e->sh[k].sh_addr == e->di.symtab && e->sh[k].sh_entsize)
+			n_sec = (uint32_t)(e->sh[k].sh_size / e->sh[k].sh_entsize);
+	uint64_t n = 0;
+	if (e->di.hash || e->di.gnu_hash) {
+		struct qb_hashinfo h;
+		const char *why = qb_hashinfo(&e->f.view, e->di.hash, e->di.gnu_hash, &h);
+		if (why)
+			return elf_err(e, "%s", why);
+		if (e->di.hash && elf_v2o(e, e->di.hash, 8, &e->hash_off) < 0)
+			return elf_err(e, "DT_HASH outside the file");
+		if (e->di.gnu_hash && elf_v2o(e, e->di.gnu_hash, 16, &e->gnuhash_off) < 0)
+			return elf_err(e, "DT_GNU_HASH outside the file");
+		e->gnuhash_size = h.gnu_size;
+		n = h.nsyms;
+	} else if (!n_sec) {
+		return elf_err(e, "cannot tell the number of dynamic symbols (no hash table)");
+	}
+	if (n_sec > n)
+		n = n_sec;
+	if (n > UINT32_MAX)
+		return elf_err(e, "too many dynamic symbols");
+	e->nsyms = (uint32_t)n;
+	return 0;
+}
+
+static int parse_symbols(struct elf *e)
+{
+	int fsz;
+	e->str_size = elf_dyn_get(e, DT_STRSZ, &fsz);
+	if (!fsz)
+		return elf_err(e, ".dynamic lacks DT_STRTAB, DT_STRSZ or DT_SYMTAB");
+	if (elf_v2o(e, e->di.strtab, e->str_size, &e->str_off) < 0 || !e->str_size)
+		return elf_err(e, ".dynstr outside the file");
+	for (unsigned k = 0; k < e->ndyn; k++) {
+		int64_t t = e->dyn[k].d_tag;
+		if ((t == DT_NEEDED || t == DT_SONAME || t == DT_RPATH || t == DT_RUNPATH) &&
+		    !elf_dynstr(e, e->dyn[k].d_un.d_val))
+			return elf_err(e, "dynamic entry %u names a string outside .dynstr", k);
+	}
+	if (elf_v2o(e, e->di.symtab, symentsize(e), &e->sym_off) < 0)
+		return elf_err(e, ".dynsym outside the file");
+	if (count_symbols(e) < 0)
+		return -1;
+	uint64_t tmp;
+	if (elf_v2o(e, e->di.symtab, (uint64_t)e->nsyms * symentsize(e), &tmp) < 0)
+		return elf_err(e, ".dynsym (%u symbols) outside the file", e->nsyms);
+	for (uint32_t s = 0; s < e->nsyms; s++) {
+		Elf64_Sym sym;
+		elf_sym_get(e, s, &sym);
+		if (!elf_dynstr(e, sym.st_name))
+			return elf_err(e, "symbol %u has a name outside .dynstr", s);
+	}
+	return 0;
+}
+
+static int parse_versions(struct elf *e)
+{
+	const struct qb_dyninfo *d = &e->di;
+	if (d->versym && elf_v2o(e, d->versym, 2ull * e->nsyms, &e->versym_off) < 0)
+		return elf_err(e, "DT_VERSYM outside the file");
+	if (d->verneed) {
+		e->verneednum = (unsigned)d->verneednum;
+		if (elf_v2o(e, d->verneed, sizeof(Elf64_Verneed), &e->verneed_off) < 0)
+			return elf_err(e, "DT_VERNEED outside the file");
+	}
+	if (d->verdef) {
+		e->verdefnum = (unsigned)d->verdefnum;
+		if (elf_v2o(e, d->verdef, sizeof(Elf64_Verdef), &e->verdef_off) < 0)
+			return elf_err(e, "DT_VERDEF outside the file");
+	}
 	return 0;
 }
 
@@ -434,196 +512,9 @@ static int dyn_range(struct elf *e, int64_t ptag, int64_t sztag, uint64_t *off, 
 	return 0;
 }
 
-int elf_parse(struct elf *e, const char *path, uint8_t *buf, size_t size)
+/* Every relocation must name a symbol that exists. */
+static int parse_relocs(struct elf *e)
 {
-	memset(e, 0, sizeof *e);
-	e->path = path;
-	e->buf = buf;
-	e->size = size;
-	e->dyn_ph = -1;
-
-	if (size < EI_NIDENT || memcmp(buf, ELFMAG, SELFMAG))
-		return elf_err(e, "not an ELF file");
-	if (buf[EI_CLASS] != ELFCLASS32 && buf[EI_CLASS] != ELFCLASS64)
-		return elf_err(e, "unknown ELF class %u", buf[EI_CLASS]);
-	if (buf[EI_DATA] != ELFDATA2LSB)
-		return elf_err(e, "not a little-endian ELF file");
-	if (buf[EI_VERSION] != EV_CURRENT)
-		return elf_err(e, "unknown ELF version %u", buf[EI_VERSION]);
-	e->is64 = buf[EI_CLASS] == ELFCLASS64;
-	if (e->is64) {
-		if (size < sizeof(Elf64_Ehdr))
-			return elf_err(e, "truncated ELF header");
-		memcpy(&e->eh, buf, sizeof e->eh);
-	} else {
-		Elf32_Ehdr h;
-		if (size < sizeof h)
-			return elf_err(e, "truncated ELF header");
-		memcpy(&h, buf, sizeof h);
-		memcpy(e->eh.e_ident, h.e_ident, EI_NIDENT);
-		e->eh.e_type = h.e_type; e->eh.e_machine = h.e_machine;
-		e->eh.e_version = h.e_version; e->eh.e_entry = h.e_entry;
-		e->eh.e_phoff = h.e_phoff; e->eh.e_shoff = h.e_shoff;
-		e->eh.e_flags = h.e_flags; e->eh.e_ehsize = h.e_ehsize;
-		e->eh.e_phentsize = h.e_phentsize; e->eh.e_phnum = h.e_phnum;
-		e->eh.e_shentsize = h.e_shentsize; e->eh.e_shnum = h.e_shnum;
-		e->eh.e_shstrndx = h.e_shstrndx;
-	}
-	unsigned want = e->is64 ? EM_X86_64 : EM_386;
-	if (e->eh.e_machine != want)
-		return elf_err(e, "unsupported machine %u for ELFCLASS%d", e->eh.e_machine, e->is64 ? 64 : 32);
-	if (e->eh.e_type != ET_EXEC && e->eh.e_type != ET_DYN)
-		return elf_err(e, "not an executable or shared object");
-
-	/* program headers */
-	if (!e->eh.e_phnum || e->eh.e_phentsize != elf_phentsize(e))
-		return elf_err(e, "bad program header table");
-	e->phnum = e->eh.e_phnum;
-	if (!in_file(size, e->eh.e_phoff, (uint64_t)e->phnum * e->eh.e_phentsize))
-		return elf_err(e, "program header table outside the file");
-	e->ph = calloc(e->phnum + 2, sizeof *e->ph);
-	if (!e->ph)
-		return elf_err(e, "out of memory");
-	for (unsigned i = 0; i < e->phnum; i++) {
-		Elf64_Phdr *p = &e->ph[i];
-		get_phdr(e, buf + e->eh.e_phoff + (uint64_t)i * e->eh.e_phentsize, p);
-		if (p->p_type == PT_LOAD || p->p_type == PT_DYNAMIC || p->p_type == PT_INTERP) {
-			if (!in_file(size, p->p_offset, p->p_filesz))
-				return elf_err(e, "segment %u outside the file (truncated?)", i);
-			if (p->p_filesz > p->p_memsz)
-				return elf_err(e, "segment %u larger in the file than in memory", i);
-		}
-		if (p->p_type == PT_DYNAMIC && e->dyn_ph < 0)
-			e->dyn_ph = (int)i;
-		if (p->p_type == PT_INTERP && p->p_filesz) {
-			const char *s = (const char *)buf + p->p_offset;
-			if (memchr(s, 0, p->p_filesz))
-				e->interp = s;
-		}
-	}
-
-	/* section headers are optional, but must be sane when present */
-	if (e->eh.e_shoff && e->eh.e_shnum) {
-		if (e->eh.e_shentsize != elf_shentsize(e))
-			return elf_err(e, "bad section header size");
-		if (!in_file(size, e->eh.e_shoff, (uint64_t)e->eh.e_shnum * e->eh.e_shentsize))
-			return elf_err(e, "section header table outside the file (truncated?)");
-		e->shnum = e->eh.e_shnum;
-		e->sh = calloc(e->shnum + 8, sizeof *e->sh);
-		if (!e->sh)
-			return elf_err(e, "out of memory");
-		for (unsigned i = 0; i < e->shnum; i++) {
-			Elf64_Shdr *s = &e->sh[i];
-			get_shdr(e, buf + e->eh.e_shoff + (uint64_t)i * e->eh.e_shentsize, s);
-			if (s->sh_type != SHT_NOBITS && s->sh_type != SHT_NULL && !in_file(size, s->sh_offset, s->sh_size))
-				return elf_err(e, "section %u outside the file (truncated?)", i);
-		}
-		if (e->eh.e_shstrndx && e->eh.e_shstrndx < e->shnum) {
-			/* Only a string table's extent was checked above; the
-			 * names are read and the table copied from the file. */
-			const Elf64_Shdr *s = &e->sh[e->eh.e_shstrndx];
-			if (s->sh_type != SHT_STRTAB)
-				return elf_err(e, "section-name table (section %u) is not a string table",
-					       e->eh.e_shstrndx);
-			e->shstr_off = s->sh_offset;
-			e->shstr_size = s->sh_size;
-		}
-	}
-
-	if (e->dyn_ph < 0)
-		return 0;
-
-	/* .dynamic */
-	const Elf64_Phdr *dp = &e->ph[e->dyn_ph];
-	size_t de = elf_dynentsize(e);
-	e->dyn_off = dp->p_offset;
-	e->dynslots = (unsigned)(dp->p_filesz / de);
-	if (!e->dynslots)
-		return elf_err(e, "empty PT_DYNAMIC");
-	e->dyn = calloc(e->dynslots + 16, sizeof *e->dyn);
-	if (!e->dyn)
-		return elf_err(e, "out of memory");
-	unsigned i;
-	for (i = 0; i < e->dynslots; i++) {
-		get_dyn(e, buf + e->dyn_off + i * de, &e->dyn[i]);
-		if (e->dyn[i].d_tag == DT_NULL)
-			break;
-	}
-	if (i == e->dynslots)
-		return elf_err(e, ".dynamic has no DT_NULL terminator");
-	e->ndyn = i;
-
-	int f1, f2, f3;
-	uint64_t strva = elf_dyn_get(e, DT_STRTAB, &f1);
-	e->str_size = elf_dyn_get(e, DT_STRSZ, &f2);
-	uint64_t symva = elf_dyn_get(e, DT_SYMTAB, &f3);
-	if (!f1 || !f2 || !f3)
-		return elf_err(e, ".dynamic lacks DT_STRTAB, DT_STRSZ or DT_SYMTAB");
-	if (elf_v2o(e, strva, e->str_size, &e->str_off) < 0 || !e->str_size)
-		return elf_err(e, ".dynstr outside the file");
-	int fe;
-	uint64_t syment = elf_dyn_get(e, DT_SYMENT, &fe);
-	if (fe && syment != symentsize(e))
-		return elf_err(e, "unexpected DT_SYMENT %llu", (unsigned long long)syment);
-	if (elf_v2o(e, symva, symentsize(e), &e->sym_off) < 0)
-		return elf_err(e, ".dynsym outside the file");
-
-	/* symbol count: from the hash tables, cross-checked with .dynsym */
-	uint32_t n_hash = 0, n_gnu = 0, n_sec = 0;
-	int fh, fg;
-	uint64_t hva = elf_dyn_get(e, DT_HASH, &fh);
-	if (fh) {
-		if (elf_v2o(e, hva, 8, &e->hash_off) < 0)
-			return elf_err(e, "DT_HASH outside the file");
-		uint32_t nb = rd32(buf + e->hash_off), nc = rd32(buf + e->hash_off + 4);
-		uint64_t tmp;
-		if (elf_v2o(e, hva, 8 + 4ull * nb + 4ull * nc, &tmp) < 0)
-			return elf_err(e, "corrupt DT_HASH");
-		n_hash = nc;
-	}
-	uint64_t gva = elf_dyn_get(e, DT_GNU_HASH, &fg);
-	if (fg) {
-		if (elf_v2o(e, gva, 16, &e->gnuhash_off) < 0)
-			return elf_err(e, "DT_GNU_HASH outside the file");
-		if (gnuhash_extent(e, e->gnuhash_off, &e->gnuhash_size, &n_gnu) < 0)
-			return -1;
-	}
-	for (unsigned k = 1; k < e->shnum; k++)
-		if (e->sh[k].sh_type == SHT_DYNSYM && e->sh[k].sh_addr == symva && e->sh[k].sh_entsize)
-			n_sec = (uint32_t)(e->sh[k].sh_size / e->sh[k].sh_entsize);
-	if (!fh && !fg && !n_sec)
-		return elf_err(e, "cannot tell the number of dynamic symbols (no hash table)");
-	e->nsyms = n_hash > n_gnu ? n_hash : n_gnu;
-	if (n_sec > e->nsyms)
-		e->nsyms = n_sec;
-	uint64_t tmp;
-	if (elf_v2o(e, symva, (uint64_t)e->nsyms * symentsize(e), &tmp) < 0)
-		return elf_err(e, ".dynsym (%u symbols) outside the file", e->nsyms);
-	for (uint32_t s = 0; s < e->nsyms; s++) {
-		Elf64_Sym sym;
-		elf_sym_get(e, s, &sym);
-		if (!elf_dynstr(e, sym.st_name))
-			return elf_err(e, "symbol %u has a name outside .dynstr", s);
-	}
-
-	int fv;
-	uint64_t vva = elf_dyn_get(e, DT_VERSYM, &fv);
-	if (fv && elf_v2o(e, vva, 2ull * e->nsyms, &e->versym_off) < 0)
-		return elf_err(e, "DT_VERSYM outside the file");
-	uint64_t va;
-	va = elf_dyn_get(e, DT_VERNEED, &fv);
-	if (fv) {
-		e->verneednum = (unsigned)elf_dyn_get(e, DT_VERNEEDNUM, NULL);
-		if (elf_v2o(e, va, sizeof(Elf64_Verneed), &e->verneed_off) < 0)
-			return elf_err(e, "DT_VERNEED outside the file");
-	}
-	va = elf_dyn_get(e, DT_VERDEF, &fv);
-	if (fv) {
-		e->verdefnum = (unsigned)elf_dyn_get(e, DT_VERDEFNUM, NULL);
-		if (elf_v2o(e, va, sizeof(Elf64_Verdef), &e->verdef_off) < 0)
-			return elf_err(e, "DT_VERDEF outside the file");
-	}
-
 	if (dyn_range(e, DT_RELA, DT_RELASZ, &e->rel_off, &e->rel_size, "DT_RELA") < 0)
 		return -1;
 	e->rel_isrela = 1;
@@ -634,12 +525,11 @@ int elf_parse(struct elf *e, const char *path, uint8_t *buf, size_t size)
 	}
 	if (dyn_range(e, DT_JMPREL, DT_PLTRELSZ, &e->plt_off, &e->plt_size, "DT_JMPREL") < 0)
 		return -1;
-	e->plt_isrela = elf_dyn_get(e, DT_PLTREL, NULL) == DT_RELA;
-	if (e->plt_off && !e->plt_isrela && elf_dyn_get(e, DT_PLTREL, NULL) != DT_REL)
+	e->plt_isrela = e->di.pltrel == DT_RELA;
+	if (e->plt_off && !e->plt_isrela && e->di.pltrel != DT_REL)
 		return elf_err(e, "bad DT_PLTREL");
 	if (e->rel_size % elf_relent(e, e->rel_isrela) || e->plt_size % elf_relent(e, e->plt_isrela))
 		return elf_err(e, "relocation table size not a multiple of its entry size");
-	/* every relocation must name a symbol that exists */
 	for (int t = 0; t < 2; t++) {
 		uint64_t o = t ? e->plt_off : e->rel_off, sz = t ? e->plt_size : e->rel_size;
 		int ra = t ? e->plt_isrela : e->rel_isrela;
@@ -651,18 +541,31 @@ int elf_parse(struct elf *e, const char *path, uint8_t *buf, size_t size)
 				return elf_err(e, "relocation names symbol %u of %u", r.sym, e->nsyms);
 		}
 	}
+	return 0;
+}
 
-	if (dyn_range(e, DT_SYMINFO, DT_SYMINSZ, &e->syminfo_off, &e->syminfo_size, "DT_SYMINFO") < 0)
+static int parse_tables(struct elf *e)
+{
+	if (dyn_range(e, DT_SYMINFO, DT_SYMINSZ, &e->syminfo_off, &e->syminfo_size, "DT_SYMINFO") < 0 ||
+	    dyn_range(e, DT_QB_TABLE, DT_QB_TABLESZ, &e->qbt_off, &e->qbt_size, "DT_QB_TABLE") < 0)
 		return -1;
-	if (dyn_range(e, DT_QB_TABLE, DT_QB_TABLESZ, &e->qbt_off, &e->qbt_size, "DT_QB_TABLE") < 0)
-		return -1;
-	e->flags_1 = elf_dyn_get(e, DT_FLAGS_1, NULL);
+	e->flags_1 = e->di.flags_1;
+	return 0;
+}
 
-	for (unsigned k = 0; k < e->ndyn; k++) {
-		int64_t t = e->dyn[k].d_tag;
-		if ((t == DT_NEEDED || t == DT_SONAME || t == DT_RPATH || t == DT_RUNPATH) &&
-		    !elf_dynstr(e, e->dyn[k].d_un.d_val))
-			return elf_err(e, "dynamic entry %u names a string outside .dynstr", k);
-	}
+int elf_parse(struct elf *e, const char *path, uint8_t *buf, size_t size)
+{
+	memset(e, 0, sizeof *e);
+	e->path = path;
+	e->buf = buf;
+	e->size = size;
+	e->dyn_ph = -1;
+	if (parse_header(e) || parse_segments(e) || parse_sections(e))
+		return -1;
+	if (e->dyn_ph < 0)
+		return 0;
+	if (parse_dynamic(e) || parse_symbols(e) || parse_versions(e) || parse_relocs(e) ||
+	    parse_tables(e))
+		return -1;
 	return 0;
 }

@@ -7,6 +7,7 @@
 #include <elf.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "elfbuf.h"
 
 struct elf {
 	const char *path;
@@ -43,6 +44,9 @@ struct elf {
 	uint64_t qbt_off, qbt_size;
 	uint64_t flags_1;
 	const char *interp;
+
+	struct qb_elfbuf f;         /* the file as the shared reader sees it */
+	struct qb_dyninfo di;       /* .dynamic as the loader decodes it */
 };
 
 int elf_load_file(struct elf *e, const char *path);
@@ -91,17 +95,16 @@ void elf_put_dyn(const struct elf *e, const Elf64_Dyn *d, uint8_t *out);
 uint64_t elf_dyn_get(const struct elf *e, int64_t tag, int *found);
 int elf_dyn_index(const struct elf *e, int64_t tag);
 
-static inline uint32_t rd32(const uint8_t *p) { uint32_t v; __builtin_memcpy(&v, p, 4); return v; }
-static inline uint16_t rd16(const uint8_t *p) { uint16_t v; __builtin_memcpy(&v, p, 2); return v; }
-static inline uint64_t rd64(const uint8_t *p) { uint64_t v; __builtin_memcpy(&v, p, 8); return v; }
+static inline uint32_t rd32(const uint8_t *p) { return qb_rd32(p); }
+static inline uint16_t rd16(const uint8_t *p) { return qb_rd16(p); }
+static inline uint64_t rd64(const uint8_t *p) { return qb_rd64(p); }
 static inline void wr32(uint8_t *p, uint32_t v) { __builtin_memcpy(p, &v, 4); }
 static inline void wr16(uint8_t *p, uint16_t v) { __builtin_memcpy(p, &v, 2); }
 static inline void wr64(uint8_t *p, uint64_t v) { __builtin_memcpy(p, &v, 8); }
 
-/* 1 when [off, off+len) lies inside [0, size) without overflow. */
 static inline int in_file(uint64_t size, uint64_t off, uint64_t len)
 {
-	return off <= size && len <= size - off;
+	return qb_in_file(size, off, len);
 }
 
 #endif
