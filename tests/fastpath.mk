@@ -226,10 +226,10 @@ $(FP_CHECK_$(1)): $(FP_LOADER_$(1)) $(FP_FIXTURES_$(1)) $(FP_BINS_$(1))
 endef
 
 # One tool for both ELF classes; it runs on the host.
-$(FPT_x86_64)/qbcorrupt: $(FPS)/qbcorrupt.c tests/fastpath.mk
+$(FPT_x86_64)/qbcorrupt: $(FPS)/qbcorrupt.c $(B)/host/common/elfbuf.o tests/fastpath.mk
 	@mkdir -p $(@D)
 	@echo "HOSTCC $<"
-	$(Q)$(HOSTCC) $(HOST_CFLAGS) -o $@ $<
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) -o $@ $< $(B)/host/common/elfbuf.o
 FP_DEPFILES += $(FPT_x86_64)/qbcorrupt.d
 
 $(foreach a,$(FP_ARCHS),$(eval $(call fp_fixtures,$(a))))

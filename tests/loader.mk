@@ -223,17 +223,19 @@ $(QBF_T)/opt/libfz.so: $(QBF_T)/libfz.so $(B)/bin/linkopt
 	@echo "LINKOPT $@"
 	$(Q)$(B)/bin/linkopt -L$(QBF_T) -o $@ $<
 QBT_FIXTURES += $(QBF_T)/opt/libfz.so
-$(QBF_T)/elfmutate: $(QBF_S)/elfmutate.c
+# The ELF-damaging tools find tables with the loader's own reader.
+QBT_ELFREADER := $(B)/host/common/elfview.o $(B)/host/common/elfbuf.o
+$(QBF_T)/elfmutate: $(QBF_S)/elfmutate.c $(QBT_ELFREADER)
 	@mkdir -p $(@D)
 	@echo "CC $@"
-	$(Q)$(HOSTCC) $(HOST_CFLAGS) -o $@ $<
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) -o $@ $< $(QBT_ELFREADER)
 QBT_FIXTURES += $(QBF_T)/elfmutate
 QBT_DEPFILES += $(QBF_T)/elfmutate.d
 
-$(QBT_T)/elfcorrupt: $(QBT_S)/elfcorrupt.c
+$(QBT_T)/elfcorrupt: $(QBT_S)/elfcorrupt.c $(QBT_ELFREADER)
 	@mkdir -p $(@D)
 	@echo "CC $@"
-	$(Q)$(HOSTCC) $(HOST_CFLAGS) -o $@ $<
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) -o $@ $< $(QBT_ELFREADER)
 QBT_DEPFILES += $(QBT_T)/elfcorrupt.d
 
 $(QBT_T)/notelf/libqbtbad.so:

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "elfbuf.h"
 #include "qbtable.h"
 
 static unsigned char *buf;
@@ -28,71 +29,51 @@ static void *at(size_t off, size_t n)
 	return buf + off;
 }
 
-/* The few header, program header and .dynamic fields used here, read in
- * the file's class. Syminfo entries and the quickbind table have the same
- * layout in both classes. */
-struct phdr {
-	uint32_t type;
-	uint64_t offset, vaddr, filesz;
-};
-
-static struct phdr phdr_get(unsigned i)
-{
-	struct phdr p;
-	if (is64) {
-		const Elf64_Ehdr *eh = at(0, sizeof *eh);
-		const Elf64_Phdr *ph = at(eh->e_phoff + (size_t)i * eh->e_phentsize, sizeof *ph);
-		p = (struct phdr){ph->p_type, ph->p_offset, ph->p_vaddr, ph->p_filesz};
-	} else {
-		const Elf32_Ehdr *eh = at(0, sizeof *eh);
-		const Elf32_Phdr *ph = at(eh->e_phoff + (size_t)i * eh->e_phentsize, sizeof *ph);
-		p = (struct phdr){ph->p_type, ph->p_offset, ph->p_vaddr, ph->p_filesz};
-	}
-	return p;
-}
-
-static unsigned phnum(void)
-{
-	return is64 ? ((Elf64_Ehdr *)at(0, sizeof(Elf64_Ehdr)))->e_phnum
-		    : ((Elf32_Ehdr *)at(0, sizeof(Elf32_Ehdr)))->e_phnum;
-}
+/* The file as the shared ELF reader (common/elfbuf.h) sees it. Syminfo
+ * entries and the quickbind table have the same layout in both classes. */
+static struct qb_elfbuf file;
+static Elf64_Phdr *phdrs;
 
 /* File offset of vaddr, through the PT_LOAD that maps it from the file. */
 static size_t off_of(uint64_t vaddr)
 {
-	for (unsigned i = 0; i < phnum(); i++) {
-		struct phdr ph = phdr_get(i);
-		if (ph.type == PT_LOAD && vaddr >= ph.vaddr && vaddr - ph.vaddr < ph.filesz)
-			return ph.offset + (vaddr - ph.vaddr);
-	}
-	die("address not mapped from the file", NULL);
-	return 0;
+	uint64_t off;
+	if (qb_elfbuf_v2o(&file, vaddr, 1, &off))
+		die("address not mapped from the file", NULL);
+	return off;
 }
 
-static unsigned char *dyn;
-static size_t ndyn;
+static size_t dyn_off, ndyn;
 
 static size_t dyn_entsize(void)
 {
 	return is64 ? sizeof(Elf64_Dyn) : sizeof(Elf32_Dyn);
 }
 
+static Elf64_Dyn dyn_get(size_t i)
+{
+	Elf64_Dyn d;
+	qb_elfbuf_dyn(buf, is64, dyn_off, i, &d);
+	return d;
+}
+
 static int64_t dyn_tag(size_t i)
 {
-	return is64 ? ((Elf64_Dyn *)dyn)[i].d_tag : ((Elf32_Dyn *)dyn)[i].d_tag;
+	return dyn_get(i).d_tag;
 }
 
 static uint64_t dyn_val(size_t i)
 {
-	return is64 ? ((Elf64_Dyn *)dyn)[i].d_un.d_val : ((Elf32_Dyn *)dyn)[i].d_un.d_val;
+	return dyn_get(i).d_un.d_val;
 }
 
 static void dyn_set(size_t i, uint64_t v)
 {
+	unsigned char *d = buf + dyn_off + i * dyn_entsize();
 	if (is64)
-		((Elf64_Dyn *)dyn)[i].d_un.d_val = v;
+		memcpy(d + 8, &v, 8);
 	else
-		((Elf32_Dyn *)dyn)[i].d_un.d_val = (Elf32_Word)v;
+		memcpy(d + 4, &(uint32_t){(uint32_t)v}, 4);
 }
 
 /* Index of the entry with tag, or die naming what is missing. */
@@ -126,19 +107,25 @@ static void load(const char *path)
 	if (!buf || fread(buf, 1, len, f) != len)
 		die("cannot read", path);
 	fclose(f);
-	const unsigned char *id = at(0, EI_NIDENT);
-	if (memcmp(id, ELFMAG, SELFMAG) || (id[EI_CLASS] != ELFCLASS64 && id[EI_CLASS] != ELFCLASS32))
-		die("not an ELF32 or ELF64 file", path);
-	is64 = id[EI_CLASS] == ELFCLASS64;
-	for (unsigned i = 0; i < phnum(); i++) {
-		struct phdr ph = phdr_get(i);
-		if (ph.type == PT_DYNAMIC) {
-			ndyn = ph.filesz / dyn_entsize();
-			dyn = at(ph.offset, ndyn * dyn_entsize());
+	Elf64_Ehdr eh;
+	const char *why = qb_elfbuf_ehdr(buf, len, &eh);
+	if (why)
+		die(why, path);
+	is64 = eh.e_ident[EI_CLASS] == ELFCLASS64;
+	size_t phent = is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr);
+	if (eh.e_phentsize != phent || !qb_in_file(len, eh.e_phoff, (uint64_t)eh.e_phnum * phent) ||
+	    !(phdrs = calloc(eh.e_phnum + 1, sizeof *phdrs)))
+		die("bad program headers", path);
+	for (unsigned i = 0; i < eh.e_phnum; i++) {
+		qb_elfbuf_phdr(buf, is64, eh.e_phoff, i, &phdrs[i]);
+		if (phdrs[i].p_type == PT_DYNAMIC) {
+			ndyn = phdrs[i].p_filesz / dyn_entsize();
+			dyn_off = (const unsigned char *)at(phdrs[i].p_offset, ndyn * dyn_entsize()) - buf;
 		}
 	}
-	if (!dyn)
+	if (!ndyn)
 		die("no PT_DYNAMIC", path);
+	qb_elfbuf_init(&file, buf, len, &eh, phdrs, eh.e_phnum);
 }
 
 int main(int argc, char **argv)
@@ -239,5 +226,6 @@ int main(int argc, char **argv)
 	if (!f || fwrite(buf, 1, len, f) != len || fclose(f))
 		die("cannot write", argv[3]);
 	free(buf);
+	free(phdrs);
 	return 0;
 }

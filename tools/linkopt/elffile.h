@@ -88,6 +88,7 @@ void elf_rel_put(struct elf *e, uint64_t at, int isrela, const struct rel *r);
 size_t elf_phentsize(const struct elf *e);
 size_t elf_shentsize(const struct elf *e);
 size_t elf_dynentsize(const struct elf *e);
+size_t elf_symentsize(const struct elf *e);
 void elf_put_ehdr(const struct elf *e, uint8_t *out);
 void elf_put_phdr(const struct elf *e, const Elf64_Phdr *p, uint8_t *out);
 void elf_put_shdr(const struct elf *e, const Elf64_Shdr *s, uint8_t *out);

@@ -30,129 +30,63 @@ static void die(const char *m)
 	exit(1);
 }
 
-/* File offset of a virtual address, through the PT_LOAD that maps it. */
-static long vaddr_to_off(const unsigned char *buf, const Elf64_Ehdr *eh, Elf64_Addr va)
-{
-	for (int i = 0; i < eh->e_phnum; i++) {
-		Elf64_Phdr ph;
-		memcpy(&ph, buf + eh->e_phoff + (long)i * eh->e_phentsize, sizeof ph);
-		if (ph.p_type == PT_LOAD && va >= ph.p_vaddr && va < ph.p_vaddr + ph.p_filesz)
-			return (long)(va - ph.p_vaddr + ph.p_offset);
-	}
-	die("address not in the file");
-	return -1;
-}
+static struct qb_elfbuf file;
+static Elf64_Phdr phdrs[256];
 
-static void corrupt_reltype(unsigned char *buf, long size, const Elf64_Ehdr *eh)
+static void corrupt_reltype(unsigned char *buf)
 {
-	Elf64_Addr rela = 0;
-	for (int i = 0; i < eh->e_phnum; i++) {
-		Elf64_Phdr ph;
-		memcpy(&ph, buf + eh->e_phoff + (long)i * eh->e_phentsize, sizeof ph);
-		if (ph.p_type != PT_DYNAMIC)
-			continue;
-		for (long at = ph.p_offset; at + 16 <= size; at += 16) {
-			Elf64_Dyn d;
-			memcpy(&d, buf + at, sizeof d);
-			if (d.d_tag == DT_NULL)
-				break;
-			if (d.d_tag == DT_RELA)
-				rela = d.d_un.d_ptr;
-		}
-	}
-	if (!rela)
+	struct qb_dyninfo d;
+	read_dynamic(&file, &d);
+	if (!d.rela)
 		die("no DT_RELA");
-	long off = vaddr_to_off(buf, eh, rela);
+	long off = file_offset(&file, d.rela, sizeof(Elf64_Rela));
 	Elf64_Rela r;
 	memcpy(&r, buf + off, sizeof r);
 	r.r_info = ELF64_R_INFO(ELF64_R_SYM(r.r_info), R_X86_64_SIZE64);
 	memcpy(buf + off, &r, sizeof r);
 }
 
-/* Program header fields of either class, at their offsets in the file. */
-struct anyph { long at; uint32_t type; uint64_t vaddr, offset, filesz; };
-
 static int is64;
 
-static int phdr_get(const unsigned char *buf, long size, int i, struct anyph *o)
-{
-	uint64_t phoff = is64 ? ((const Elf64_Ehdr *)buf)->e_phoff : ((const Elf32_Ehdr *)buf)->e_phoff;
-	int phnum = is64 ? ((const Elf64_Ehdr *)buf)->e_phnum : ((const Elf32_Ehdr *)buf)->e_phnum;
-	size_t ent = is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr);
-	if (i >= phnum || phoff + (i + 1) * ent > (uint64_t)size)
-		return 0;
-	o->at = (long)(phoff + i * ent);
-	if (is64) {
-		const Elf64_Phdr *p = (const Elf64_Phdr *)(buf + o->at);
-		*o = (struct anyph){o->at, p->p_type, p->p_vaddr, p->p_offset, p->p_filesz};
-	} else {
-		const Elf32_Phdr *p = (const Elf32_Phdr *)(buf + o->at);
-		*o = (struct anyph){o->at, p->p_type, p->p_vaddr, p->p_offset, p->p_filesz};
-	}
-	return 1;
-}
-
-/* Set a program header's p_vaddr (when vaddr != -1) and p_memsz. */
-static void phdr_set(unsigned char *buf, const struct anyph *ph, uint64_t vaddr, uint64_t memsz)
+/* Set program header i's p_vaddr (when vaddr != -1) and p_memsz. */
+static void phdr_set(unsigned char *buf, unsigned i, uint64_t vaddr, uint64_t memsz)
 {
 	if (is64) {
-		Elf64_Phdr *p = (Elf64_Phdr *)(buf + ph->at);
+		Elf64_Phdr *p = (Elf64_Phdr *)(buf + file.eh.e_phoff) + i;
 		if (vaddr != (uint64_t)-1)
 			p->p_vaddr = vaddr;
 		p->p_memsz = memsz;
 	} else {
-		Elf32_Phdr *p = (Elf32_Phdr *)(buf + ph->at);
+		Elf32_Phdr *p = (Elf32_Phdr *)(buf + file.eh.e_phoff) + i;
 		if (vaddr != (uint64_t)-1)
 			p->p_vaddr = (Elf32_Addr)vaddr;
 		p->p_memsz = (Elf32_Word)memsz;
 	}
 }
 
-static struct anyph find_phdr(const unsigned char *buf, long size, uint32_t type)
+static unsigned find_phdr(uint32_t type)
 {
-	struct anyph ph;
-	for (int i = 0; phdr_get(buf, size, i, &ph); i++)
-		if (ph.type == type)
-			return ph;
+	for (unsigned i = 0; i < file.phnum; i++)
+		if (phdrs[i].p_type == type)
+			return i;
 	die("no program header of the type to corrupt");
-	return ph;
+	return 0;
 }
 
-static long any_vaddr_to_off(const unsigned char *buf, long size, uint64_t va)
+/* Every non-empty bucket, found where the loader finds them. */
+static void corrupt_gnubucket(unsigned char *buf)
 {
-	struct anyph ph;
-	for (int i = 0; phdr_get(buf, size, i, &ph); i++)
-		if (ph.type == PT_LOAD && va >= ph.vaddr && va - ph.vaddr < ph.filesz)
-			return (long)(va - ph.vaddr + ph.offset);
-	die("address not in the file");
-	return -1;
-}
-
-static void corrupt_gnubucket(unsigned char *buf, long size)
-{
-	struct anyph dp = find_phdr(buf, size, PT_DYNAMIC);
-	size_t dent = is64 ? sizeof(Elf64_Dyn) : sizeof(Elf32_Dyn);
-	uint64_t gh = 0;
-	for (uint64_t at = dp.offset; at + dent <= dp.offset + dp.filesz && at + dent <= (uint64_t)size; at += dent) {
-		int64_t tag = is64 ? ((Elf64_Dyn *)(buf + at))->d_tag : ((Elf32_Dyn *)(buf + at))->d_tag;
-		uint64_t val = is64 ? ((Elf64_Dyn *)(buf + at))->d_un.d_val : ((Elf32_Dyn *)(buf + at))->d_un.d_val;
-		if (tag == DT_NULL)
-			break;
-		if (tag == DT_GNU_HASH)
-			gh = val;
-	}
-	if (!gh)
+	struct qb_dyninfo d;
+	struct qb_hashinfo h;
+	read_dynamic(&file, &d);
+	if (!d.gnu_hash)
 		die("no DT_GNU_HASH");
-	long off = any_vaddr_to_off(buf, size, gh);
-	uint32_t hdr[4];
-	if (off + 16 > size)
-		die("DT_GNU_HASH outside the file");
-	memcpy(hdr, buf + off, sizeof hdr);
-	long b = off + 16 + (long)hdr[2] * (is64 ? 8 : 4);
-	if (b + 4l * hdr[0] > size)
-		die("DT_GNU_HASH buckets outside the file");
+	const char *why = qb_hashinfo(&file.view, 0, d.gnu_hash, &h);
+	if (why)
+		die(why);
+	long b = file_offset(&file, h.gnu_buckets, 4ull * h.gnu_nbuckets);
 	int changed = 0;
-	for (uint32_t i = 0; i < hdr[0]; i++) {
+	for (uint32_t i = 0; i < h.gnu_nbuckets; i++) {
 		uint32_t v;
 		memcpy(&v, buf + b + 4l * i, 4);
 		if (v) {
@@ -172,16 +106,16 @@ int main(int argc, char **argv)
 	long size;
 	Elf64_Ehdr eh;
 	unsigned char *buf = read_elf(argv[2], &size);
-	is64 = buf[EI_CLASS] == ELFCLASS64;
+	open_elfbuf(&file, buf, size, phdrs, sizeof phdrs / sizeof *phdrs);
+	is64 = file.view.wide;
 	if (!strcmp(argv[1], "relro")) {
-		phdr_set(buf, (struct anyph[]){find_phdr(buf, size, PT_GNU_RELRO)}, 0, 0x100000);
+		phdr_set(buf, find_phdr(PT_GNU_RELRO), 0, 0x100000);
 		goto write;
 	} else if (!strcmp(argv[1], "tlsmemsz")) {
-		phdr_set(buf, (struct anyph[]){find_phdr(buf, size, PT_TLS)}, (uint64_t)-1,
-			 is64 ? 0xfffffffffffffff0ull : 0xfffffff0u);
+		phdr_set(buf, find_phdr(PT_TLS), (uint64_t)-1, is64 ? 0xfffffffffffffff0ull : 0xfffffff0u);
 		goto write;
 	} else if (!strcmp(argv[1], "gnubucket")) {
-		corrupt_gnubucket(buf, size);
+		corrupt_gnubucket(buf);
 		goto write;
 	}
 	if (!is64)
@@ -209,7 +143,7 @@ int main(int argc, char **argv)
 			ph.p_memsz = ph.p_filesz;
 		memcpy(buf + last, &ph, sizeof ph);
 	} else if (!strcmp(argv[1], "reltype")) {
-		corrupt_reltype(buf, size, &eh);
+		corrupt_reltype(buf);
 	} else if (!strcmp(argv[1], "entry")) {
 		eh.e_entry = 0x10;
 		memcpy(buf, &eh, sizeof eh);

@@ -3,7 +3,7 @@
  * symbol, string, hash, version and relocation tables, and linkopt's
  * syminfo and quickbind tables when present), chosen from SEED.
  * Code and data bytes are left alone: the fuzz suite tests the loader,
- * not what a program does with corrupted code. */
+ * not what a program does with corrupted code. ELF32 and ELF64. */
 #include <elf.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -33,29 +33,36 @@ int main(int argc, char **argv)
 		die("usage: elfmutate SEED IN OUT");
 	state = strtoull(argv[1], 0, 10) * 0x9e3779b97f4a7c15ull + 1;
 	long size;
-	Elf64_Ehdr eh;
-	unsigned char *buf = read_elf64(argv[2], &size, &eh);
-	if (eh.e_shoff + (uint64_t)eh.e_shnum * sizeof(Elf64_Shdr) > (uint64_t)size)
+	unsigned char *buf = read_elf(argv[2], &size);
+	static struct qb_elfbuf file;
+	static Elf64_Phdr phdrs[256];
+	open_elfbuf(&file, buf, size, phdrs, sizeof phdrs / sizeof *phdrs);
+	const Elf64_Ehdr eh = file.eh;
+	int wide = file.view.wide;
+	size_t shent = wide ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr);
+	size_t phent = wide ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr);
+	if (eh.e_shentsize != shent || !eh.e_shnum || eh.e_shstrndx >= eh.e_shnum ||
+	    !qb_in_file((uint64_t)size, eh.e_shoff, (uint64_t)eh.e_shnum * shent))
 		die("no section headers");
 
 	struct region reg[64];
 	size_t nreg = 0, total = 0;
-	reg[nreg++] = (struct region){ 0, sizeof eh };
-	reg[nreg++] = (struct region){ eh.e_phoff, (size_t)eh.e_phnum * sizeof(Elf64_Phdr) };
+	reg[nreg++] = (struct region){ 0, wide ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr) };
+	reg[nreg++] = (struct region){ eh.e_phoff, (size_t)eh.e_phnum * phent };
 	Elf64_Shdr shstr;
-	memcpy(&shstr, buf + eh.e_shoff + (size_t)eh.e_shstrndx * sizeof shstr, sizeof shstr);
+	qb_elfbuf_shdr(buf, wide, eh.e_shoff, eh.e_shstrndx, &shstr);
 	for (unsigned i = 0; i < eh.e_shnum && nreg < 64; i++) {
 		Elf64_Shdr sh;
-		memcpy(&sh, buf + eh.e_shoff + i * sizeof sh, sizeof sh);
+		qb_elfbuf_shdr(buf, wide, eh.e_shoff, i, &sh);
 		const char *name = shstr.sh_offset + sh.sh_name < (uint64_t)size ?
 			(const char *)buf + shstr.sh_offset + sh.sh_name : "";
 		int take = sh.sh_type == SHT_DYNSYM || sh.sh_type == SHT_DYNAMIC ||
 			   sh.sh_type == SHT_SUNW_syminfo || !strcmp(name, ".qb.table") ||
 			   sh.sh_type == SHT_HASH || sh.sh_type == SHT_GNU_HASH ||
-			   sh.sh_type == SHT_RELA || sh.sh_type == SHT_GNU_versym ||
+			   sh.sh_type == SHT_RELA || sh.sh_type == SHT_REL || sh.sh_type == SHT_GNU_versym ||
 			   sh.sh_type == SHT_GNU_verdef || sh.sh_type == SHT_GNU_verneed ||
 			   (sh.sh_type == SHT_STRTAB && (sh.sh_flags & SHF_ALLOC));
-		if (take && sh.sh_size && sh.sh_offset + sh.sh_size <= (uint64_t)size)
+		if (take && sh.sh_size && qb_in_file((uint64_t)size, sh.sh_offset, sh.sh_size))
 			reg[nreg++] = (struct region){ sh.sh_offset, sh.sh_size };
 	}
 	for (size_t i = 0; i < nreg; i++)
