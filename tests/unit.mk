@@ -1,5 +1,5 @@
 # Unit tests of the loader pieces that work alone, built for the host.
-UNIT_SRCS := tests/test_unit_hash.c tests/test_unit_pathexp.c tests/test_unit_dynamic.c tests/test_unit_libsearch.c tests/test_unit_secureenv.c
+UNIT_SRCS := tests/test_unit_hash.c tests/test_unit_pathexp.c tests/test_unit_dynamic.c tests/test_unit_elfview.c tests/test_unit_libsearch.c tests/test_unit_secureenv.c
 UNIT_LIB_SRCS := common/elfview.c ldso/pathexp.c common/libsearch.c ldso/secureenv.c
 UNIT_BIN := $(B)/tests/unit
 
