@@ -5,6 +5,9 @@
 
 #include "elfhash.h"
 #include "qbtable.h"
+#include "appview.h"
+
+#include <stdio.h>
 
 int symbol_exported(const struct elf *e, uint32_t i)
 {
@@ -147,6 +150,66 @@ static int lib_nodirect(const struct elf *e, uint32_t sym)
 	return 0;
 }
 
+/* The definitions the loader's standard lookup can reach from an object
+ * of a program's load, in its order: the global scope, then (for a
+ * dlopened module) the module's own libraries. The program (libs[0]) and
+ * DF_1_INTERPOSE objects are left out: the loader checks them before any
+ * direct binding. */
+static int view_defs(struct defmap *m, const struct appview *v)
+{
+	return defmap_build(m, &v->load, 1);
+}
+
+/* The object of v's load whose definition of name (version need) the
+ * standard lookup picks, or -1. */
+static int view_pick(const struct defmap *m, const struct appview *v, const char *name, const char *need)
+{
+	for (const struct defnode *d = defmap_find(m, name); d; d = d->next ? &m->nodes[d->next - 1] : NULL) {
+		const struct elf *e = &v->load.libs[d->lib].e;
+		if (e->flags_1 & DF_1_INTERPOSE)
+			continue;
+		Elf64_Sym s;
+		elf_sym_get(e, d->sym, &s);
+		/* the loader skips undefined-value definitions (ldso/lookup.c) */
+		if (!s.st_value && ELF64_ST_TYPE(s.st_info) != STT_TLS)
+			continue;
+		if (version_ok(&v->load, d, need))
+			return (int)d->lib;
+	}
+	return -1;
+}
+
+static const char *base(const char *p)
+{
+	const char *s = strrchr(p, '/');
+	return s ? s + 1 : p;
+}
+
+/* Does every program's load order agree that DT_NEEDED entry dynidx of
+ * the object supplies name? */
+static int views_agree(const struct closure *c, const struct defmap *vm, const char *name, const char *need,
+	int dynidx, const struct bind_opts *o)
+{
+	int bad = 0, good = 0;
+	for (unsigned k = 0; k < c->nviews; k++) {
+		const struct appview *v = c->views[k];
+		int want = v->load.libs[v->self].dep ? v->load.libs[v->self].dep[dynidx] : -1;
+		int got = view_pick(&vm[k], v, name, need);
+		if (got == want && got >= 0) {
+			good++;
+			continue;
+		}
+		bad++;
+		if (o->verbose)
+			printf("%s: %s: the loader's lookup from %s finds it in %s, not %s: standard lookup\n",
+			       c->libs[0].path, name, v->app, got < 0 ? "no library" : base(v->load.libs[got].path),
+			       want < 0 ? "?" : base(v->load.libs[want].path));
+	}
+	if (bad && good && o->verbose)
+		printf("%s: %s: the programs' load orders disagree: standard lookup\n", c->libs[0].path, name);
+	return !bad;
+}
+
 int bind_compute(const struct closure *c, const struct bind_opts *o, struct syminfo *si,
 	uint32_t *hint)
 {
@@ -154,6 +217,15 @@ int bind_compute(const struct closure *c, const struct bind_opts *o, struct symi
 	struct defmap m;
 	if (defmap_build(&m, c, 1) < 0)
 		return -1;
+	struct defmap *vm = c->nviews ? calloc(c->nviews, sizeof *vm) : NULL;
+	for (unsigned k = 0; k < c->nviews; k++)
+		if (!vm || view_defs(&vm[k], c->views[k]) < 0) {
+			for (unsigned j = 0; vm && j < k; j++)
+				defmap_free(&vm[j]);
+			free(vm);
+			defmap_free(&m);
+			return -1;
+		}
 	int self_nodirect = o->nodirect || (obj->flags_1 & DF_1_NODIRECT);
 	si[0] = (struct syminfo){ 0, 0 };
 	for (uint32_t i = 1; i < obj->nsyms; i++) {
@@ -193,6 +265,8 @@ int bind_compute(const struct closure *c, const struct bind_opts *o, struct symi
 				reason = QB_SYMINFO_VAGUE;
 			else if (nlibs > 1)
 				reason = QB_SYMINFO_MULTI;
+			else if (c->nviews && !views_agree(c, vm, name, need, L->dynidx, o))
+				reason = QB_SYMINFO_MULTI;
 		}
 		if (reason) {
 			si[i] = (struct syminfo){ SYMINFO_BT_NONE, reason };
@@ -202,6 +276,9 @@ int bind_compute(const struct closure *c, const struct bind_opts *o, struct symi
 				hint[i] = first->sym;
 		}
 	}
+	for (unsigned k = 0; k < c->nviews; k++)
+		defmap_free(&vm[k]);
+	free(vm);
 	defmap_free(&m);
 	return 0;
 }

@@ -23,6 +23,7 @@ struct bind_opts {
 	const char **interpose;  /* sorted list of names (--interpose-list) */
 	size_t ninterpose;
 	int nodirect;            /* --nodirect: flag the object's own definitions */
+	int verbose;             /* -v: say which bindings a program's load order forbids */
 };
 
 struct syminfo { uint16_t boundto, flags; };

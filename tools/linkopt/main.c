@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "appview.h"
 #include "linkopt.h"
 #include "order.h"
 
@@ -24,6 +25,8 @@ static void usage(FILE *f)
 	      "  --sysroot DIR        resolve absolute library paths under DIR\n"
 	      "  --interpose-list F   never bind the symbols listed in F (one per line) directly\n"
 	      "  --nodirect           flag this object's own definitions as no-direct\n"
+	      "  --app PROG           bind as the loader loads PROG (repeatable; executables\n"
+	      "                       among the FILEs count too); other FILEs as its modules\n"
 	      "  --no-sort            keep the order of the relocations\n"
 	      "  -O1                  (reserved) rebuild hash tables with more buckets\n"
 	      "  -v, --verbose        say what was done\n"
@@ -159,7 +162,7 @@ static int load_interpose_list(const char *file, struct bind_opts *bo)
 }
 
 enum { OPT_DUMP = 256, OPT_CHECK, OPT_INTERPOSERS, OPT_ROOT, OPT_SYSROOT, OPT_ILIST, OPT_NODIRECT,
-       OPT_NOSORT, OPT_HELP, OPT_VERSION };
+       OPT_NOSORT, OPT_HELP, OPT_VERSION, OPT_APP };
 
 int main(int argc, char **argv)
 {
@@ -172,6 +175,7 @@ int main(int argc, char **argv)
 		{ "interpose-list", required_argument, 0, OPT_ILIST },
 		{ "nodirect", no_argument, 0, OPT_NODIRECT },
 		{ "no-sort", no_argument, 0, OPT_NOSORT },
+		{ "app", required_argument, 0, OPT_APP },
 		{ "verbose", no_argument, 0, 'v' },
 		{ "help", no_argument, 0, OPT_HELP },
 		{ "version", no_argument, 0, OPT_VERSION },
@@ -182,6 +186,7 @@ int main(int argc, char **argv)
 	o.sort = 1;
 	const char *root = NULL;
 	static const char *ldirs[256];
+	const char **apps = NULL;
 	int (*fn)(const char *, const struct opts *) = optimize_file;
 	int c;
 	while ((c = getopt_long(argc, argv, "o:L:O:v", lo, NULL)) != -1) {
@@ -204,12 +209,20 @@ int main(int argc, char **argv)
 			break;
 		case OPT_NODIRECT: o.bo.nodirect = 1; break;
 		case OPT_NOSORT: o.sort = 0; break;
+		case OPT_APP:
+			if (appview_collect(&optarg, -1, &apps, &o.so.napps) < 0)
+				return LO_ERR;
+			break;
 		case OPT_HELP: usage(stdout); return 0;
 		case OPT_VERSION: printf("linkopt %s (quickbind)\n", LINKOPT_VERSION); return 0;
 		default: usage(stderr); return LO_ERR;
 		}
 	}
 	o.so.ldirs = ldirs;
+	o.bo.verbose = o.verbose;
+	if (!root && fn != dump_file && appview_collect(argv + optind, argc - optind, &apps, &o.so.napps) < 0)
+		return LO_ERR;
+	o.so.apps = apps;
 	if (root) {
 		if (optind != argc || o.out) {
 			fprintf(stderr, "linkopt: --root takes no FILE and no -o\n");

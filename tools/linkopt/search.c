@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include "libsearch.h"
+#include "appview.h"
 
 static const char *arch_name(const struct elf *e) { return e->is64 ? "x86_64" : "i386"; }
 
@@ -245,12 +246,53 @@ static int find_lib(struct closure *c, const struct search_opts *o, unsigned par
 	return 0;
 }
 
-int closure_build(struct elf *obj, const struct search_opts *o, struct closure *c, char *err, size_t errlen)
+/* The loader's "already loaded" rule (ldso/search.c qb_find_loaded): a
+ * DT_NEEDED name is the object loaded by that name, with that SONAME
+ * (names without '/'), or opened under that path. */
+static int loaded_by_name(const struct closure *c, const char *name)
+{
+	int path = strchr(name, '/') != NULL;
+	for (unsigned i = 0; i < c->n; i++) {
+		const struct lib *l = &c->libs[i];
+		if ((l->shortname && !strcmp(l->shortname, name)) || (l->path && !strcmp(l->path, name)))
+			return (int)i;
+		int found;
+		uint64_t v = elf_dyn_get(&l->e, DT_SONAME, &found);
+		const char *so = found ? elf_dynstr(&l->e, v) : NULL;
+		if (!path && so && !strcmp(so, name))
+			return (int)i;
+	}
+	return -1;
+}
+
+static int closure_grow(struct closure *c, char *err, size_t errlen)
+{
+	if (c->n < c->cap)
+		return 0;
+	struct lib *nl = realloc(c->libs, 2 * c->cap * sizeof *nl);
+	if (!nl) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	c->libs = nl;
+	c->cap *= 2;
+	return 0;
+}
+
+static int *dep_array(const struct elf *e)
+{
+	int *d = malloc((e->ndyn ? e->ndyn : 1) * sizeof *d);
+	for (unsigned k = 0; d && k < e->ndyn; k++)
+		d[k] = -1;
+	return d;
+}
+
+int closure_start(struct elf *obj, struct closure *c, char *err, size_t errlen)
 {
 	memset(c, 0, sizeof *c);
 	c->cap = 16;
 	c->libs = calloc(c->cap, sizeof *c->libs);
-	if (!c->libs) {
+	if (!c->libs || !(c->libs[0].dep = dep_array(obj))) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -267,27 +309,63 @@ int closure_build(struct elf *obj, const struct search_opts *o, struct closure *
 		c->secure = (st.st_mode & (S_ISUID | S_ISGID)) != 0;
 	}
 	c->musl = is_musl_object(obj);
+	return 0;
+}
 
-	for (unsigned q = 0; q < c->n; q++) {
+int closure_add(struct closure *c, struct elf *e, const char *path, int needed_by, char *err, size_t errlen)
+{
+	struct stat st;
+	if (closure_grow(c, err, errlen) < 0)
+		return -1;
+	struct lib *l = &c->libs[c->n];
+	memset(l, 0, sizeof *l);
+	l->path = strdup(path);
+	l->dep = dep_array(e);
+	if (!l->path || !l->dep) {
+		free(l->path);
+		free(l->dep);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	l->e = *e;
+	l->e.path = l->path;
+	l->needed_by = needed_by;
+	l->dynidx = -1;
+	if (stat(path, &st) == 0) {
+		l->dev = st.st_dev;
+		l->ino = st.st_ino;
+	}
+	return (int)c->n++;
+}
+
+int closure_expand(struct closure *c, const struct search_opts *o, unsigned from, char *err, size_t errlen)
+{
+	for (unsigned q = from; q < c->n; q++) {
 		const struct elf *e = &c->libs[q].e;
 		for (unsigned k = 0; k < e->ndyn; k++) {
 			if (e->dyn[k].d_tag != DT_NEEDED)
 				continue;
 			const char *name = elf_dynstr(e, e->dyn[k].d_un.d_val);
-			if (c->n == c->cap) {
-				struct lib *nl = realloc(c->libs, 2 * c->cap * sizeof *nl);
-				if (!nl) {
-					snprintf(err, errlen, "out of memory");
-					return -1;
-				}
-				c->libs = nl;
-				c->cap *= 2;
-				e = &c->libs[q].e;
+			if (!name) {
+				snprintf(err, errlen, "bad DT_NEEDED string offset in %s", c->libs[q].path);
+				return -1;
 			}
+			if (closure_grow(c, err, errlen) < 0)
+				return -1;
+			e = &c->libs[q].e;
 			struct lib *l = &c->libs[c->n];
 			memset(l, 0, sizeof *l);
 			char why[PATH_MAX + 128] = "";
-			int r = find_lib(c, o, q, name, l, why, sizeof why);
+			int r = -1;
+			/* musl's reserved names are the loader itself, before any
+			 * other rule (find_lib) */
+			if (!(c->musl && !strchr(name, '/') && (qb_search_reserved(name) || !strncmp(name, "ld-musl-", 8)))) {
+				int i = loaded_by_name(c, name);
+				if (i >= 0)
+					r = 2 + i;
+			}
+			if (r < 0)
+				r = find_lib(c, o, q, name, l, why, sizeof why);
 			if (r < 0) {
 				snprintf(err, errlen, "library %s (needed by %s): %s", name, c->libs[q].path, why);
 				return -1;
@@ -302,21 +380,53 @@ int closure_build(struct elf *obj, const struct search_opts *o, struct closure *
 			if (r == 1) {
 				l->needed_by = (int)q;
 				l->dynidx = q == 0 ? (int)k : -1;
+				l->shortname = strdup(name);
+				l->dep = dep_array(&l->e);
+				if (!l->shortname || !l->dep) {
+					snprintf(err, errlen, "out of memory");
+					elf_free(&l->e);
+					free(l->path);
+					free(l->shortname);
+					free(l->dep);
+					return -1;
+				}
+				c->libs[q].dep[k] = (int)c->n;
 				c->n++;
-			} else if (q == 0 && c->libs[r - 2].dynidx < 0 && r - 2 != 0) {
-				c->libs[r - 2].dynidx = (int)k;
+			} else {
+				c->libs[q].dep[k] = r - 2;
+				if (q == 0 && c->libs[r - 2].dynidx < 0 && r - 2 != 0)
+					c->libs[r - 2].dynidx = (int)k;
 			}
 		}
 	}
 	return 0;
 }
 
+int closure_build(struct elf *obj, const struct search_opts *o, struct closure *c, char *err, size_t errlen)
+{
+	memset(c, 0, sizeof *c);
+	if (o->napps) {
+		int r = appview_closure(obj, o, c, err, errlen);
+		if (r <= 0)
+			return r;
+	}
+	if (closure_start(obj, c, err, errlen) < 0)
+		return -1;
+	return closure_expand(c, o, 0, err, errlen);
+}
+
 void closure_free(struct closure *c)
 {
-	for (unsigned i = 1; i < c->n; i++) {
-		elf_free(&c->libs[i].e);
-		free(c->libs[i].path);
+	for (unsigned i = 0; i < c->n; i++) {
+		if (i && !c->borrowed) {
+			elf_free(&c->libs[i].e);
+			free(c->libs[i].path);
+			free(c->libs[i].shortname);
+		}
+		free(c->libs[i].dep);
 	}
 	free(c->libs);
+	if (c->nviews)
+		appview_free_all(c->views, c->nviews);
 	memset(c, 0, sizeof *c);
 }

@@ -18,6 +18,12 @@ struct search_opts {
 	 * does. Empty: the file is the top of its chain. */
 	const struct qb_chain_link *above;
 	unsigned nabove;
+	/* Programs the files are optimized for (--app, or executables among
+	 * the inputs): a library one of them loads is resolved and bound as
+	 * the loader loads that program; a file none of them loads, as a
+	 * module each of them dlopens (tools/linkopt/appview.c). */
+	const char *const *apps;
+	unsigned napps;
 };
 
 struct lib {
@@ -26,17 +32,32 @@ struct lib {
 	int needed_by;        /* index of the first object that needs it, -1 for the object */
 	int dynidx;           /* index of the DT_NEEDED entry in the object's .dynamic, -1 if indirect */
 	unsigned long long dev, ino;
+	char *shortname;      /* the DT_NEEDED name it was loaded by (NULL for libs[0]) */
+	int *dep;             /* dep[k]: closure index of the library DT_NEEDED entry k names, -1 */
 };
+
+struct appview;
 
 struct closure {
 	struct lib *libs;     /* libs[0] is the object itself (elf not owned) */
 	unsigned n, cap;
 	int musl;             /* the object is musl-built */
 	int secure;           /* a set-id file: the loader's secure-mode rules */
+	int borrowed;         /* libs[1..n) belong to views[0] */
+	/* The loads of the programs given that load the object (or dlopen
+	 * it): bind_compute checks every direct binding against each. */
+	struct appview **views;
+	unsigned nviews;
 };
 
 /* 0 on success; on failure, writes one line (without the "linkopt: FILE: " prefix) to err. */
 int closure_build(struct elf *obj, const struct search_opts *o, struct closure *c, char *err, size_t errlen);
+/* The pieces of closure_build, for the application view: start with obj
+ * alone (not owned), append a loaded root, load the DT_NEEDED entries of
+ * libs[from..] breadth-first as the loader does. */
+int closure_start(struct elf *obj, struct closure *c, char *err, size_t errlen);
+int closure_add(struct closure *c, struct elf *e, const char *path, int needed_by, char *err, size_t errlen);
+int closure_expand(struct closure *c, const struct search_opts *o, unsigned from, char *err, size_t errlen);
 void closure_free(struct closure *c);
 int is_musl_object(const struct elf *e);
 

@@ -1,0 +1,18 @@
+# linkopt's application view (issue 13): tests/test_linkopt_app.c builds
+# the fixtures of tests/linkopt_app/ with each configured architecture's
+# musl compiler and runs them under musl's loader and quickbind.
+LOAPP_BIN := $(B)/tests/test_linkopt_app
+
+$(LOAPP_BIN): tests/test_linkopt_app.c tests/linkopt_util.c tests/linkopt_util.h tests/linkopt_app.mk
+	@mkdir -p $(@D)
+	@echo "CC $@"
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itests -DLOAPP_ARCHS='"$(ARCHS)"' -DLOAPP_SRC_DIR='"$(abspath tests/linkopt_app)"' \
+		-DLOT_DIR='"$(abspath $(LOT))"' -DLOAPP_LOADER_DIR='"$(abspath $(B)/lib)"' -DLINKOPT_BIN='"$(abspath $(B)/bin/linkopt)"' \
+		-o $@ tests/test_linkopt_app.c tests/linkopt_util.c -lcriterion
+
+CHECK_DEPS += $(B)/bin/linkopt $(foreach a,$(ARCHS),$(B)/lib/ld-quickbind-$(a).so.1)
+CHECK_BINS += $(LOAPP_BIN)
+
+.PHONY: check-linkopt-app
+check-linkopt-app: $(B)/bin/linkopt $(foreach a,$(ARCHS),$(B)/lib/ld-quickbind-$(a).so.1) $(LOAPP_BIN)
+	$(LOAPP_BIN) --jobs=2

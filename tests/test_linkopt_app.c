@@ -1,0 +1,260 @@
+/* linkopt's application view (issue 13): libraries resolved and bound as
+ * the loader loads the program given with them (an executable among the
+ * inputs, or --app), on every configured architecture. The fixtures of
+ * tests/linkopt_app/ are built here with the architecture's musl
+ * compiler; programs run under musl's loader (the reference) and under
+ * quickbind with LD_DIRECT_VERIFY=1, which compares every direct binding
+ * with the standard lookup and counts the differences. */
+#define _GNU_SOURCE
+#include <criterion/criterion.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "linkopt_util.h"
+
+static const char *const arch_cc[][2] = {
+	{ "x86_64", "musl-gcc" },
+	{ "i386", "i386-linux-musl-gcc" },
+};
+
+static int have_arch(const char *arch)
+{
+	return strstr(LOAPP_ARCHS, arch) != NULL;
+}
+
+static const char *cc_of(const char *arch)
+{
+	return !strcmp(arch, "i386") ? arch_cc[1][1] : arch_cc[0][1];
+}
+
+static const char *loader(const char *arch)
+{
+	static char buf[2][PATH_MAX];
+	char *p = buf[!strcmp(arch, "i386")];
+	snprintf(p, PATH_MAX, "%s/ld-quickbind-%s.so.1", LOAPP_LOADER_DIR, arch);
+	return p;
+}
+
+#define SRC LOAPP_SRC_DIR
+
+static void sh_must(const char *dir, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sh_must(const char *dir, const char *fmt, ...)
+{
+	char cmd[6000];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof cmd, fmt, ap);
+	va_end(ap);
+	struct run r = lot_sh("cd %s && %s", dir, cmd);
+	cr_assert_eq(r.status, 0, "`%s` exited %d\nstdout: %s\nstderr: %s", cmd, r.status, r.out, r.err);
+	lot_run_free(&r);
+}
+
+static struct run sh(const char *dir, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static struct run sh(const char *dir, const char *fmt, ...)
+{
+	char cmd[6000];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof cmd, fmt, ap);
+	va_end(ap);
+	return lot_sh("cd %s && %s", dir, cmd);
+}
+
+/* The number in "verify_differences=N" of LD_DEBUG=statistics output
+ * (every "statistics" line of a run; the last one covers the run). */
+static long verify_diffs(const char *err)
+{
+	const char *p = err, *q;
+	long n = -1;
+	while ((q = strstr(p, "verify_differences="))) {
+		n = strtol(q + 19, NULL, 10);
+		p = q + 1;
+	}
+	return n;
+}
+
+/* Runs ./PROG ARGS under musl's loader and under quickbind in verify mode:
+ * same output, exit 0 both, and no direct binding that differs from the
+ * standard lookup. Returns quickbind's difference count. */
+static long run_both(const char *arch, const char *dir, const char *prog_args)
+{
+	/* musl's loader as a command: under qemu-user, i386 programs whose
+	 * program headers linkopt moved are mapped wrongly through PT_INTERP
+	 * (qemu derives AT_PHDR from e_phoff); that is not this suite's
+	 * subject */
+	struct run ref = sh(dir, "/lib/ld-musl-%s.so.1 ./%s", arch, prog_args);
+	cr_assert_eq(ref.status, 0, "%s: %s under musl: %d %s", arch, prog_args, ref.status, ref.err);
+	struct run qb = sh(dir, "LD_DIRECT_VERIFY=1 LD_DEBUG=statistics %s ./%s", loader(arch), prog_args);
+	cr_assert_eq(qb.status, 0, "%s: %s under quickbind: %d %s", arch, prog_args, qb.status, qb.err);
+	cr_expect_str_eq(qb.out, ref.out, "%s: %s: quickbind's output differs from musl's", arch, prog_args);
+	long d = verify_diffs(qb.err);
+	cr_assert_geq(d, 0, "%s: %s: no statistics line in\n%s", arch, prog_args, qb.err);
+	lot_run_free(&ref);
+	lot_run_free(&qb);
+	return d;
+}
+
+/* The line of --dump FILE for sym: "Index Bound-to Flags ...": the
+ * DT_NEEDED name with flags 0x0001 when bound directly, else the reason
+ * (<multi>, <notfound>, ...). */
+static char *binding(const char *dir, const char *file, const char *sym)
+{
+	struct run r = sh(dir, "%s --dump %s", LINKOPT_BIN, file);
+	cr_assert_eq(r.status, 0, "--dump %s: %s", file, r.err);
+	char *res = NULL;
+	for (char *line = strtok(r.out, "\n"); line && !res; line = strtok(NULL, "\n")) {
+		char *at = strstr(line, sym);
+		if (!at || (at > line && at[-1] != ' ') || (at[strlen(sym)] != ' ' && at[strlen(sym)] != 0))
+			continue;
+		res = strdup(line);
+	}
+	lot_run_free(&r);
+	cr_assert(res, "%s: no syminfo line for %s", file, sym);
+	return res;
+}
+
+static int is_direct(const char *line, const char *lib)
+{
+	char want[80];
+	snprintf(want, sizeof want, " %s ", lib);
+	return strstr(line, want) && strstr(line, " 0x0001 ");
+}
+
+static char *tmpdir_for(const char *arch)
+{
+	char *d = lot_tmpdir();
+	cr_log_info("%s fixtures in %s", arch, d);
+	return d;
+}
+
+/* A program linked with -rpath '$ORIGIN' and 30 libraries without
+ * RUNPATH that need each other: the loader finds every library through
+ * the program's RUNPATH, up the needed-by chain. */
+static char *build_chain30(const char *arch)
+{
+	char *d = tmpdir_for(arch);
+	sh_must(d, "for i in $(seq 29 -1 0); do n=$((i+1)); "
+		   "if [ $i -lt 29 ]; then %s -O1 -fPIC -shared -DFN=f$i -DNEXT=f$n -o libl$i.so %s/chain.c -L. -ll$n || exit 1; "
+		   "else %s -O1 -fPIC -shared -DFN=f$i -o libl$i.so %s/chain.c || exit 1; fi; done && "
+		   "%s -O1 -o app %s/chain_main.c -L. -ll0 -Wl,-rpath,'$ORIGIN'",
+		cc_of(arch), SRC, cc_of(arch), SRC, cc_of(arch), SRC);
+	return d;
+}
+
+static void chain30(const char *arch)
+{
+	if (!have_arch(arch))
+		cr_skip_test("%s not configured", arch);
+	char *d = build_chain30(arch);
+	/* Without the program, a library keeps today's behaviour: its own
+	 * search cannot find what only the program's RUNPATH reaches. */
+	struct run r = sh(d, "%s libl0.so", LINKOPT_BIN);
+	cr_expect_eq(r.status, 2, "%s: a library without its program: exit %d", arch, r.status);
+	cr_expect(strstr(r.err, "needed library libl1.so not found"), "%s: %s", arch, r.err);
+	lot_run_free(&r);
+	/* With the program among the inputs: every file, no -L. */
+	r = sh(d, "%s *.so app", LINKOPT_BIN);
+	cr_assert_eq(r.status, 0, "%s: linkopt *.so app: exit %d: %s", arch, r.status, r.err);
+	cr_expect_str_empty(r.err, "%s: %s", arch, r.err);
+	lot_run_free(&r);
+	for (int i = 0; i < 29; i++) {
+		char lib[32], sym[16], want[40];
+		snprintf(lib, sizeof lib, "libl%d.so", i);
+		snprintf(sym, sizeof sym, "f%d", i + 1);
+		snprintf(want, sizeof want, "libl%d.so", i + 1);
+		char *b = binding(d, lib, sym);
+		cr_expect(is_direct(b, want), "%s: %s: %s: %s", arch, lib, sym, b);
+		free(b);
+	}
+	cr_expect_eq(run_both(arch, d, "app"), 0, "%s: direct bindings differ from the standard lookup", arch);
+	r = sh(d, "%s --check *.so app", LINKOPT_BIN);
+	cr_expect_eq(r.status, 0, "%s: --check: %s%s", arch, r.out, r.err);
+	lot_run_free(&r);
+	/* --app names the program without optimizing it */
+	sh_must(d, "cp libl7.so libl7.so.orig && %s -o libl7.so.new --app ./app libl7.so && cmp -s libl7.so libl7.so.new",
+		LINKOPT_BIN);
+	free(d);
+}
+
+Test(linkopt_app, chain_of_30_found_through_the_programs_runpath_x86_64, .timeout = 240) { chain30("x86_64"); }
+Test(linkopt_app, chain_of_30_found_through_the_programs_runpath_i386, .timeout = 240) { chain30("i386"); }
+
+/* pp.so exports a weak memcpy and is loaded before libc; user.so needs
+ * only libc. app_pp needs pp.so, then user.so; app_user needs user.so. */
+static char *build_weak(const char *arch)
+{
+	char *d = tmpdir_for(arch);
+	const char *cc = cc_of(arch);
+	sh_must(d, "%s -O1 -fPIC -shared -fno-builtin -fno-tree-loop-distribute-patterns -o libpp.so %s/pp.c && "
+		   "%s -O1 -fPIC -shared -fno-builtin -o libuser.so %s/user.c && "
+		   "%s -O1 -o app_pp %s/app_pp.c -L. -lpp -luser -Wl,-rpath,'$ORIGIN' && "
+		   "%s -O1 -o app_user %s/app_user.c -L. -luser -Wl,-rpath,'$ORIGIN' && "
+		   "mkdir orig && cp libpp.so libuser.so app_pp app_user orig/",
+		cc, SRC, cc, SRC, cc, SRC, cc, SRC);
+	return d;
+}
+
+static void weak_before_libc(const char *arch)
+{
+	if (!have_arch(arch))
+		cr_skip_test("%s not configured", arch);
+	char *d = build_weak(arch);
+	/* musl: user.so's memcpy is pp.so's */
+	struct run r = sh(d, "/lib/ld-musl-%s.so.1 ./app_pp", arch);
+	cr_assert_eq(r.status, 0, "%s: app_pp: %s", arch, r.err);
+	cr_assert_str_eq(r.out, "hello pp_copies=1\n", "%s: the fixture does not reproduce: %s", arch, r.out);
+	lot_run_free(&r);
+
+	/* File by file, user.so's closure is libc alone: memcpy bound
+	 * directly to libc, which the program's load order contradicts. */
+	sh_must(d, "%s -L. libpp.so libuser.so", LINKOPT_BIN);
+	char *b = binding(d, "libuser.so", "memcpy");
+	cr_expect(is_direct(b, "libc.so"), "%s: without the program, memcpy: %s", arch, b);
+	free(b);
+	r = sh(d, "LD_DIRECT_VERIFY=1 LD_DEBUG=statistics %s ./app_pp", loader(arch));
+	cr_expect_eq(verify_diffs(r.err), 1, "%s: verify mode should see the wrong binding:\n%s", arch, r.err);
+	lot_run_free(&r);
+
+	/* With the program: memcpy falls back, 0 differences. */
+	sh_must(d, "cp orig/* . && %s app_pp libpp.so libuser.so", LINKOPT_BIN);
+	b = binding(d, "libuser.so", "memcpy");
+	cr_expect(strstr(b, "<multi>"), "%s: with app_pp, memcpy: %s", arch, b);
+	free(b);
+	b = binding(d, "libuser.so", "strlen");
+	cr_expect(is_direct(b, "libc.so"), "%s: strlen (only libc defines it): %s", arch, b);
+	free(b);
+	cr_expect_eq(run_both(arch, d, "app_pp"), 0, "%s: app_pp", arch);
+
+	/* A program whose load order has libc first keeps the binding. */
+	sh_must(d, "cp orig/* . && %s app_user libuser.so", LINKOPT_BIN);
+	b = binding(d, "libuser.so", "memcpy");
+	cr_expect(is_direct(b, "libc.so"), "%s: with app_user alone, memcpy: %s", arch, b);
+	free(b);
+	cr_expect_eq(run_both(arch, d, "app_user"), 0, "%s: app_user", arch);
+
+	/* Both programs: they disagree about memcpy; -v says so, and both
+	 * run with 0 differences. */
+	sh_must(d, "cp orig/* . && %s -v --app app_pp app_user libpp.so libuser.so > v.out", LINKOPT_BIN);
+	char path[PATH_MAX];
+	snprintf(path, sizeof path, "%s/v.out", d);
+	char *v = lot_read(path, NULL);
+	cr_assert(v);
+	cr_expect(strstr(v, "libuser.so: memcpy: the loader's lookup from app_pp finds it in libpp.so, not libc.so"),
+		  "%s: -v output:\n%s", arch, v);
+	cr_expect(strstr(v, "libuser.so: memcpy: the programs' load orders disagree"), "%s: -v output:\n%s", arch, v);
+	free(v);
+	b = binding(d, "libuser.so", "memcpy");
+	cr_expect(strstr(b, "<multi>"), "%s: with both programs, memcpy: %s", arch, b);
+	free(b);
+	cr_expect_eq(run_both(arch, d, "app_pp"), 0, "%s: app_pp", arch);
+	cr_expect_eq(run_both(arch, d, "app_user"), 0, "%s: app_user", arch);
+	r = sh(d, "%s --check --app app_pp --app app_user libuser.so", LINKOPT_BIN);
+	cr_expect_eq(r.status, 0, "%s: --check: %s%s", arch, r.out, r.err);
+	lot_run_free(&r);
+	free(d);
+}
+
+Test(linkopt_app, weak_definition_loaded_before_libc_x86_64, .timeout = 240) { weak_before_libc("x86_64"); }
+Test(linkopt_app, weak_definition_loaded_before_libc_i386, .timeout = 240) { weak_before_libc("i386"); }

@@ -1,0 +1,205 @@
+#include "appview.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#ifndef DF_1_PIE
+#define DF_1_PIE 0x08000000
+#endif
+
+int appview_is_program(const struct elf *e)
+{
+	if (!e->interp)
+		return 0;
+	if (e->eh.e_type == ET_EXEC || (e->flags_1 & DF_1_PIE))
+		return 1;
+	/* glibc's libc.so.6 has PT_INTERP too, and a SONAME */
+	int found;
+	elf_dyn_get(e, DT_SONAME, &found);
+	return !found;
+}
+
+int appview_collect(char **files, int nfiles, const char ***apps, unsigned *napps)
+{
+	int given = nfiles < 0;
+	for (int i = 0; i < (given ? 1 : nfiles); i++) {
+		struct elf e;
+		int prog = given || (elf_load_file(&e, files[i]) == 0 && e.dyn_ph >= 0 && appview_is_program(&e));
+		if (!given)
+			elf_free(&e);
+		for (unsigned k = 0; prog && k < *napps; k++)
+			prog = strcmp((*apps)[k], files[i]) != 0;
+		if (!prog)
+			continue;
+		const char **n = realloc(*apps, (*napps + 1) * sizeof *n);
+		if (!n)
+			return -1;
+		n[(*napps)++] = files[i];
+		*apps = n;
+	}
+	return 0;
+}
+
+static void view_free(struct appview *v)
+{
+	if (!v)
+		return;
+	closure_free(&v->load);
+	elf_free(&v->prog);
+	free(v);
+}
+
+void appview_free_all(struct appview **v, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		view_free(v[i]);
+	free(v);
+}
+
+/* The loader's view of obj when app runs: app's start-up load; when obj
+ * is not part of it, the module dlopened on top of it (the search chain
+ * of a dlopen starts at the program; ldso/dlopen.c). NULL with *err
+ * empty when obj is a program other than app. */
+static struct appview *view_build(const char *app, struct elf *obj, const struct stat *ost,
+				  const struct search_opts *o, char *err, size_t errlen)
+{
+	struct appview *v = calloc(1, sizeof *v);
+	char why[1024];
+	if (!v) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	v->app = app;
+	if (elf_load_file(&v->prog, app) < 0 || v->prog.dyn_ph < 0) {
+		snprintf(err, errlen, "program %s: %s", app,
+			 v->prog.dyn_ph < 0 && !v->prog.err[0] ? "not dynamically linked" : v->prog.err);
+		elf_free(&v->prog);
+		free(v);
+		return NULL;
+	}
+	/* only the search of the whole load, not the program's own options */
+	struct search_opts so = *o;
+	so.apps = NULL;
+	so.napps = 0;
+	if (closure_start(&v->prog, &v->load, why, sizeof why) < 0 ||
+	    closure_expand(&v->load, &so, 0, why, sizeof why) < 0) {
+		snprintf(err, errlen, "program %s cannot be loaded: %s", app, why);
+		view_free(v);
+		return NULL;
+	}
+	v->nstart = v->load.n;
+	for (unsigned i = 0; i < v->load.n; i++)
+		if (v->load.libs[i].dev == (unsigned long long)ost->st_dev &&
+		    v->load.libs[i].ino == (unsigned long long)ost->st_ino) {
+			v->self = i;
+			return v;
+		}
+	if (appview_is_program(obj)) {
+		view_free(v);
+		err[0] = 0;
+		return NULL;
+	}
+	struct elf m;
+	int at;
+	if (elf_load_file(&m, obj->path) < 0) {
+		snprintf(err, errlen, "%s", m.err);
+		elf_free(&m);
+		view_free(v);
+		return NULL;
+	}
+	if ((at = closure_add(&v->load, &m, obj->path, 0, why, sizeof why)) < 0 ||
+	    closure_expand(&v->load, &so, (unsigned)at, why, sizeof why) < 0) {
+		if (at < 0)
+			elf_free(&m);
+		snprintf(err, errlen, "as a module of %s: %s", app, why);
+		view_free(v);
+		return NULL;
+	}
+	v->self = (unsigned)at;
+	return v;
+}
+
+int appview_closure(struct elf *obj, const struct search_opts *o, struct closure *c, char *err, size_t errlen)
+{
+	struct stat st;
+	memset(c, 0, sizeof *c);
+	if (stat(obj->path, &st) < 0) {
+		snprintf(err, errlen, "cannot stat: %m");
+		return -1;
+	}
+	struct appview **views = calloc(o->napps, sizeof *views);
+	unsigned nv = 0;
+	if (!views) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (unsigned a = 0; a < o->napps; a++) {
+		struct appview *v = view_build(o->apps[a], obj, &st, o, err, errlen);
+		if (v)
+			views[nv++] = v;
+		else if (err[0]) {
+			appview_free_all(views, nv);
+			return -1;
+		}
+	}
+	if (!nv) {
+		free(views);
+		return 1;
+	}
+	/* obj's closure as the first program loads it: obj, then, breadth
+	 * first, the objects its DT_NEEDED entries resolved to there */
+	const struct closure *L = &views[0]->load;
+	int *map = malloc(L->n * sizeof *map), *back = malloc(L->n * sizeof *back);
+	if (!map || !back || closure_start(obj, c, err, errlen) < 0) {
+		free(map);
+		free(back);
+		appview_free_all(views, nv);
+		snprintf(err, errlen, "out of memory");
+		closure_free(c);
+		return -1;
+	}
+	c->borrowed = 1;
+	c->views = views;
+	c->nviews = nv;
+	for (unsigned i = 0; i < L->n; i++)
+		map[i] = -1;
+	map[views[0]->self] = 0;
+	back[0] = (int)views[0]->self;
+	for (unsigned q = 0; q < c->n; q++) {
+		const struct lib *src = &L->libs[back[q]];
+		for (unsigned k = 0; k < src->e.ndyn; k++) {
+			int d = src->dep[k];
+			if (d < 0)
+				continue;
+			if (map[d] < 0) {
+				if (c->n == c->cap) {
+					struct lib *nl = realloc(c->libs, 2 * c->cap * sizeof *nl);
+					if (!nl) {
+						snprintf(err, errlen, "out of memory");
+						free(map);
+						free(back);
+						return -1;
+					}
+					c->libs = nl;
+					c->cap *= 2;
+				}
+				struct lib *l = &c->libs[c->n];
+				*l = L->libs[d];
+				l->dep = NULL;
+				l->needed_by = (int)q;
+				l->dynidx = q == 0 ? (int)k : -1;
+				map[d] = (int)c->n;
+				back[c->n++] = d;
+			} else if (q == 0 && map[d] != 0 && c->libs[map[d]].dynidx < 0) {
+				c->libs[map[d]].dynidx = (int)k;
+			}
+			if (q == 0 && k < c->libs[0].e.ndyn)
+				c->libs[0].dep[k] = map[d];
+		}
+	}
+	free(map);
+	free(back);
+	return 0;
+}
