@@ -61,14 +61,17 @@ FP_FIXTURES_$(1) += $(FPT_$(1))/$(2)
 FP_DEPFILES += $(FPT_$(1))/$(2).d
 endef
 
-# $(call fp_opt,ARCH,DIR,FILES): DIR/opt/ holds copies of DIR/FILES
-# optimized together by linkopt (needed libraries searched in DIR/opt first).
+# $(call fp_opt,ARCH,DIR,FILES[,ALONE]): DIR/opt/ holds copies of DIR/FILES
+# optimized together by linkopt (needed libraries searched in DIR/opt first);
+# ALONE, a subset, is optimized first in a run of its own, without the
+# programs (so file by file, not as a program loads it).
 define fp_opt
 $(FPT_$(1))/$(2)/opt/.stamp: $(addprefix $(FPT_$(1))/$(2)/,$(3)) $(FP_LINKOPT)
 	@echo "LINKOPT $(FPT_$(1))/$(2)/opt"
 	$(Q)rm -rf $(FPT_$(1))/$(2)/opt && mkdir -p $(FPT_$(1))/$(2)/opt && \
 		cp $(addprefix $(FPT_$(1))/$(2)/,$(3)) $(FPT_$(1))/$(2)/opt/ && \
-		$(FP_LINKOPT) -L $(FPT_$(1))/$(2)/opt $(addprefix $(FPT_$(1))/$(2)/opt/,$(3)) && touch $$@
+		$(if $(4),$(FP_LINKOPT) -L $(FPT_$(1))/$(2)/opt $(addprefix $(FPT_$(1))/$(2)/opt/,$(4)) && ) \
+		$(FP_LINKOPT) -L $(FPT_$(1))/$(2)/opt $(addprefix $(FPT_$(1))/$(2)/opt/,$(filter-out $(4),$(3))) && touch $$@
 FP_FIXTURES_$(1) += $(FPT_$(1))/$(2)/opt/.stamp
 endef
 
@@ -118,7 +121,7 @@ $(call fp_lib,$(1),dup/libd2only.so,dup/libd12.c,dup/libd2.so,-ld2)
 $(call fp_exe,$(1),dup/prog,dup/main.c,dup/libd12.so,-ld12 -ld2 -ld1)
 $(call fp_exe,$(1),dup/prog_d2only,dup/main.c,dup/libd2only.so,\
 	-ld1 -ld2only -Wl$(fp_comma)-rpath-link$(fp_comma)$(FPT_$(1))/dup)
-$(call fp_opt,$(1),dup,libd1.so libd2.so libd12.so libd2only.so prog prog_d2only)
+$(call fp_opt,$(1),dup,libd1.so libd2.so libd12.so libd2only.so prog prog_d2only,libd1.so libd2.so libd12.so libd2only.so)
 
 # ------------------------------------------ stale table (moved symbol) --
 # linkopt sees moved_fn in libs1; new/ holds libs1 and libs2 rebuilt with

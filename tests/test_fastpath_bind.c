@@ -120,9 +120,11 @@ Test(FP_SUITE(fastpath), symbol_defined_in_two_needed_libraries)
 	run_result_free(&r);
 }
 
-/* libd2only needs libd2 alone, so linkopt binds its dup_fn to libd2 while
- * the global scope finds libd1 first: the one case where direct binding
- * by design differs from the standard lookup. Verify mode must report it
+/* libd2only needs libd2 alone, so linkopt, run on the libraries without
+ * the program, binds its dup_fn to libd2 while the global scope finds
+ * libd1 first: the one case where direct binding by design differs from
+ * the standard lookup (with the program given, linkopt sees its load
+ * order and does not bind it: tests/test_linkopt_app.c). Verify mode must report it
  * and keep the standard binding. */
 Test(FP_SUITE(fastpath), verify_mode_reports_and_undoes_a_difference)
 {
