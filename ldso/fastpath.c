@@ -25,10 +25,11 @@ hidden void qb_fast_setup(struct dso *p)
 				p->pre_sysv = qb_table_sysv(tab);
 			}
 			p->self_id = qb_table_self_id(tab);
-			if (!qb.no_direct && !qb.no_hints) {
-				p->hints = qb_table_hints(tab);
+			/* the identities also name a module's parent */
+			if (!qb.no_direct)
 				p->needed_ids = qb_table_needed(tab, &p->nneeded_ids);
-			}
+			if (!qb.no_direct && !qb.no_hints)
+				p->hints = qb_table_hints(tab);
 		} else {
 			note(p, "the quickbind table");
 		}
@@ -173,12 +174,38 @@ hidden void qb_symreq_for(struct qb_symreq *r, struct dso *p, size_t symi,
 /* Direct binding of reference symi of p. Returns 1 with *out set when the
  * syminfo entry names a library and either an interposer or that library
  * defines the symbol; 0 when the standard lookup must decide. */
+/* The parent of a module (SYMINFO_BT_PARENT): the object of the global
+ * scope whose identity linkopt recorded in needed[] under that index,
+ * found once. Its symbol table is the one linkopt resolved against, so
+ * its definition hints hold. */
+static struct dso *parent_of(struct dso *p)
+{
+	if (p->parent_done)
+		return p->parent;
+	p->parent_done = 1;
+	uint64_t want = 0;
+	for (uint32_t k = 0; k < p->nneeded_ids; k++)
+		if (p->needed_ids[k].dynidx == SYMINFO_BT_PARENT)
+			want = (uint64_t)p->needed_ids[k].id[1] << 32 | p->needed_ids[k].id[0];
+	for (struct dso *q = qb.head; want && q; q = q->next)
+		if (q != p && q->global && q->self_id == want) {
+			p->parent = q;
+			break;
+		}
+	if (qb.debug & QB_DBG_DIRECT)
+		qb_dbg("direct %s: parent %s", p->name, p->parent ? p->parent->name : "not loaded");
+	return p->parent;
+}
+
 hidden int qb_direct_lookup(struct dso *p, size_t symi, struct qb_symreq *r, struct symdef *out)
 {
 	const Syminfo *si = &p->syminfo[symi];
-	if (!(si->si_flags & SYMINFO_FLG_DIRECT) || si->si_boundto >= p->nby_dynidx)
+	if (!(si->si_flags & SYMINFO_FLG_DIRECT))
 		return 0;
-	struct dso *target = p->by_dynidx[si->si_boundto];
+	int parent = si->si_boundto == SYMINFO_BT_PARENT;
+	if (!parent && si->si_boundto >= p->nby_dynidx)
+		return 0;
+	struct dso *target = parent ? parent_of(p) : p->by_dynidx[si->si_boundto];
 	if (!target)
 		return 0;
 	if (qb.ninterposers && qb_ibloom_maybe(r->gnu_h)) {
@@ -197,7 +224,7 @@ hidden int qb_direct_lookup(struct dso *p, size_t symi, struct qb_symreq *r, str
 			}
 		}
 	}
-	Sym *s = p->hint_ok[si->si_boundto] ? qb_hint_def(p, symi, target) : 0;
+	Sym *s = (parent ? p->hints != 0 : p->hint_ok[si->si_boundto]) ? qb_hint_def(p, symi, target) : 0;
 	if (s)
 		qb.stats.hinted++;
 	else

@@ -117,6 +117,8 @@ struct dso {
 	struct dso **by_dynidx;     /* DT_NEEDED entry index in .dynamic -> object */
 	unsigned char *hint_ok;     /* by .dynamic index: target is as linkopt saw it */
 	size_t nby_dynidx;
+	struct dso *parent;         /* SYMINFO_BT_PARENT target (fastpath.c) */
+	unsigned char parent_done;  /* parent looked for */
 	unsigned char interposer;   /* LD_PRELOAD, the program, DF_1_INTERPOSE */
 };
 

@@ -115,6 +115,18 @@ static char *binding(const char *dir, const char *file, const char *sym)
 	return res;
 }
 
+/* Is there a line of s holding a, and b after it? */
+static int has_line(const char *s, const char *a, const char *b)
+{
+	for (const char *p = s; (p = strstr(p, a)); p++) {
+		const char *eol = strchr(p, '\n');
+		const char *q = strstr(p + strlen(a), b);
+		if (q && (!eol || q <= eol))
+			return 1;
+	}
+	return 0;
+}
+
 static int is_direct(const char *line, const char *lib)
 {
 	char want[80];
@@ -258,3 +270,72 @@ static void weak_before_libc(const char *arch)
 
 Test(linkopt_app, weak_definition_loaded_before_libc_x86_64, .timeout = 240) { weak_before_libc("x86_64"); }
 Test(linkopt_app, weak_definition_loaded_before_libc_i386, .timeout = 240) { weak_before_libc("i386"); }
+
+/* libhost.so is the host's API; mod.so, dlopened by host, calls it without
+ * naming libhost.so in DT_NEEDED (a Lua C module and liblua). */
+static char *build_plugin(const char *arch)
+{
+	char *d = tmpdir_for(arch);
+	const char *cc = cc_of(arch);
+	sh_must(d, "%s -O1 -fPIC -shared -o libhost.so %s/hostlib.c && "
+		   "%s -O1 -o host %s/host.c -L. -lhost -Wl,-rpath,'$ORIGIN' && "
+		   "%s -O1 -fPIC -shared -fno-builtin -o mod.so %s/mod.c && "
+		   "mkdir orig && cp mod.so orig/",
+		cc, SRC, cc, SRC, cc, SRC);
+	return d;
+}
+
+static void plugin_parent(const char *arch)
+{
+	if (!have_arch(arch))
+		cr_skip_test("%s not configured", arch);
+	char *d = build_plugin(arch);
+	/* Alone, the module's host API is found in no library it needs. */
+	sh_must(d, "%s mod.so", LINKOPT_BIN);
+	char *b = binding(d, "mod.so", "host_api_add");
+	cr_expect(strstr(b, "<notfound>"), "%s: without the host: %s", arch, b);
+	free(b);
+	/* With the host: bound to the parent, libhost.so, whose identity
+	 * the table records; memcpy still to libc. */
+	sh_must(d, "cp orig/mod.so . && %s --app host mod.so", LINKOPT_BIN);
+	const char *parent_syms[] = { "host_api_add", "host_api_say" };
+	for (int i = 0; i < 2; i++) {
+		b = binding(d, "mod.so", parent_syms[i]);
+		cr_expect(strstr(b, "<parent>") && strstr(b, " 0x0001 "), "%s: %s with the host: %s", arch, parent_syms[i], b);
+		free(b);
+	}
+	b = binding(d, "mod.so", "memcpy");
+	cr_expect(is_direct(b, "libc.so"), "%s: memcpy: %s", arch, b);
+	free(b);
+	/* The loader knows an object's identity from its own table: the
+	 * host's library not optimized, no parent, the standard lookup. */
+	cr_expect_eq(run_both(arch, d, "host ./mod.so"), 0, "%s: unoptimized host library", arch);
+	struct run r = sh(d, "LD_DEBUG=direct %s ./host ./mod.so", loader(arch));
+	cr_expect(has_line(r.err, "mod.so: parent not loaded", ""), "%s: an unoptimized host library:\n%s", arch, r.err);
+	lot_run_free(&r);
+	/* The host and its library optimized too: the loader binds to the
+	 * parent, as the standard lookup does. */
+	sh_must(d, "cp orig/mod.so . && %s host libhost.so mod.so", LINKOPT_BIN);
+	b = binding(d, "mod.so", "host_api_add");
+	cr_expect(strstr(b, "<parent>") && strstr(b, " 0x0001 "), "%s: host_api_add: %s", arch, b);
+	free(b);
+	cr_expect_eq(run_both(arch, d, "host ./mod.so"), 0, "%s: parent bindings differ from the standard lookup", arch);
+	r = sh(d, "LD_DEBUG=direct %s ./host ./mod.so", loader(arch));
+	cr_expect(has_line(r.err, "mod.so: parent ", "libhost.so") &&
+		  has_line(r.err, "mod.so: host_api_add -> ", "libhost.so") &&
+		  has_line(r.err, "mod.so: host_api_say -> ", "libhost.so"),
+		  "%s: no parent binding in\n%s", arch, r.err);
+	lot_run_free(&r);
+	/* A rebuilt host library (another symbol table) is not the parent. */
+	sh_must(d, "%s -O1 -fPIC -shared -DEXTRA -o libhost.so %s/hostlib.c && %s host libhost.so",
+		cc_of(arch), SRC, LINKOPT_BIN);
+	cr_expect_eq(run_both(arch, d, "host ./mod.so"), 0, "%s: with a rebuilt host library", arch);
+	r = sh(d, "LD_DEBUG=direct %s ./host ./mod.so", loader(arch));
+	cr_expect(has_line(r.err, "mod.so: parent not loaded", ""), "%s: a rebuilt host library is not the parent:\n%s",
+		  arch, r.err);
+	lot_run_free(&r);
+	free(d);
+}
+
+Test(linkopt_app, module_bound_to_its_hosts_library_x86_64, .timeout = 240) { plugin_parent("x86_64"); }
+Test(linkopt_app, module_bound_to_its_hosts_library_i386, .timeout = 240) { plugin_parent("i386"); }

@@ -15,3 +15,10 @@ void host_api_say(const char *s)
 {
 	printf("host says %s\n", s);
 }
+#ifdef EXTRA
+/* a rebuilt library: another symbol table */
+int host_api_version(void)
+{
+	return 2;
+}
+#endif

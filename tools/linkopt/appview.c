@@ -1,4 +1,7 @@
 #include "appview.h"
+#include "bind.h"
+#include "qbtable.h"
+#include "tables.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,6 +75,7 @@ static struct appview *view_build(const char *app, struct elf *obj, const struct
 		return NULL;
 	}
 	v->app = app;
+	v->parent = -1;
 	if (elf_load_file(&v->prog, app) < 0 || v->prog.dyn_ph < 0) {
 		snprintf(err, errlen, "program %s: %s", app,
 			 v->prog.dyn_ph < 0 && !v->prog.err[0] ? "not dynamically linked" : v->prog.err);
@@ -119,6 +123,94 @@ static struct appview *view_build(const char *app, struct elf *obj, const struct
 	}
 	v->self = (unsigned)at;
 	return v;
+}
+
+/* The object of v's global scope whose definition the standard lookup
+ * picks for name, or -1 (the program and DF_1_INTERPOSE objects, which
+ * the loader checks before any direct binding, do not count). */
+static int global_pick(const struct defmap *m, const struct appview *v, const char *name)
+{
+	for (const struct defnode *d = defmap_find(m, name); d; d = d->next ? &m->nodes[d->next - 1] : NULL) {
+		const struct elf *e = &v->load.libs[d->lib].e;
+		if (d->lib >= v->nstart)
+			return -1;
+		Elf64_Sym s;
+		elf_sym_get(e, d->sym, &s);
+		if (!(e->flags_1 & DF_1_INTERPOSE) && (s.st_value || ELF64_ST_TYPE(s.st_info) == STT_TLS))
+			return (int)d->lib;
+	}
+	return -1;
+}
+
+/* A dlopened module takes from its host what no library of its own
+ * defines (a Lua C module every lua_* function from liblua). The object
+ * of the host's global scope that supplies most of those becomes its
+ * parent (SYMINFO_BT_PARENT, docs/FORMAT.md): appended to c with that
+ * DT_NEEDED-less index, so bind_compute binds to it like to a needed
+ * library, and its identity is recorded for the loader to find it. */
+static int add_parent(struct closure *c, struct appview *v0, char *err, size_t errlen)
+{
+	struct defmap own, glob;
+	const struct elf *obj = &c->libs[0].e;
+	if (defmap_build(&own, c, 1) < 0 || defmap_build(&glob, &v0->load, 1) < 0) {
+		defmap_free(&own);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	unsigned *count = calloc(v0->nstart, sizeof *count);
+	for (uint32_t i = 1; count && i < obj->nsyms; i++) {
+		Elf64_Sym s;
+		elf_sym_get(obj, i, &s);
+		const char *name = elf_sym_name(obj, i);
+		if (s.st_shndx != SHN_UNDEF || !name || !*name || defmap_find(&own, name))
+			continue;
+		int g = global_pick(&glob, v0, name);
+		if (g > 0)
+			count[g]++;
+	}
+	int best = -1;
+	for (unsigned k = 1; count && k < v0->nstart; k++)
+		if (count[k] && (best < 0 || count[k] > count[best]))
+			best = (int)k;
+	free(count);
+	defmap_free(&own);
+	defmap_free(&glob);
+	if (best < 0)
+		return 0;
+	if (c->n == c->cap) {
+		struct lib *nl = realloc(c->libs, 2 * c->cap * sizeof *nl);
+		if (!nl) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		c->libs = nl;
+		c->cap *= 2;
+	}
+	struct lib *l = &c->libs[c->n++];
+	*l = v0->load.libs[best];
+	l->dep = NULL;
+	l->needed_by = -1;
+	l->dynidx = SYMINFO_BT_PARENT;
+	v0->parent = best;
+	return 0;
+}
+
+/* The parent of the module in the other programs' loads: the object of
+ * their global scope with the same symbol table. */
+static void find_parents(struct closure *c)
+{
+	const struct appview *v0 = c->views[0];
+	if (v0->parent < 0)
+		return;
+	uint64_t id = elf_symtab_id(&v0->load.libs[v0->parent].e);
+	for (unsigned k = 1; k < c->nviews; k++) {
+		struct appview *v = c->views[k];
+		for (unsigned i = 1; i < v->nstart && v->self >= v->nstart; i++)
+			if (elf_symtab_id(&v->load.libs[i].e) == id) {
+				v->parent = (int)i;
+				break;
+			}
+	}
 }
 
 int appview_closure(struct elf *obj, const struct search_opts *o, struct closure *c, char *err, size_t errlen)
@@ -201,5 +293,12 @@ int appview_closure(struct elf *obj, const struct search_opts *o, struct closure
 	}
 	free(map);
 	free(back);
+	/* a module every program dlopens */
+	for (unsigned k = 0; k < nv; k++)
+		if (views[k]->self < views[k]->nstart)
+			return 0;
+	if (add_parent(c, views[0], err, errlen) < 0)
+		return -1;
+	find_parents(c);
 	return 0;
 }

@@ -15,6 +15,7 @@ struct appview {
 	struct closure load;
 	unsigned self;        /* index of the object optimized in load */
 	unsigned nstart;      /* objects of the start-up load (the global scope) */
+	int parent;           /* for a module: the object of load that is its parent, -1 */
 };
 
 /* Build c for obj from the loads of the programs in o->apps: 1 when no

@@ -193,7 +193,8 @@ static int views_agree(const struct closure *c, const struct defmap *vm, const c
 	int bad = 0, good = 0;
 	for (unsigned k = 0; k < c->nviews; k++) {
 		const struct appview *v = c->views[k];
-		int want = v->load.libs[v->self].dep ? v->load.libs[v->self].dep[dynidx] : -1;
+		int want = dynidx == SYMINFO_BT_PARENT ? v->parent :
+			   v->load.libs[v->self].dep ? v->load.libs[v->self].dep[dynidx] : -1;
 		int got = view_pick(&vm[k], v, name, need);
 		if (got == want && got >= 0) {
 			good++;

@@ -79,6 +79,7 @@ int dump_file(const char *path, const struct opts *o)
 				uint64_t id = (uint64_t)rd32((const uint8_t *)&nd[k].id[1]) << 32 |
 					rd32((const uint8_t *)&nd[k].id[0]);
 				printf("needed [%u] %s: identity 0x%016llx\n", di,
+				       di == SYMINFO_BT_PARENT ? "<parent>" :
 				       di < e.ndyn ? elf_dynstr(&e, e.dyn[di].d_un.d_val) : "?",
 				       (unsigned long long)id);
 			}
