@@ -140,10 +140,11 @@ static inline __attribute__((always_inline)) int apply(struct dso *p, struct res
 	size_t *where = (size_t *)(p->base + off);
 	struct symdef def = { 0, p };
 
-	if (kind == RK_UNKNOWN)
-		qb_error("Error relocating %s: unsupported relocation type %u", p->name, type);
-	if (kind == RK_NONE)
+	if (kind == RK_NONE || kind == RK_UNKNOWN) {
+		if (kind == RK_UNKNOWN)
+			qb_error("Error relocating %s: unsupported relocation type %u", p->name, type);
 		return 0;
+	}
 	if (!qb_writable(p, off, sizeof(size_t) * (kind == RK_TLSDESC ? 2 : 1)))
 		qb_error("Error relocating %s: relocation offset 0x%zx outside the writable segments", p->name, off);
 	if (!rela && kind != RK_COPY && kind != RK_GOT && kind != RK_PLT)

@@ -232,7 +232,7 @@ struct needed {
 	size_t k;
 };
 
-static void load_needed(void *arg)
+static inline __attribute__((always_inline)) void load_needed(void *arg)
 {
 	struct needed *n = arg;
 	struct dso *p = n->p;
@@ -260,9 +260,15 @@ hidden void qb_load_deps(struct dso *start)
 		if (!p->deps)
 			qb_error("%s: out of memory", p->name);
 		struct needed nd = { p, 0, 0 };
+		/* The direct call is inlined: start-up pays nothing for the
+		 * list mode. */
 		for (nd.d = (Dyn *)p->dynv; nd.d->d_tag; nd.d++)
-			if (nd.d->d_tag == DT_NEEDED)
-				qb_keep_going(load_needed, &nd);
+			if (nd.d->d_tag == DT_NEEDED) {
+				if (qb.list_mode)
+					qb_keep_going(load_needed, &nd);
+				else
+					load_needed(&nd);
+			}
 		p->ndeps = nd.k;
 	}
 }
