@@ -149,6 +149,11 @@ hidden void qb_forget_object(struct dso *p)
 		 * later lookups from them must not reach it. */
 		if (q->reloc_root == p)
 			q->reloc_root = q;
+		/* A module's parent, found once, is looked for again. */
+		if (q->parent == p) {
+			q->parent = 0;
+			q->parent_done = 0;
+		}
 		/* The search chain of q's dependencies skips p. */
 		if (q->needed_by == p)
 			q->needed_by = p->needed_by;
