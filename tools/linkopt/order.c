@@ -67,9 +67,21 @@ int order_by_needs(char **files, int n)
 			ok = 0;
 	}
 	if (ok) {
+		/* Files no other file needs go last: programs, and modules,
+		 * which record the identity of their parent in the program's
+		 * load (tools/linkopt/appview.c) without needing it. */
+		char *needed = calloc(n ? n : 1, 1);
+		for (int i = 0; needed && i < n; i++)
+			for (unsigned d = 0; d < v[i].nneeds; d++)
+				for (int j = 0; j < n; j++)
+					if (j != i && v[j].name && !strcmp(v[j].name, v[i].needs[d]))
+						needed[j] = 1;
 		int k = 0;
-		for (int i = 0; i < n; i++)
-			ok &= place(v, n, i, out, &k);
+		for (int last = 0; last < 2; last++)
+			for (int i = 0; i < n; i++)
+				if (!needed || (needed[i] == 0) == last)
+					ok &= place(v, n, i, out, &k);
+		free(needed);
 		memcpy(files, out, n * sizeof *files);
 	}
 	for (int i = 0; v && i < n; i++) {
