@@ -5,7 +5,7 @@ set -eu
 
 pkgs_native="make gcc git musl-dev musl-tools nasm libcriterion-dev valgrind
 elfutils binutils gdb python3 gnuplot-nox lld mold pkg-config
-libc6-dev-i386-cross gcc-i686-linux-gnu time dpkg-dev"
+libc6-dev-i386-cross gcc-i686-linux-gnu time dpkg-dev npm"
 pkgs_i386="musl-dev:i386"
 
 missing=""
@@ -25,9 +25,20 @@ i386_exec() {
 	fi
 }
 
+# The C++ toolchain for musl (zig from npm, a shared libc++ built once
+# and cached): quick when done. x86_64 only: the C++ tests need no more.
+cxx_toolchain() {
+	if [ "$(id -u)" = 0 ]; then
+		"$(dirname "$0")/cxx-toolchain.sh" x86_64
+	else
+		"$(dirname "$0")/cxx-toolchain.sh" x86_64 || echo "deps.sh: warning: the C++ tests will fail on this machine" >&2
+	fi
+}
+
 if [ -z "$missing" ]; then
 	echo "deps.sh: all packages present"
 	i386_exec
+	cxx_toolchain
 	exit 0
 fi
 
@@ -47,4 +58,5 @@ apt-get update -qq
 # with musl-dev:i386, which brings the i386 musl toolchain.
 apt-get install -y -qq --no-install-recommends $missing
 i386_exec
+cxx_toolchain
 echo "deps.sh: done"
