@@ -17,7 +17,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/cxx/env.sh"
 [ $# -gt 0 ] || set -- x86_64 i386
-jobs=$(nproc 2>/dev/null || echo 2)
+jobs=${QB_CXX_JOBS:-$(nproc 2>/dev/null || echo 2)}
 
 say() { echo "cxx-toolchain: $*" >&2; }
 die() { say "$*"; exit 1; }
@@ -44,13 +44,15 @@ install_zig() {
 }
 
 # $1 = object directory; reads "SOURCE FLAGS..." lines on stdin and
-# compiles them, $jobs at a time.
+# compiles them, $jobs at a time. Objects already there are kept: clang
+# writes each one whole or not at all, so an interrupted build resumes.
 compile_all() {
 	objdir=$1
 	# shellcheck disable=SC2016
 	xargs -P "$jobs" -L 1 sh -c '
 		src=$1; shift
 		obj=$0/$(echo "${src#*/lib/}" | tr / _).o
+		[ -f "$obj" ] && exit 0
 		"$@" -c -o "$obj" "$src" || { echo "cxx-toolchain: compiling $src failed" >&2; exit 255; }
 	' "$objdir"
 }
@@ -63,8 +65,8 @@ build_runtime() {
 	say "building libc++, libc++abi, libunwind for $arch-linux-musl (shared, once)"
 	start=$(date +%s)
 	mkdir -p "$CXX_RT_ROOT"
-	tmp=$(mktemp -d "$CXX_RT_ROOT/.$arch.XXXXXX")
-	mkdir "$tmp/obj-unwind" "$tmp/obj-abi" "$tmp/obj-cxx"
+	tmp=$CXX_RT_ROOT/.build-$arch
+	mkdir -p "$tmp/obj-unwind" "$tmp/obj-abi" "$tmp/obj-cxx"
 	lib=$CXX_ZIG_DIR/lib
 	cc="$CXX_ZIG clang -target $CXX_TRIPLE $(cxx_include_flags) $(echo $CXX_CONFIG_DEFS) -O2 -fPIC -DNDEBUG -Qunused-arguments"
 	# Flags as zig's own build of these libraries, minus the hidden
@@ -84,22 +86,22 @@ build_runtime() {
 		for f in UnwindRegistersRestore.S UnwindRegistersSave.S; do
 			echo "$lib/libunwind/src/$f" $cc $unwind -Wa,--noexecstack
 		done
-	} | compile_all "$tmp/obj-unwind" || { rm -rf "$tmp"; die "libunwind failed to build"; }
+	} | compile_all "$tmp/obj-unwind" || { die "libunwind failed to build"; }
 	for f in "$lib"/libcxxabi/src/*.cpp; do
 		# the variant of cxa_exception.cpp for builds without exceptions
 		case $f in */cxa_noexception.cpp) continue ;; esac
 		echo "$f" $cc $abi
-	done | compile_all "$tmp/obj-abi" || { rm -rf "$tmp"; die "libc++abi failed to build"; }
+	done | compile_all "$tmp/obj-abi" || { die "libc++abi failed to build"; }
 	for f in "$lib"/libcxx/src/*.cpp "$lib"/libcxx/src/ryu/*.cpp \
 		"$lib"/libcxx/src/filesystem/*.cpp "$lib"/libcxx/src/experimental/*.cpp; do
 		echo "$f" $cc $cxx
-	done | compile_all "$tmp/obj-cxx" || { rm -rf "$tmp"; die "libc++ failed to build"; }
+	done | compile_all "$tmp/obj-cxx" || { die "libc++ failed to build"; }
 	# Each library names the ones below it in DT_NEEDED; unresolved
 	# symbols are errors here rather than at some program's start-up.
 	link() {
 		out=$1; shift
 		"$CXX_LINK_CC" -shared -o "$tmp/$out.so.1" -Wl,-soname,$out.so.1 -Wl,--no-undefined -Wl,--eh-frame-hdr \
-			-Wl,-z,noexecstack "$@" -L"$tmp" || { rm -rf "$tmp"; die "linking $out.so.1 failed"; }
+			-Wl,-z,noexecstack "$@" -L"$tmp" || { die "linking $out.so.1 failed"; }
 		ln -sf "$out.so.1" "$tmp/$out.so"
 	}
 	link libunwind "$tmp"/obj-unwind/*.o
