@@ -87,7 +87,8 @@ static const void *chain_link(void *ctx, const void *obj, struct qb_chain_link *
 {
 	struct finder *f = ctx;
 	const struct search_opts *o = f->o;
-	if ((const char *)obj >= (const char *)o->above && (const char *)obj < (const char *)(o->above + o->nabove)) {
+	if (o->nabove && (const char *)obj >= (const char *)o->above &&
+	    (const char *)obj < (const char *)(o->above + o->nabove)) {
 		const struct qb_chain_link *l = obj;
 		*out = *l;
 		return l + 1 < o->above + o->nabove ? l + 1 : NULL;

@@ -1,0 +1,188 @@
+# Fuzzing. `make fuzz` runs each libFuzzer target for FUZZ_SECONDS:
+#   linkopt         linkopt's reader and writer (--dump, --check, -o, then
+#                   --dump and --check on what it wrote), ASan+UBSan;
+#   loader-x86_64   the loader's header, segment, dynamic-section and table
+#                   checks (qb_map_file and what it calls) and its symbol
+#                   lookup over what they accept, built for the host from
+#                   ldso/'s own sources, ASan+UBSan;
+#   loader-i386     the same sources compiled for the 32-bit class (i686),
+#                   UBSan (ASan's shadow memory does not work under the
+#                   qemu-user that runs i386 code where the kernel cannot).
+# Seed corpora are real objects built here by musl-gcc and
+# i386-linux-musl-gcc, and linkopt-optimized copies of them. Corpora grow
+# in build/fuzz/corpus/TARGET across runs; crashes land in
+# build/fuzz/crashes/TARGET/ and make `make fuzz` fail. Each crash, once
+# fixed, goes to tests/fuzz/regress/ (see tests/fuzz/README.md), which
+# `make check` runs through the loader and linkopt.
+FZ := $(B)/fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_CC ?= clang
+FUZZ_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -O1 -g -fno-omit-frame-pointer
+FUZZ_ASAN := -fsanitize=address,undefined -fno-sanitize-recover=all
+# The loader reaches its objects through base + vaddr with base 0 for a
+# fixed-address program, and x86 reads at any alignment: those two UBSan
+# checks would flag the loader's design, not its bugs.
+FUZZ_LDSO_SAN := -fno-sanitize=alignment,pointer-overflow
+FUZZ_LDSO_SRCS := ldso/map.c ldso/dso.c ldso/dynamic.c ldso/version.c ldso/fastpath.c \
+	ldso/lookup.c common/qbtable.c
+FUZZ_LO_SRCS := $(filter-out %/main.c,$(LINKOPT_SRCS))
+FUZZ_TARGETS := linkopt loader-x86_64 loader-i386
+
+fz_flags_linkopt := $(FUZZ_ASAN) -Icommon -Itools/linkopt -DFUZZ_SYSROOT='"$(abspath $(FZ)/sysroot)"'
+fz_flags_loader-x86_64 := $(FUZZ_ASAN) $(FUZZ_LDSO_SAN) -Ildso -Icommon -Iarch/x86_64
+fz_flags_loader-i386 := --target=i686-linux-gnu -fsanitize=undefined -fno-sanitize-recover=all \
+	$(FUZZ_LDSO_SAN) -Ildso -Icommon -Iarch/i386
+fz_srcs_linkopt := $(FUZZ_LO_SRCS)
+fz_srcs_loader-x86_64 := $(FUZZ_LDSO_SRCS)
+fz_srcs_loader-i386 := $(FUZZ_LDSO_SRCS)
+fz_main_linkopt := tests/fuzz/fuzz_linkopt.c
+fz_main_loader-x86_64 := tests/fuzz/fuzz_loader.c
+fz_main_loader-i386 := tests/fuzz/fuzz_loader.c
+
+define fz_target
+$(FZ)/obj/$(1)/%.o: %.c
+	@mkdir -p $$(@D)
+	@echo "FUZZCC[$(1)] $$<"
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $(fz_flags_$(1)) -fsanitize=fuzzer-no-link -MMD -MP -c -o $$@ $$<
+$(FZ)/bin/fuzz-$(1): $(fz_main_$(1)) $(fz_srcs_$(1):%.c=$(FZ)/obj/$(1)/%.o)
+	@mkdir -p $$(@D)
+	@echo "FUZZLD $$@"
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) $(fz_flags_$(1)) -fsanitize=fuzzer -o $$@ $$^
+-include $(fz_srcs_$(1):%.c=$(FZ)/obj/$(1)/%.d)
+endef
+$(foreach t,$(FUZZ_TARGETS),$(eval $(call fz_target,$(t))))
+
+# ------------------------------------------------------------ seed corpora --
+# The fuzz suite's library (tests/loader/fuzz: relocations, TLS, IFUNC,
+# versions, constructors) and a program needing it, for both classes, with
+# GNU and SysV hash tables, each also as linkopt writes it.
+FZS := $(FZ)/seed
+FZ_LIBSRC := tests/loader/fuzz
+fz_cc_x86_64 := musl-gcc
+fz_cc_i386 := i386-linux-musl-gcc
+fz_libdir_x86_64 := lib
+fz_libdir_i386 := lib32
+fz_musl_x86_64 := usr/lib/x86_64-linux-musl
+fz_musl_i386 := usr/lib/i386-linux-musl
+
+define fz_seeds
+$(FZS)/$(1)/libfz.so: $(FZ_LIBSRC)/libfz.c $(FZ_LIBSRC)/fz.map
+	@mkdir -p $$(@D)
+	@echo "CC[fuzz seed] $$@"
+	$(Q)$(fz_cc_$(1)) -O1 -fPIC -shared -Wl,-soname,libfz.so -Wl,--version-script=$(FZ_LIBSRC)/fz.map -o $$@ $$<
+$(FZS)/$(1)/libfz-sysv.so: $(FZ_LIBSRC)/libfz.c $(FZ_LIBSRC)/fz.map
+	@mkdir -p $$(@D)
+	$(Q)$(fz_cc_$(1)) -O1 -fPIC -shared -Wl,-soname,libfz.so -Wl,--hash-style=sysv \
+		-Wl,--version-script=$(FZ_LIBSRC)/fz.map -o $$@ $$<
+$(FZS)/$(1)/prog: $(FZ_LIBSRC)/prog.c $(FZS)/$(1)/libfz.so
+	$(Q)$(fz_cc_$(1)) -O1 -o $$@ $$< -L$(FZS)/$(1) -lfz
+$(FZ)/sysroot/$(fz_libdir_$(1))/libfz.so: $(FZS)/$(1)/libfz.so
+	@mkdir -p $$(@D)
+	$(Q)cp $$< $$@
+$(FZ)/sysroot/$(fz_musl_$(1))/libc.so: tests/fuzz/seed/libc_stub.c
+	@mkdir -p $$(@D)
+	$(Q)$(fz_cc_$(1)) -O1 -fPIC -shared -nostdlib -Wl,-soname,libc.so -o $$@ $$<
+$(FZS)/$(1)/%-opt: $(FZS)/$(1)/% $(B)/bin/linkopt $(FZ)/sysroot/$(fz_libdir_$(1))/libfz.so
+	@echo "LINKOPT[fuzz seed] $$@"
+	$(Q)$(B)/bin/linkopt -L$(FZ)/sysroot/$(fz_libdir_$(1)) -o $$@ $$<
+FZ_SEEDS_$(1) := $(foreach f,libfz.so libfz-sysv.so prog,$(FZS)/$(1)/$(f) $(FZS)/$(1)/$(f)-opt)
+FZ_SYSROOT += $(FZ)/sysroot/$(fz_libdir_$(1))/libfz.so $(FZ)/sysroot/$(fz_musl_$(1))/libc.so
+endef
+$(foreach a,x86_64 i386,$(eval $(call fz_seeds,$(a))))
+
+fz_seeds_linkopt := $(FZ_SEEDS_x86_64) $(FZ_SEEDS_i386)
+fz_seeds_loader-x86_64 := $(FZ_SEEDS_x86_64)
+fz_seeds_loader-i386 := $(FZ_SEEDS_i386)
+
+# ------------------------------------------------------------- make fuzz --
+.PHONY: fuzz fuzz-build
+fuzz-build: $(FUZZ_TARGETS:%=$(FZ)/bin/fuzz-%) $(FZ_SEEDS_x86_64) $(FZ_SEEDS_i386) $(FZ_SYSROOT)
+
+# One target at a time, niced: the machine's other work goes first. The
+# seeds and the corpus so far are named one by one (-seed_inputs): the
+# i386 target, under qemu-user, cannot list a directory whose entries have
+# 64-bit offsets. Leaks are not what these targets look for.
+fuzz: fuzz-build
+	@fail=0; for t in $(FUZZ_TARGETS); do \
+		c=$(FZ)/corpus/$$t; a=$(FZ)/crashes/$$t; mkdir -p $$c $$a; \
+		case $$t in linkopt) s="$(fz_seeds_linkopt)";; loader-x86_64) s="$(fz_seeds_loader-x86_64)";; \
+			*) s="$(fz_seeds_loader-i386)";; esac; \
+		echo "== fuzz $$t: $(FUZZ_SECONDS) s, corpus $$c"; \
+		ASAN_OPTIONS=detect_leaks=0 nice -n 19 $(FZ)/bin/fuzz-$$t -max_total_time=$(FUZZ_SECONDS) \
+			-detect_leaks=0 -max_len=65536 -timeout=20 -artifact_prefix=$$a/ \
+			-seed_inputs=$$(echo $$s $$(find $$c -type f) | tr ' ' ,) $$c > $(FZ)/$$t.log 2>&1 || fail=1; \
+		grep -E '^Done' $(FZ)/$$t.log | tail -1; \
+	done; \
+	if ls $(FZ)/crashes/*/* >/dev/null 2>&1; then \
+		echo "fuzz: inputs that crashed a target (logs: $(FZ)/*.log):"; ls -l $(FZ)/crashes/*/*; exit 1; \
+	fi; \
+	[ $$fail = 0 ] && echo "fuzz: no crash" || { echo "fuzz: a target failed (see $(FZ)/*.log)"; exit 1; }
+
+# ------------------------------------------- linkopt under ASan+UBSan --
+# The same sources and tests as build/bin/linkopt, compiled with gcc's
+# sanitizers; `make check` runs linkopt's suites against it too.
+ASAN := $(B)/asan
+ASAN_CFLAGS := $(HOST_CFLAGS) -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
+	-fno-sanitize-recover=all
+ASAN_LO_OBJS := $(LINKOPT_SRCS:%.c=$(ASAN)/%.o) $(ASAN)/tests/fuzz/asan_options.o
+ASAN_LO_LIBOBJS := $(filter-out %/main.o,$(ASAN_LO_OBJS))
+
+$(ASAN)/%.o: %.c
+	@mkdir -p $(@D)
+	@echo "CC[asan] $<"
+	$(Q)$(HOSTCC) $(ASAN_CFLAGS) -Itools/linkopt -Itests -c -o $@ $<
+$(ASAN)/bin/linkopt: $(ASAN_LO_OBJS)
+	@mkdir -p $(@D)
+	@echo "LINK $@"
+	$(Q)$(HOSTCC) -fsanitize=address,undefined -o $@ $^
+$(ASAN)/tests/linkopt_unit: tests/linkopt_unit.c $(ASAN_LO_LIBOBJS)
+	@mkdir -p $(@D)
+	@echo "CC[asan] $@"
+	$(Q)$(HOSTCC) $(ASAN_CFLAGS) -Itools/linkopt -o $@ $^ -lcriterion
+$(ASAN)/tests/linkopt_integ: tests/linkopt_integ.c tests/linkopt_util.c $(ASAN_LO_LIBOBJS)
+	@mkdir -p $(@D)
+	@echo "CC[asan] $@"
+	$(Q)$(HOSTCC) $(ASAN_CFLAGS) -Itools/linkopt -Itests -DLOT_DIR='"$(LOT)"' \
+		-DLINKOPT_BIN='"$(ASAN)/bin/linkopt"' -DLINKOPT_WRAP_DIR='"$(B)/lib/linkopt"' \
+		-o $@ $^ -lcriterion
+-include $(ASAN_LO_OBJS:.o=.d)
+CHECK_DEPS += $(ASAN)/bin/linkopt
+CHECK_BINS += $(ASAN)/tests/linkopt_unit $(ASAN)/tests/linkopt_integ
+
+# ---------------------------------------------------- regression corpus --
+# tests/fuzz/regress/: see tests/fuzz/test_fuzz_regress.c. Per
+# architecture: a program needing libfzr.so and one that dlopens its
+# argument, each with PT_INTERP = quickbind (.qb) and musl's (.musl, run by
+# direct invocation).
+FZR := $(FZ)/regress
+fzr_loader = $(if $(filter $(1),$(ARCHS)),$(abspath $(B)/lib/ld-quickbind-$(1).so.1))
+define fzr_fixtures
+$(FZR)/$(1)/link/libfzr.so: tests/fuzz/regress_lib.c
+	@mkdir -p $$(@D)
+	$(Q)$(fz_cc_$(1)) -O1 -fPIC -shared -Wl,-soname,libfzr.so -o $$@ $$<
+$(FZR)/$(1)/need.musl: tests/fuzz/regress_need.c $(FZR)/$(1)/link/libfzr.so
+	@echo "CC[fuzz regress] $$@"
+	$(Q)$(fz_cc_$(1)) -O1 -o $$@ $$< -Wl,--no-as-needed -L$(FZR)/$(1)/link -lfzr
+$(FZR)/$(1)/need.qb: tests/fuzz/regress_need.c $(FZR)/$(1)/link/libfzr.so
+	$(Q)$(fz_cc_$(1)) -O1 -Wl,--dynamic-linker=$(call fzr_loader,$(1)) -o $$@ $$< \
+		-Wl,--no-as-needed -L$(FZR)/$(1)/link -lfzr
+$(FZR)/$(1)/dlopen.musl: tests/fuzz/regress_dlopen.c
+	@mkdir -p $$(@D)
+	$(Q)$(fz_cc_$(1)) -O1 -o $$@ $$<
+$(FZR)/$(1)/dlopen.qb: tests/fuzz/regress_dlopen.c
+	@mkdir -p $$(@D)
+	$(Q)$(fz_cc_$(1)) -O1 -Wl,--dynamic-linker=$(call fzr_loader,$(1)) -o $$@ $$<
+FZR_FIXTURES += $(foreach p,need dlopen,$(FZR)/$(1)/$(p).musl $(FZR)/$(1)/$(p).qb)
+endef
+$(foreach a,$(ARCHS),$(eval $(call fzr_fixtures,$(a))))
+
+$(B)/tests/test_fuzz_regress: tests/fuzz/test_fuzz_regress.c $(B)/tests/harness.o tests/fuzz.mk
+	@mkdir -p $(@D)
+	@echo "CC $@"
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itests -DFZR_CORPUS='"$(abspath tests/fuzz/regress)"' \
+		-DFZR_FIXTURES='"$(abspath $(FZR))"' -DFZR_LINKOPT='"$(abspath $(B)/bin/linkopt)"' \
+		-DFZR_LINKOPT_ASAN='"$(abspath $(ASAN)/bin/linkopt)"' \
+		-DFZR_LOADER_x86_64='"$(call fzr_loader,x86_64)"' -DFZR_LOADER_i386='"$(call fzr_loader,i386)"' \
+		-o $@ $< $(B)/tests/harness.o -lcriterion
+CHECK_DEPS += $(FZR_FIXTURES)
+CHECK_BINS += $(B)/tests/test_fuzz_regress

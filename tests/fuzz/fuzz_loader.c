@@ -1,0 +1,83 @@
+/* libFuzzer target: the loader's own checks of an object, built for the
+ * host from ldso/'s sources (map.c, dso.c, dynamic.c, version.c,
+ * fastpath.c, lookup.c), for the ELF class of the arch/ headers it is
+ * compiled with. Each input is a file the loader is asked to map, exactly
+ * as qb_map_file maps a library; an object it accepts is then searched for
+ * every symbol it defines, which walks the hash tables, chains, bloom
+ * filter, version tables and linkopt's tables the checks let through. */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "ldso.h"
+
+/* The pieces of musl and of the rest of the loader those sources use. */
+struct qb_musl_libc __libc;
+unsigned __default_stacksize = 131072;
+void *__libc_malloc(size_t n) { return malloc(n); }
+void *__libc_calloc(size_t n, size_t m) { return calloc(n, m); }
+void *__libc_realloc(void *p, size_t n) { return realloc(p, n); }
+void __libc_free(void *p) { free(p); }
+void qb_dbg(const char *fmt, ...) { (void)fmt; }
+/* only reached when the interposer list is built, which this target never does */
+void qb_fatal(const char *fmt, ...) { (void)fmt; abort(); }
+
+static int fd = -1, exec_ok;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	__libc.page_size = (size_t)sysconf(_SC_PAGESIZE);
+	exec_ok = geteuid() != 0;
+	fd = memfd_create("qb-fuzz-object", MFD_CLOEXEC);
+	if (fd < 0)
+		abort();
+	return 0;
+}
+
+static void search_every_symbol(struct dso *p)
+{
+	for (size_t i = 1; i < p->nsyms; i++) {
+		const Sym *s = p->syms + i;
+		if (s->st_name >= p->dyn.strsz)
+			continue;
+		struct qb_verreq vr, *ver = qb_verreq_of(p, i, &vr) ? &vr : 0;
+		struct qb_symreq r;
+		qb_symreq_init(&r, p->strings + s->st_name, ver);
+		qb_lookup_in(p, &r);
+	}
+	struct qb_symreq r;
+	qb_symreq_init(&r, "", 0);
+	qb_lookup_in(p, &r);
+	qb_symreq_init(&r, "a name no object defines", 0);
+	qb_lookup_in(p, &r);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (ftruncate(fd, 0) < 0 || pwrite(fd, data, size, 0) != (ssize_t)size)
+		abort();
+	const char *why = 0;
+	/* Also fixed-address programs (ET_EXEC, as on the loader's command
+	 * line), except as root: root may map page zero, where such a
+	 * program's base of 0 is no longer distinguishable from a null
+	 * pointer for the compiler of this target. */
+	struct dso *p = qb_map_file(fd, "fuzz", exec_ok, &why);
+	if (!p) {
+		if (!why || !*why)
+			abort();  /* a refusal always says why */
+		return 0;
+	}
+	search_every_symbol(p);
+	munmap(p->map, p->map_len);
+	if ((unsigned char *)p->phdr < p->map || (unsigned char *)p->phdr >= p->map + p->map_len)
+		free(p->phdr);
+	free(p->vdefs);
+	free(p->vreqs);
+	free(p);
+	return 0;
+}
