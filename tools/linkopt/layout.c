@@ -167,8 +167,34 @@ int layout_apply(struct elf *e, struct blob *b, unsigned nb, const struct fixed_
 	int ph_move = null_slot < 0;
 	unsigned new_phnum = e->phnum + (ph_move ? 1 : 0);
 
+	uint64_t max_vend = 0;
+	int first_load = -1;
+	for (unsigned i = 0; i < e->phnum; i++)
+		if (e->ph[i].p_type == PT_LOAD) {
+			if (e->ph[i].p_vaddr + e->ph[i].p_memsz > max_vend)
+				max_vend = e->ph[i].p_vaddr + e->ph[i].p_memsz;
+			if (first_load < 0)
+				first_load = (int)i;
+		}
 	uint64_t cut = tail_cut(e);
-	uint64_t seg_off = align_up(cut, 16), cur = seg_off;
+	uint64_t seg_off = align_up(cut, 16), cur;
+	uint64_t seg_va = align_up(max_vend, PAGE) + seg_off % PAGE;
+	/* Linux before 5.18 and qemu-user give AT_PHDR as the first segment's
+	 * address plus e_phoff. Moved program headers are found there only
+	 * if the new segment maps offsets to addresses as the first PT_LOAD
+	 * does: pad the file up to that offset, unless a large .bss would
+	 * make the padding unreasonable (then only newer kernels run it). */
+	if (ph_move && first_load >= 0) {
+		uint64_t d = e->ph[first_load].p_vaddr - e->ph[first_load].p_offset;
+		uint64_t want = align_up(max_vend, PAGE) - d;
+		if (want < seg_off)
+			want = seg_off;
+		if (want - seg_off <= (4u << 20)) {
+			seg_off = want;
+			seg_va = want + d;
+		}
+	}
+	cur = seg_off;
 	uint64_t ph_off = e->eh.e_phoff, dyn_off = e->dyn_off;
 	unsigned dyn_slots = e->dynslots;
 	if (ph_move) {
@@ -188,11 +214,6 @@ int layout_apply(struct elf *e, struct blob *b, unsigned nb, const struct fixed_
 		cur += b[i].len;
 	}
 	uint64_t seg_len = cur - seg_off;
-	uint64_t max_vend = 0;
-	for (unsigned i = 0; i < e->phnum; i++)
-		if (e->ph[i].p_type == PT_LOAD && e->ph[i].p_vaddr + e->ph[i].p_memsz > max_vend)
-			max_vend = e->ph[i].p_vaddr + e->ph[i].p_memsz;
-	uint64_t seg_va = align_up(max_vend, PAGE) + seg_off % PAGE;
 	if (!e->is64 && seg_va + seg_len > 0xffffffffull)
 		return elf_err(e, "no address space left for the new segment");
 #define VA(o) (seg_va + ((o) - seg_off))
