@@ -170,6 +170,10 @@ static const char *gnu_info(const struct qb_elfview *v, uint64_t gh, struct qb_h
 	out->gnu_nbuckets = nb;
 	out->gnu_symoffset = symoff;
 	out->gnu_bloomwords = nbloom;
+	/* The bloom test shifts a 32-bit hash by it: 32 or more is no
+	 * filter any linker writes, and undefined in C. */
+	if (qb_rd32(h + 12) >= 32)
+		return "corrupt DT_GNU_HASH bloom shift";
 	out->gnu_shift = qb_rd32(h + 12);
 	out->gnu_bloom = gh + 16;
 	out->gnu_buckets = buckets;
