@@ -92,6 +92,16 @@ static long direct_hits(const char *root, const char *prog)
 	return n;
 }
 
+/* dst: a fresh copy of the quickbind image, optimized by linkopt --root. */
+static void optimized_copy(const char *dst)
+{
+	copy_root("qb", dst);
+	struct run_result r;
+	linkopt(&r, NULL, dst);
+	cr_assert(r.exited && r.exit_code == 0, "linkopt --root: %s\n%s", run_describe(&r), r.err);
+	run_result_free(&r);
+}
+
 Test(image, programs_run_as_under_musl, .timeout = 300)
 {
 	need_root();
@@ -110,11 +120,8 @@ Test(image, linkopt_root_optimizes_and_keeps_behaviour, .timeout = 300)
 {
 	need_root();
 	char *ref = musl_output();
-	copy_root("qb", "opt");
+	optimized_copy("opt");
 	struct run_result r;
-	linkopt(&r, NULL, "opt");
-	cr_assert(r.exited && r.exit_code == 0, "linkopt --root: %s\n%s", run_describe(&r), r.err);
-	run_result_free(&r);
 	linkopt(&r, "--check", "opt");
 	cr_expect(r.exited && r.exit_code == 0, "linkopt --check --root after optimizing: %s\n%s%s",
 		  run_describe(&r), r.out, r.err);
@@ -130,11 +137,8 @@ Test(image, replaced_library_is_detected_and_tables_ignored, .timeout = 300)
 {
 	need_root();
 	char *ref = musl_output();
-	copy_root("qb", "stale");
+	optimized_copy("stale");
 	struct run_result r;
-	linkopt(&r, NULL, "stale");
-	cr_assert(r.exited && r.exit_code == 0, "linkopt --root: %s\n%s", run_describe(&r), r.err);
-	run_result_free(&r);
 	char dst[4096];
 	snprintf(dst, sizeof dst, "%s/usr/lib/libz.so.1", img("stale"));
 	char *cp[] = {"/bin/cp", (char *)img("libz-rebuilt.so.1"), dst, NULL};
