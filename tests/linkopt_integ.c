@@ -117,7 +117,11 @@ VARIANT_TEST(second_run_is_byte_identical)
 
 /* eu-elflint knows no tag outside the gABI/GNU set, so the two
  * DT_QB_TABLE entries are the only complaints allowed to be new: each
- * "unknown tag" line must name an entry that really holds one of them. */
+ * "unknown tag" line must name an entry that really holds one of them.
+ * Sections are compared by name: linkopt keeps section headers in file
+ * order, so the tables it moves change the indices of others. */
+#define ELFLINT "eu-elflint --gnu-ld %s | sed -e 's|%s|F|' -e 's|^section \\[ *[0-9]*\\]|section|'"
+
 VARIANT_TEST(elflint_reports_nothing_new)
 {
 	const char *v = variants[*vi];
@@ -125,18 +129,19 @@ VARIANT_TEST(elflint_reports_nothing_new)
 	lot_copy_variant(v, orig);
 	char *d = optimized_copy(v);
 	for (unsigned i = 0; i < 3; i++) {
-		struct run a = lot_sh("eu-elflint --gnu-ld %s/%s | sed 's|%s|F|'", orig, files[i], orig);
-		struct run b = lot_sh("eu-elflint --gnu-ld %s/%s | sed 's|%s|F|'", d, files[i], d);
-		char p[PATH_MAX];
+		char p[PATH_MAX], q[PATH_MAX];
 		snprintf(p, sizeof p, "%s/%s", d, files[i]);
+		snprintf(q, sizeof q, "%s/%s", orig, files[i]);
+		struct run a = lot_sh(ELFLINT, q, orig);
+		struct run b = lot_sh(ELFLINT, p, d);
 		struct elf e;
 		cr_assert_eq(elf_load_file(&e, p), 0, "%s", e.err);
 		char *save, *line;
 		for (line = strtok_r(b.out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 			if (strstr(a.out, line))
 				continue;
-			unsigned sec, ent;
-			if (sscanf(line, "section [%u] '.dynamic': entry %u: unknown tag", &sec, &ent) == 2 &&
+			unsigned ent;
+			if (sscanf(line, "section '.dynamic': entry %u: unknown tag", &ent) == 1 &&
 			    ent < e.ndyn && (e.dyn[ent].d_tag == DT_QB_TABLE || e.dyn[ent].d_tag == DT_QB_TABLESZ))
 				continue;
 			if (!strcmp(line, "No errors") && !strstr(a.out, "No errors"))
@@ -530,8 +535,8 @@ VARIANT_TEST(o1_renumbers_consistently)
 		elf_free(&e);
 		struct run again = lot_sh("cp %s %s.1 && %s -O1 %s && cmp %s %s.1", q, q, bin(), q, q, q);
 		cr_assert_eq(again.status, 0, "%s: second -O1 run changed the file: %s", q, again.out);
-		struct run la = lot_sh("eu-elflint --gnu-ld %s | sed 's|%s|F|' | grep -v 'unknown tag' | grep -v 'No errors'", p, orig);
-		struct run lb = lot_sh("eu-elflint --gnu-ld %s | sed 's|%s|F|' | grep -v 'unknown tag' | grep -v 'No errors'", q, d);
+		struct run la = lot_sh(ELFLINT " | grep -v 'unknown tag' | grep -v 'No errors'", p, orig);
+		struct run lb = lot_sh(ELFLINT " | grep -v 'unknown tag' | grep -v 'No errors'", q, d);
 		const char *extra = lot_new_line(la.out, lb.out);
 		cr_assert(!extra, "%s: new elflint message: %s", q, extra);
 	}
