@@ -59,3 +59,11 @@ $(B)/tests/linkopt_integ: tests/linkopt_integ.c tests/linkopt_util.c tests/linko
 
 CHECK_DEPS += $(LOT_FIXTURES) $(B)/bin/linkopt $(LINKOPT_WRAP)
 CHECK_BINS += $(B)/tests/linkopt_unit $(B)/tests/linkopt_integ
+
+$(B)/tests/linkopt_edit: tests/linkopt_edit.c tests/linkopt_util.c tests/linkopt_util.h $(LINKOPT_LIBOBJS)
+	@mkdir -p $(@D)
+	@echo "CC $@"
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itools/linkopt -Itests -DLOT_DIR='"$(LOT)"' -DLINKOPT_BIN='"$(B)/bin/linkopt"' -DQB_LIB_DIR='"$(B)/lib"' \
+		-o $@ tests/linkopt_edit.c tests/linkopt_util.c $(LINKOPT_LIBOBJS) -lcriterion
+
+CHECK_BINS += $(B)/tests/linkopt_edit
