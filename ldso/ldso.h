@@ -87,7 +87,9 @@ struct dso {
 	size_t tls_id;
 
 	size_t relro_start, relro_end;
-	size_t wr_lo[4], wr_hi[4];  /* writable ranges: where relocations may write */
+	/* writable ranges: where relocations may write (patchelf adds one
+	 * writable segment per edit, linkopt one) */
+	size_t wr_lo[8], wr_hi[8];
 	unsigned char nwr;
 	struct dso *init_next;  /* order in which constructors run */
 	struct dso *fini_next;  /* reverse order of construction */

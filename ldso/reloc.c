@@ -145,7 +145,10 @@ static inline __attribute__((always_inline)) int apply(struct dso *p, struct res
 			qb_error("Error relocating %s: unsupported relocation type %u", p->name, type);
 		return 0;
 	}
-	if (!qb_writable(p, off, sizeof(size_t) * (kind == RK_TLSDESC ? 2 : 1)))
+	/* a copy relocation's extent is its symbol's size, checked below */
+	size_t wlen = kind == RK_COPY ? 0 : kind == RK_PC32 || kind == RK_ABS32U || kind == RK_ABS32S ? 4 :
+		      sizeof(size_t) * (kind == RK_TLSDESC ? 2 : 1);
+	if (!qb_writable(p, off, wlen))
 		qb_error("Error relocating %s: relocation offset 0x%zx outside the writable segments", p->name, off);
 	if (!rela && kind != RK_COPY && kind != RK_GOT && kind != RK_PLT)
 		addend = rel_addend(p, kind, symi, off, where);
