@@ -67,3 +67,11 @@ $(B)/tests/linkopt_edit: tests/linkopt_edit.c tests/linkopt_util.c tests/linkopt
 		-o $@ tests/linkopt_edit.c tests/linkopt_util.c $(LINKOPT_LIBOBJS) -lcriterion
 
 CHECK_BINS += $(B)/tests/linkopt_edit
+
+$(B)/tests/linkopt_attrs: tests/linkopt_attrs.c tests/linkopt_util.c tests/linkopt_util.h $(LINKOPT_LIBOBJS)
+	@mkdir -p $(@D)
+	@echo "CC $@"
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itools/linkopt -Itests -DLOT_DIR='"$(LOT)"' -DLINKOPT_BIN='"$(B)/bin/linkopt"' \
+		-o $@ tests/linkopt_attrs.c tests/linkopt_util.c $(LINKOPT_LIBOBJS) -lcriterion
+
+CHECK_BINS += $(B)/tests/linkopt_attrs

@@ -1,3 +1,4 @@
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,9 +19,14 @@ int optimize_file(const char *path, const struct opts *o)
 {
 	struct elf e;
 	struct stat st;
-	if (stat(path, &st) < 0)
+	/* a symbolic link stays one: the file it names is what is optimized */
+	char real[PATH_MAX], outreal[PATH_MAX];
+	if (!realpath(path, real) || stat(real, &st) < 0)
 		return report(path, "cannot stat: %m");
-	if (elf_load_file(&e, path) < 0) {
+	if (!o->out && st.st_nlink > 1)
+		return report(path, "has %lu hard links; replacing it would split them (optimize a copy instead)",
+			      (unsigned long)st.st_nlink);
+	if (elf_load_file(&e, real) < 0) {
 		int r = report(path, "%s", e.err);
 		elf_free(&e);
 		return r;
@@ -157,11 +163,11 @@ int optimize_file(const char *path, const struct opts *o)
 	}
 	memcpy(out, fin.buf, olen);
 	elf_free(&fin);
-	const char *dst = o->out ? o->out : path;
+	const char *dst = o->out ? (realpath(o->out, outreal) ? outreal : o->out) : real;
 	if (!o->out && olen == orig_size && !memcmp(out, orig, olen)) {
 		rc = LO_OK; /* already optimized: leave the file alone */
-	} else if (write_atomic(dst, &st, out, olen, err, sizeof err) < 0) {
-		report(dst, "%s", err);
+	} else if (write_atomic(dst, real, &st, out, olen, err, sizeof err) < 0) {
+		report(o->out ? o->out : path, "%s", err);
 		goto done;
 	} else {
 		rc = LO_OK;
@@ -179,7 +185,7 @@ int optimize_file(const char *path, const struct opts *o)
 		}
 		printf("%s: %u symbols: %u direct, %u defined, %u vague, %u multi, %u nodirect, %u not found; "
 		       "%ld relocations moved; %zu -> %zu bytes\n",
-		       dst, e.nsyms, n[0], n[1], n[2], n[3], n[4], n[5], moved, orig_size, olen);
+		       o->out ? o->out : path, e.nsyms, n[0], n[1], n[2], n[3], n[4], n[5], moved, orig_size, olen);
 	}
 done:
 	closure_free(&c);

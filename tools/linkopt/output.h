@@ -1,5 +1,6 @@
-/* Replacing a file atomically: temporary file in the same directory,
- * original mode, owner and timestamps, then rename(2). */
+/* Replacing a file atomically: temporary file in the same directory with
+ * the original's owner, mode (set-id bits included), extended attributes
+ * (capabilities, ACLs) and times, then rename(2). */
 #ifndef LINKOPT_OUTPUT_H
 #define LINKOPT_OUTPUT_H
 
@@ -7,6 +8,9 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
-int write_atomic(const char *dst, const struct stat *like, const uint8_t *buf, size_t len, char *err, size_t errlen);
+/* like: attributes to give dst; src: file whose extended attributes are
+ * copied (NULL: none). A dst with several hard links is refused. */
+int write_atomic(const char *dst, const char *src, const struct stat *like, const uint8_t *buf, size_t len,
+		 char *err, size_t errlen);
 
 #endif

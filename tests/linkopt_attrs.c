@@ -1,0 +1,219 @@
+/* linkopt keeps every attribute of the files it rewrites: owner, mode with
+ * its set-id bits, times, file capabilities, ACLs and other extended
+ * attributes; it follows symbolic links to the file, and refuses a file
+ * with several hard links (README says why). Run as root (CI is): only
+ * root can give files away or set capabilities. */
+#include <criterion/criterion.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+#include "elffile.h"
+#include "linkopt_util.h"
+
+static const char *bin(void)
+{
+	static char p[PATH_MAX];
+	if (!p[0] && !realpath(LINKOPT_BIN, p))
+		cr_assert_fail("cannot find %s", LINKOPT_BIN);
+	return p;
+}
+
+static void need_root(void)
+{
+	if (geteuid() != 0)
+		cr_skip_test("needs root (owners, capabilities); CI runs as root");
+}
+
+/* A copy of the m64bfd fixtures in a fresh directory. */
+static char *fixture(void)
+{
+	char *d = lot_tmpdir();
+	lot_copy_variant("m64bfd", d);
+	return d;
+}
+
+static int optimized(const char *path)
+{
+	struct elf e;
+	int ok = elf_load_file(&e, path) == 0 && e.qbt_off && e.syminfo_off;
+	elf_free(&e);
+	return ok;
+}
+
+/* -L: a set-id program's $ORIGIN run path does not count (the loader's
+ * secure mode), so its libraries are named explicitly. */
+static void optimize_ok(const char *dir, const char *files)
+{
+	struct run r = lot_sh("cd %s && %s -L %s %s", dir, bin(), dir, files);
+	cr_assert_eq(r.status, 0, "linkopt %s: %s", files, r.err);
+	cr_assert_str_empty(r.err);
+	lot_run_free(&r);
+}
+
+Test(linkopt_attrs, setuid_setgid_owner_and_times)
+{
+	need_root();
+	char *d = fixture(), p[PATH_MAX];
+	snprintf(p, sizeof p, "%s/prog", d);
+	struct run r = lot_sh("chown 1234:5678 %s && chmod 6751 %s && touch -d '2001-02-03 04:05:06' %s", p, p, p);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	lot_run_free(&r);
+	struct stat before, after;
+	cr_assert_eq(stat(p, &before), 0);
+	cr_assert_eq(before.st_mode & 07777, 06751);
+	optimize_ok(d, "liba.so libb.so prog");
+	cr_assert_eq(stat(p, &after), 0);
+	cr_assert(optimized(p));
+	cr_assert_neq(after.st_ino, before.st_ino, "not rewritten");
+	cr_assert_eq(after.st_mode & 07777, 06751, "mode %04o", (unsigned)(after.st_mode & 07777));
+	cr_assert_eq(after.st_uid, 1234);
+	cr_assert_eq(after.st_gid, 5678);
+	cr_assert_eq(after.st_mtim.tv_sec, before.st_mtim.tv_sec);
+	cr_assert_eq(after.st_mtim.tv_nsec, before.st_mtim.tv_nsec);
+	/* the access time is that of linkopt's own reading of the file */
+	/* -o gives the output the input's attributes too */
+	char q[PATH_MAX];
+	snprintf(q, sizeof q, "%s/out", d);
+	r = lot_sh("cd %s && chown 42:43 libb.so && chmod 2755 libb.so && %s -o out libb.so", d, bin());
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	lot_run_free(&r);
+	cr_assert_eq(stat(q, &after), 0);
+	cr_assert_eq(after.st_mode & 07777, 02755);
+	cr_assert_eq(after.st_uid, 42);
+	cr_assert_eq(after.st_gid, 43);
+}
+
+/* Raw bytes of one extended attribute, or NULL. */
+static char *xattr(const char *path, const char *name, ssize_t *len)
+{
+	*len = getxattr(path, name, NULL, 0);
+	if (*len < 0)
+		return NULL;
+	char *v = malloc((size_t)*len + 1);
+	cr_assert(v);
+	*len = getxattr(path, name, v, (size_t)*len);
+	return v;
+}
+
+Test(linkopt_attrs, file_capabilities)
+{
+	need_root();
+	char *d = fixture(), p[PATH_MAX];
+	snprintf(p, sizeof p, "%s/prog", d);
+	/* setcap comes with libcap2-bin (scripts/deps.sh) */
+	struct run r = lot_sh("chmod 4755 %s && setcap cap_net_raw,cap_net_bind_service+ep %s", p, p);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	lot_run_free(&r);
+	ssize_t l1, l2;
+	char *c1 = xattr(p, "security.capability", &l1);
+	cr_assert(c1 && l1 > 0, "setcap set nothing");
+	optimize_ok(d, "liba.so libb.so prog");
+	cr_assert(optimized(p));
+	char *c2 = xattr(p, "security.capability", &l2);
+	cr_assert(c2, "security.capability lost");
+	cr_assert(l1 == l2 && !memcmp(c1, c2, (size_t)l1), "capabilities changed");
+	r = lot_sh("getcap %s", p);
+	cr_assert(strstr(r.out, "cap_net_bind_service,cap_net_raw=ep"), "%s", r.out);
+	lot_run_free(&r);
+	struct stat st;
+	cr_assert_eq(stat(p, &st), 0);
+	cr_assert_eq(st.st_mode & 07777, 04755);
+	free(c1);
+	free(c2);
+}
+
+Test(linkopt_attrs, acls_and_other_xattrs)
+{
+	need_root();
+	char *d = fixture(), p[PATH_MAX];
+	snprintf(p, sizeof p, "%s/liba.so", d);
+	/* setfacl/getfacl come with acl (scripts/deps.sh) */
+	struct run r = lot_sh("setfacl -m u:1234:rx,g:5678:r %s", p);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	lot_run_free(&r);
+	int user_ok = setxattr(p, "user.linkopt-test", "some value", 10, 0) == 0;
+	cr_assert_eq(setxattr(p, "trusted.linkopt-test", "\0\1\2", 3, 0), 0);
+	struct run before = lot_sh("getfacl -c %s", p);
+	cr_assert(strstr(before.out, "user:1234:r-x"), "%s", before.out);
+	optimize_ok(d, "libb.so liba.so");
+	cr_assert(optimized(p));
+	struct run after = lot_sh("getfacl -c %s", p);
+	cr_assert_str_eq(after.out, before.out);
+	ssize_t l;
+	char *v = xattr(p, "trusted.linkopt-test", &l);
+	cr_assert(v && l == 3 && !memcmp(v, "\0\1\2", 3), "trusted.* attribute lost");
+	free(v);
+	if (user_ok) {
+		v = xattr(p, "user.linkopt-test", &l);
+		cr_assert(v && l == 10 && !memcmp(v, "some value", 10), "user.* attribute lost");
+		free(v);
+	}
+	lot_run_free(&before);
+	lot_run_free(&after);
+}
+
+/* A symbolic link stays a link; the file it names is optimized. */
+Test(linkopt_attrs, follows_symlinks)
+{
+	char *d = fixture();
+	struct run r = lot_sh("cd %s && mkdir real && mv libb.so real/libb.so.1.2 && ln -s real/libb.so.1.2 libb.so && "
+			      "ln -s prog prog-link", d);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	lot_run_free(&r);
+	optimize_ok(d, "libb.so liba.so prog-link");
+	char p[PATH_MAX], t[PATH_MAX];
+	struct stat st;
+	const char *links[][2] = { { "libb.so", "real/libb.so.1.2" }, { "prog-link", "prog" } };
+	for (unsigned i = 0; i < 2; i++) {
+		snprintf(p, sizeof p, "%s/%s", d, links[i][0]);
+		cr_assert_eq(lstat(p, &st), 0);
+		cr_assert(S_ISLNK(st.st_mode), "%s replaced by a regular file", p);
+		ssize_t n = readlink(p, t, sizeof t - 1);
+		cr_assert(n > 0);
+		t[n] = 0;
+		cr_assert_str_eq(t, links[i][1]);
+		snprintf(p, sizeof p, "%s/%s", d, links[i][1]);
+		cr_assert(optimized(p), "%s not optimized", p);
+	}
+	r = lot_sh("%s/prog x y", d);
+	cr_assert_eq(r.status, 3, "%s", r.err);
+	lot_run_free(&r);
+	r = lot_sh("cd %s && %s --check prog liba.so", d, bin());
+	cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+	lot_run_free(&r);
+}
+
+/* Replacing one name of a hard-linked file would split the links: refused
+ * with one line, nothing changed. */
+Test(linkopt_attrs, refuses_hard_links)
+{
+	char *d = fixture();
+	struct run r = lot_sh("cd %s && ln libb.so libb-other-name.so && cp -p libb.so ref", d);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	lot_run_free(&r);
+	char p[PATH_MAX], q[PATH_MAX];
+	snprintf(p, sizeof p, "%s/libb.so", d);
+	snprintf(q, sizeof q, "%s/ref", d);
+	struct stat before, after;
+	cr_assert_eq(stat(p, &before), 0);
+	r = lot_sh("cd %s && %s libb.so", d, bin());
+	cr_assert_eq(r.status, 2, "status %d", r.status);
+	cr_assert_eq(lot_count_lines(r.err), 1, "%s", r.err);
+	cr_assert(!strncmp(r.err, "linkopt: libb.so: ", 18) && strstr(r.err, "hard links"), "%s", r.err);
+	lot_run_free(&r);
+	cr_assert_eq(stat(p, &after), 0);
+	cr_assert_eq(after.st_ino, before.st_ino);
+	cr_assert_eq(after.st_nlink, 2);
+	cr_assert(lot_same_file(p, q));
+	/* -o onto a hard-linked file is refused the same way */
+	r = lot_sh("cd %s && cp libb.so in.so && %s -o libb-other-name.so in.so", d, bin());
+	cr_assert_eq(r.status, 2, "status %d", r.status);
+	cr_assert(strstr(r.err, "hard links"), "%s", r.err);
+	lot_run_free(&r);
+	cr_assert(lot_same_file(p, q));
+}
