@@ -659,3 +659,98 @@ Test(linkopt, section_name_table_not_in_the_file)
 		cr_expect(lot_same_file(p, ref), "%s: input changed", srcs[i % 2]);
 	}
 }
+
+/* Names of the files in dir, one a line, sorted; with sizes and inodes so
+ * that a replaced or rewritten file shows. */
+static char *dir_state(const char *dir)
+{
+	struct run r = lot_sh("cd %s && find . -type f -printf '%%p %%s %%i\\n' | sort && cat $(find . -type f | sort) | md5sum",
+			      dir);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	free(r.err);
+	return r.out;
+}
+
+/* A run over several files changes all of them or none: one bad input
+ * among good ones leaves every file as it was (same content, same inode,
+ * no temporary file left behind) and exits 2. */
+Test(linkopt, several_files_all_or_nothing)
+{
+	const char *vs[] = { "m64bfd", "m32lld" };
+	for (unsigned k = 0; k < 2; k++) {
+		char *d = lot_tmpdir();
+		lot_copy_variant(vs[k], d);
+		struct run r = lot_sh("cd %s && printf 'not ELF\\n' > zz-notelf && head -c 900 libb.so > trunc.so", d);
+		lot_run_free(&r);
+		char *before = dir_state(d);
+		const char *lists[] = { "prog liba.so libb.so zz-notelf", "trunc.so prog liba.so libb.so",
+					"-O1 libb.so liba.so prog zz-notelf" };
+		for (unsigned i = 0; i < 3; i++) {
+			r = lot_sh("cd %s && %s %s", d, bin(), lists[i]);
+			cr_assert_eq(r.status, 2, "%s: %s: status %d", vs[k], lists[i], r.status);
+			cr_assert(strstr(r.err, "no file changed (3 optimized files discarded)"), "%s: %s", lists[i], r.err);
+			char *after = dir_state(d);
+			cr_assert_str_eq(after, before, "%s: %s changed files", vs[k], lists[i]);
+			free(after);
+			lot_run_free(&r);
+		}
+		/* the good files alone go through, together */
+		r = lot_sh("cd %s && %s prog liba.so libb.so && %s --check prog liba.so libb.so && ls -a | grep -c linkopt",
+			   d, bin(), bin());
+		cr_assert_eq(r.status, 1, "%s: %s", vs[k], r.err); /* grep -c found nothing */
+		cr_assert_str_eq(r.out, "0\n");
+		lot_run_free(&r);
+		free(before);
+	}
+}
+
+/* --root is all or nothing too: a damaged object in the image keeps every
+ * other one from being rewritten. */
+Test(linkopt, root_all_or_nothing)
+{
+	char *d = lot_tmpdir(), fix[PATH_MAX];
+	cr_assert(realpath(LOT_DIR, fix));
+	struct run r = lot_sh("cd %s && mkdir -p usr/bin usr/lib && cp %s/m64bfd/prog usr/bin/ && "
+			      "cp %s/m64bfd/liba.so %s/m64bfd/libb.so usr/lib/ && head -c 1000 usr/lib/liba.so > usr/lib/libdamaged.so",
+			      d, fix, fix, fix);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	lot_run_free(&r);
+	char *before = dir_state(d);
+	r = lot_sh("%s --root %s", bin(), d);
+	cr_assert_eq(r.status, 2, "status %d: %s", r.status, r.err);
+	cr_assert(strstr(r.err, "libdamaged.so"), "%s", r.err);
+	char *after = dir_state(d);
+	cr_assert_str_eq(after, before);
+	free(after);
+	lot_run_free(&r);
+	r = lot_sh("rm %s/usr/lib/libdamaged.so && %s --root %s && %s --check --root %s", d, bin(), d, bin(), d);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	lot_run_free(&r);
+	free(before);
+}
+
+/* The last step, replacing the inputs, can fail too (here: an immutable
+ * file cannot be linked or replaced): every input stays as it was. */
+Test(linkopt, failed_replacement_changes_nothing)
+{
+	char *d = lot_tmpdir();
+	lot_copy_variant("m64bfd", d);
+	char p[PATH_MAX];
+	snprintf(p, sizeof p, "%s/liba.so", d);
+	struct run r = lot_sh("chattr +i %s", p);
+	if (r.status)
+		cr_skip_test("chattr +i not possible here (needs root and ext2/3/4, xfs or btrfs): %s", r.err);
+	lot_run_free(&r);
+	char *before = dir_state(d);
+	r = lot_sh("cd %s && %s prog liba.so libb.so", d, bin());
+	struct run u = lot_sh("chattr -i %s", p);
+	lot_run_free(&u);
+	cr_assert_eq(r.status, 2, "status %d: %s", r.status, r.err);
+	cr_assert_eq(lot_count_lines(r.err), 1, "%s", r.err);
+	cr_assert(strstr(r.err, "liba.so") && strstr(r.err, "no file changed"), "%s", r.err);
+	char *after = dir_state(d);
+	cr_assert_str_eq(after, before);
+	free(after);
+	free(before);
+	lot_run_free(&r);
+}

@@ -9,6 +9,7 @@
 
 #include "appview.h"
 #include "linkopt.h"
+#include "output.h"
 #include "order.h"
 
 static void usage(FILE *f)
@@ -31,7 +32,7 @@ static void usage(FILE *f)
 	      "  -O1                  (reserved) rebuild hash tables with more buckets\n"
 	      "  -v, --verbose        say what was done\n"
 	      "  --help, --version\n"
-	      "exit status: 0 ok, 1 stale tables (--check), 2 error\n", f);
+	      "exit status: 0 ok, 1 stale tables (--check), 2 error (no file changed)\n", f);
 }
 
 static const struct opts *walk_o;
@@ -56,8 +57,9 @@ static int is_candidate(const char *path)
 
 static int walk_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
-	(void)ftw;
-	if (flag != FTW_F || !S_ISREG(st->st_mode) || !is_candidate(path))
+	/* this run's own temporary outputs are not part of the tree */
+	if (flag != FTW_F || !S_ISREG(st->st_mode) || !strncmp(path + ftw->base, ".linkopt.", 9) ||
+	    !is_candidate(path))
 		return 0;
 	struct elf e;
 	if (elf_load_file(&e, path) < 0) {
@@ -112,6 +114,26 @@ static int repeat_until_stable(int (*fn)(const char *, const struct opts *), con
 	     lo_files_written && !ordered; pass++) {
 		lo_files_written = 0;
 		rc = one_pass(fn, o, root, files, nfiles);
+	}
+	return rc;
+}
+
+/* All or nothing: the outputs staged by the passes replace their inputs
+ * only when every file succeeded. */
+static int finish(int rc)
+{
+	unsigned n = lo_nstaged();
+	if (rc != LO_OK) {
+		lo_abort();
+		if (n)
+			fprintf(stderr, "linkopt: no file changed (%u optimized file%s discarded)\n", n, n == 1 ? "" : "s");
+		return rc;
+	}
+	const char *failed = NULL;
+	char err[512];
+	if (lo_commit(&failed, err, sizeof err) < 0) {
+		report(failed, "%s; no file changed", err);
+		return LO_ERR;
 	}
 	return rc;
 }
@@ -229,7 +251,7 @@ int main(int argc, char **argv)
 			return LO_ERR;
 		}
 		o.so.root = root;
-		return repeat_until_stable(fn, &o, root, NULL, 0);
+		return finish(repeat_until_stable(fn, &o, root, NULL, 0));
 	}
 	if (optind == argc) {
 		usage(stderr);
@@ -239,5 +261,5 @@ int main(int argc, char **argv)
 		fprintf(stderr, "linkopt: -o takes exactly one FILE\n");
 		return LO_ERR;
 	}
-	return repeat_until_stable(fn, &o, NULL, argv + optind, argc - optind);
+	return finish(repeat_until_stable(fn, &o, NULL, argv + optind, argc - optind));
 }

@@ -15,190 +15,242 @@
 
 int lo_files_written;
 
-int optimize_file(const char *path, const struct opts *o)
-{
-	struct elf e;
+/* One file through the phases of an optimization. */
+struct work {
+	const char *path;       /* as named by the user, for messages */
+	char real[PATH_MAX];    /* the file itself (symbolic links followed) */
 	struct stat st;
-	/* a symbolic link stays one: the file it names is what is optimized */
-	char real[PATH_MAX], outreal[PATH_MAX];
-	if (!realpath(path, real) || stat(real, &st) < 0)
-		return report(path, "cannot stat: %m");
-	if (!o->out && st.st_nlink > 1)
-		return report(path, "has %lu hard links; replacing it would split them (optimize a copy instead)",
-			      (unsigned long)st.st_nlink);
-	if (elf_load_file(&e, real) < 0) {
-		int r = report(path, "%s", e.err);
-		elf_free(&e);
-		return r;
-	}
-	if (e.dyn_ph < 0) {
-		elf_free(&e);
-		return report(path, "not dynamically linked (no PT_DYNAMIC)");
-	}
-	uint8_t *orig = malloc(e.size ? e.size : 1);
-	if (!orig) {
-		elf_free(&e);
-		return report(path, "out of memory");
-	}
-	memcpy(orig, e.buf, e.size);
-	size_t orig_size = e.size;
-
-	int rc = LO_ERR;
+	struct elf e;
+	uint8_t *orig;
+	size_t orig_size;
 	struct closure c;
+	/* new hash tables and .dynsym order */
+	uint32_t dflags;
+	uint64_t oldgnu, oldsysv;
+	uint8_t *gnub, *sysvb;
+	size_t gnulen, sysvlen;
+	/* bindings */
+	struct syminfo *si;
+	uint32_t *hints, nneeded;
+	struct needed_id *needed;
+	long moved;
+	/* tables */
+	uint8_t *qbt, *sib, *strb;
+	size_t qlen, slen, strlen_;
+	/* the new file */
+	uint8_t *out;
+	size_t olen;
+};
+
+static int load_input(struct work *w, const char *path, const struct opts *o)
+{
+	w->path = path;
+	/* a symbolic link stays one: the file it names is what is optimized */
+	if (!realpath(path, w->real) || stat(w->real, &w->st) < 0)
+		return report(path, "cannot stat: %m");
+	if (!o->out && w->st.st_nlink > 1)
+		return report(path, "has %lu hard links; replacing it would split them (optimize a copy instead)",
+			      (unsigned long)w->st.st_nlink);
+	/* a file already written in this run is read as it will be */
+	if (lo_load_elf(&w->e, w->real) < 0)
+		return report(path, "%s", w->e.err);
+	if (w->e.dyn_ph < 0)
+		return report(path, "not dynamically linked (no PT_DYNAMIC)");
+	w->orig = malloc(w->e.size ? w->e.size : 1);
+	if (!w->orig)
+		return report(path, "out of memory");
+	memcpy(w->orig, w->e.buf, w->e.size);
+	w->orig_size = w->e.size;
 	char err[512];
-	struct syminfo *si = NULL;
-	uint8_t *qbt = NULL, *sib = NULL, *out = NULL;
-	size_t qlen, slen, olen;
-	uint32_t dflags = 0;
-	uint8_t *gnub = NULL, *sysvb = NULL;
-	uint32_t *hints = NULL, nneeded = 0;
-	struct needed_id *needed = NULL;
-	size_t gnulen = 0, sysvlen = 0, strlen_ = 0;
-	uint8_t *strb = NULL;
-	if (closure_build(&e, &o->so, &c, err, sizeof err) < 0) {
-		report(path, "%s", err);
-		goto done;
+	if (closure_build(&w->e, &o->so, &w->c, err, sizeof err) < 0)
+		return report(path, "%s", err);
+	return LO_OK;
+}
+
+/* dynsym order: bucket order for a SysV-only file; -O1 rebuilds the hash
+ * tables larger (adding .gnu.hash) and orders for them. */
+static int reorder_symbols(struct work *w, const struct opts *o)
+{
+	struct elf *e = &w->e;
+	w->oldgnu = e->gnuhash_size;
+	w->oldsysv = sysv_hash_size(e);
+	if (!(o->level >= 1 || (o->sort && e->hash_off && !e->gnuhash_off)))
+		return LO_OK;
+	int gnu = o->level >= 1;
+	uint32_t symoff, nb = gnu ? 0 : rd32(e->buf + e->hash_off);
+	struct gnu_params gp;
+	if (gnu) {
+		/* bucket count depends on the number of hashed symbols */
+		uint32_t *tmp = dynsort_order(e, 1, 1, &symoff);
+		free(tmp);
+		gp = gnu_params_o1(e, symoff);
+		nb = gp.nbuckets;
 	}
-	/* dynsym order: bucket order for a SysV-only file; -O1 rebuilds the
-	 * hash tables larger (adding .gnu.hash) and orders for them */
-	uint64_t oldgnu = e.gnuhash_size, oldsysv = sysv_hash_size(&e);
-	if (o->level >= 1 || (o->sort && e.hash_off && !e.gnuhash_off)) {
-		int gnu = o->level >= 1;
-		uint32_t symoff, nb = gnu ? 0 : rd32(e.buf + e.hash_off);
-		struct gnu_params gp;
-		if (gnu) {
-			/* bucket count depends on the number of hashed symbols */
-			uint32_t *tmp = dynsort_order(&e, 1, 1, &symoff);
-			free(tmp);
-			gp = gnu_params_o1(&e, symoff);
-			nb = gp.nbuckets;
-		}
-		uint32_t *order = dynsort_order(&e, gnu, nb, &symoff);
-		if (!order || dynsort_apply(&e, order) < 0) {
-			free(order);
-			report(path, "out of memory");
-			goto done;
-		}
+	uint32_t *order = dynsort_order(e, gnu, nb, &symoff);
+	if (!order || dynsort_apply(e, order) < 0) {
 		free(order);
-		if (gnu)
-			gnub = gnu_hash_build(&e, &gp, &gnulen);
-		if (e.hash_off)
-			sysvb = sysv_hash_build(&e, gnu ? prime_at_least(e.nsyms) : nb, &sysvlen);
-		dflags = QB_TF_DYNSORTED;
+		return report(w->path, "out of memory");
 	}
-	/* bindings are per symbol index: only after the order is final */
-	si = calloc(e.nsyms ? e.nsyms : 1, sizeof *si);
-	hints = calloc(e.nsyms ? e.nsyms : 1, sizeof *hints);
-	needed = calloc(c.n ? c.n : 1, sizeof *needed);
-	if (!si || !hints || !needed || bind_compute(&c, &o->bo, si, hints) < 0) {
-		report(path, "out of memory");
-		goto done;
-	}
-	for (unsigned k = 1; k < c.n; k++)
-		if (c.libs[k].dynidx >= 0)
-			needed[nneeded++] = (struct needed_id){ (uint32_t)c.libs[k].dynidx,
-				elf_symtab_id(&c.libs[k].e) };
-	long moved = 0;
-	if (o->sort && (moved = rel_sort(&e)) < 0) {
-		report(path, "out of memory");
-		goto done;
-	}
-	uint32_t flags = dflags | QB_TF_DIRECT | (e.rel_size && rel_grouped(&e) ? QB_TF_RELSORTED : 0);
-	/* SysV values serve lookups in objects that have only DT_HASH:
-	 * this one (for its own chains) or one it needs. */
-	int sysv = !e.gnuhash_off && !gnub;
-	for (unsigned k = 1; k < c.n && !sysv; k++)
-		sysv = !c.libs[k].e.gnuhash_off;
+	free(order);
+	if (gnu)
+		w->gnub = gnu_hash_build(e, &gp, &w->gnulen);
+	if (e->hash_off)
+		w->sysvb = sysv_hash_build(e, gnu ? prime_at_least(e->nsyms) : nb, &w->sysvlen);
+	w->dflags = QB_TF_DYNSORTED;
+	return LO_OK;
+}
+
+/* Bindings are per symbol index: only after the order is final. */
+static int bind_symbols(struct work *w, const struct opts *o)
+{
+	struct elf *e = &w->e;
+	w->si = calloc(e->nsyms ? e->nsyms : 1, sizeof *w->si);
+	w->hints = calloc(e->nsyms ? e->nsyms : 1, sizeof *w->hints);
+	w->needed = calloc(w->c.n ? w->c.n : 1, sizeof *w->needed);
+	if (!w->si || !w->hints || !w->needed || bind_compute(&w->c, &o->bo, w->si, w->hints) < 0)
+		return report(w->path, "out of memory");
+	for (unsigned k = 1; k < w->c.n; k++)
+		if (w->c.libs[k].dynidx >= 0)
+			w->needed[w->nneeded++] = (struct needed_id){ (uint32_t)w->c.libs[k].dynidx,
+				elf_symtab_id(&w->c.libs[k].e) };
+	if (o->sort && (w->moved = rel_sort(e)) < 0)
+		return report(w->path, "out of memory");
+	return LO_OK;
+}
+
+static int build_tables(struct work *w, const struct opts *o)
+{
+	struct elf *e = &w->e;
+	uint32_t flags = w->dflags | QB_TF_DIRECT | (e->rel_size && rel_grouped(e) ? QB_TF_RELSORTED : 0);
+	/* SysV values serve lookups in objects that have only DT_HASH: this
+	 * one (for its own chains) or one it needs. */
+	int sysv = !e->gnuhash_off && !w->gnub;
+	for (unsigned k = 1; k < w->c.n && !sysv; k++)
+		sysv = !w->c.libs[k].e.gnuhash_off;
 	if (sysv)
 		flags |= QB_TF_SYSVHASH;
-	qbt = qbt_build_hints(&e, flags, hints, needed, nneeded, &qlen);
-	sib = syminfo_build(si, e.nsyms, &slen);
-	if (!qbt || !sib) {
-		report(path, "out of memory");
-		goto done;
-	}
+	w->qbt = qbt_build_hints(e, flags, w->hints, w->needed, w->nneeded, &w->qlen);
+	w->sib = syminfo_build(w->si, e->nsyms, &w->slen);
+	if (!w->qbt || !w->sib)
+		return report(w->path, "out of memory");
 	/* last: from here on symbol names are read through the new table.
 	 * Linkers merge string suffixes, so the ordered table is often larger:
 	 * only -O1 pays for a new copy, otherwise it must fit in place. */
-	if (o->sort && dynstr_sort(&e, o->level >= 1, &strb, &strlen_) != 0) {
-		free(strb);
-		strb = NULL;
+	if (o->sort && dynstr_sort(e, o->level >= 1, &w->strb, &w->strlen_) != 0) {
+		free(w->strb);
+		w->strb = NULL;
 	}
+	return LO_OK;
+}
+
+/* The new file image, with its identity covering the symbol table as
+ * finally written. */
+static int lay_out(struct work *w)
+{
+	struct elf *e = &w->e;
 	struct blob b[5] = {
 		{ .secname = ".SUNW_syminfo", .shtype = SHT_SUNW_syminfo, .entsize = 4, .align = 4,
 		  .ptag = DT_SYMINFO, .stag = DT_SYMINSZ, .link_dynsym = 1, .info_dynamic = 1,
-		  .data = sib, .len = slen },
+		  .data = w->sib, .len = w->slen },
 		{ .secname = ".qb.table", .shtype = SHT_PROGBITS, .entsize = 0, .align = 8,
-		  .ptag = DT_QB_TABLE, .stag = DT_QB_TABLESZ, .data = qbt, .len = qlen },
+		  .ptag = DT_QB_TABLE, .stag = DT_QB_TABLESZ, .data = w->qbt, .len = w->qlen },
 	};
 	unsigned nb = 2;
-	if (sysvb)
-		b[nb++] = (struct blob){ .secname = ".hash", .shtype = SHT_HASH, .entsize = 4, .align = e.is64 ? 8 : 4,
-					 .ptag = DT_HASH, .link_dynsym = 1, .data = sysvb, .len = sysvlen,
-					 .cursize = oldsysv };
-	if (strb)
+	if (w->sysvb)
+		b[nb++] = (struct blob){ .secname = ".hash", .shtype = SHT_HASH, .entsize = 4, .align = e->is64 ? 8 : 4,
+					 .ptag = DT_HASH, .link_dynsym = 1, .data = w->sysvb, .len = w->sysvlen,
+					 .cursize = w->oldsysv };
+	if (w->strb)
 		b[nb++] = (struct blob){ .secname = ".dynstr", .shtype = SHT_STRTAB, .align = 1,
-					 .ptag = DT_STRTAB, .stag = DT_STRSZ, .data = strb, .len = strlen_ };
-	if (gnub)
-		b[nb++] = (struct blob){ .secname = ".gnu.hash", .shtype = SHT_GNU_HASH, .entsize = e.is64 ? 0 : 4, .align = e.is64 ? 8 : 4,
-					 .ptag = DT_GNU_HASH, .link_dynsym = 1, .data = gnub, .len = gnulen,
-					 .cursize = oldgnu };
+					 .ptag = DT_STRTAB, .stag = DT_STRSZ, .data = w->strb, .len = w->strlen_ };
+	if (w->gnub)
+		b[nb++] = (struct blob){ .secname = ".gnu.hash", .shtype = SHT_GNU_HASH, .entsize = e->is64 ? 0 : 4,
+					 .align = e->is64 ? 8 : 4, .ptag = DT_GNU_HASH, .link_dynsym = 1,
+					 .data = w->gnub, .len = w->gnulen, .cursize = w->oldgnu };
 	struct fixed_tag ft[] = { { DT_SYMINENT, 4 } };
-	if (layout_apply(&e, b, nb, ft, 1, &out, &olen) < 0) {
-		report(path, "%s", e.err);
-		goto done;
-	}
-	/* the identity covers the symbol table as finally written */
+	if (layout_apply(e, b, nb, ft, 1, &w->out, &w->olen) < 0)
+		return report(w->path, "%s", e->err);
 	struct elf fin;
-	uint8_t *fbuf = malloc(olen ? olen : 1);
-	if (!fbuf) {
-		report(path, "out of memory");
-		goto done;
-	}
-	memcpy(fbuf, out, olen);
-	if (elf_parse(&fin, path, fbuf, olen) < 0 || qbt_set_self_id(&fin) < 0) {
-		report(path, "cannot re-read the optimized file: %s", fin.err);
-		elf_free(&fin);
-		goto done;
-	}
-	memcpy(out, fin.buf, olen);
+	uint8_t *fbuf = malloc(w->olen ? w->olen : 1);
+	if (!fbuf)
+		return report(w->path, "out of memory");
+	memcpy(fbuf, w->out, w->olen);
+	int rc = LO_OK;
+	if (elf_parse(&fin, w->path, fbuf, w->olen) < 0 || qbt_set_self_id(&fin) < 0)
+		rc = report(w->path, "cannot re-read the optimized file: %s", fin.err);
+	else
+		memcpy(w->out, fin.buf, w->olen);
 	elf_free(&fin);
-	const char *dst = o->out ? (realpath(o->out, outreal) ? outreal : o->out) : real;
-	if (!o->out && olen == orig_size && !memcmp(out, orig, olen)) {
-		rc = LO_OK; /* already optimized: leave the file alone */
-	} else if (write_atomic(dst, real, &st, out, olen, err, sizeof err) < 0) {
-		report(o->out ? o->out : path, "%s", err);
-		goto done;
-	} else {
-		rc = LO_OK;
-		lo_files_written++;
+	return rc;
+}
+
+/* Staged, not yet written: main replaces the inputs when every file of the
+ * run succeeded. */
+static int emit(struct work *w, const struct opts *o)
+{
+	char err[512], outreal[PATH_MAX];
+	if (!o->out && w->olen == w->orig_size && !memcmp(w->out, w->orig, w->olen))
+		return LO_OK; /* already optimized: leave the file alone */
+	const char *dst = o->out ? (realpath(o->out, outreal) ? outreal : o->out) : w->real;
+	if (lo_stage(dst, w->real, &w->st, w->out, w->olen, err, sizeof err) < 0)
+		return report(o->out ? o->out : w->path, "%s", err);
+	lo_files_written++;
+	return LO_OK;
+}
+
+static void summary(const struct work *w, const struct opts *o)
+{
+	unsigned n[6] = { 0 };
+	for (uint32_t i = 1; i < w->e.nsyms; i++) {
+		const struct syminfo *s = &w->si[i];
+		if (s->flags & SYMINFO_FLG_DIRECT) n[0]++;
+		else if (s->boundto == SYMINFO_BT_SELF) n[1]++;
+		else if (s->flags & QB_SYMINFO_VAGUE) n[2]++;
+		else if (s->flags & QB_SYMINFO_MULTI) n[3]++;
+		else if (s->flags & QB_SYMINFO_NODIRECT) n[4]++;
+		else n[5]++;
 	}
-	if (o->verbose) {
-		unsigned n[6] = { 0 };
-		for (uint32_t i = 1; i < e.nsyms; i++) {
-			if (si[i].flags & SYMINFO_FLG_DIRECT) n[0]++;
-			else if (si[i].boundto == SYMINFO_BT_SELF) n[1]++;
-			else if (si[i].flags & QB_SYMINFO_VAGUE) n[2]++;
-			else if (si[i].flags & QB_SYMINFO_MULTI) n[3]++;
-			else if (si[i].flags & QB_SYMINFO_NODIRECT) n[4]++;
-			else n[5]++;
-		}
-		printf("%s: %u symbols: %u direct, %u defined, %u vague, %u multi, %u nodirect, %u not found; "
-		       "%ld relocations moved; %zu -> %zu bytes\n",
-		       o->out ? o->out : path, e.nsyms, n[0], n[1], n[2], n[3], n[4], n[5], moved, orig_size, olen);
-	}
-done:
-	closure_free(&c);
-	free(si);
-	free(hints);
-	free(needed);
-	free(qbt);
-	free(sib);
-	free(gnub);
-	free(sysvb);
-	free(strb);
-	free(out);
-	free(orig);
-	elf_free(&e);
+	printf("%s: %u symbols: %u direct, %u defined, %u vague, %u multi, %u nodirect, %u not found; "
+	       "%ld relocations moved; %zu -> %zu bytes\n",
+	       o->out ? o->out : w->path, w->e.nsyms, n[0], n[1], n[2], n[3], n[4], n[5], w->moved,
+	       w->orig_size, w->olen);
+}
+
+static void work_free(struct work *w)
+{
+	closure_free(&w->c);
+	free(w->si);
+	free(w->hints);
+	free(w->needed);
+	free(w->qbt);
+	free(w->sib);
+	free(w->gnub);
+	free(w->sysvb);
+	free(w->strb);
+	free(w->out);
+	free(w->orig);
+	elf_free(&w->e);
+}
+
+int optimize_file(const char *path, const struct opts *o)
+{
+	struct work *w = calloc(1, sizeof *w);
+	if (!w)
+		return report(path, "out of memory");
+	int rc = load_input(w, path, o);
+	if (rc == LO_OK)
+		rc = reorder_symbols(w, o);
+	if (rc == LO_OK)
+		rc = bind_symbols(w, o);
+	if (rc == LO_OK)
+		rc = build_tables(w, o);
+	if (rc == LO_OK)
+		rc = lay_out(w);
+	if (rc == LO_OK)
+		rc = emit(w, o);
+	if (rc == LO_OK && o->verbose)
+		summary(w, o);
+	work_free(w);
+	free(w);
 	return rc;
 }

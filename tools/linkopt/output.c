@@ -80,9 +80,68 @@ static int copy_attrs(int fd, const char *src, const struct stat *like, char *er
 	return 0;
 }
 
-int write_atomic(const char *dst, const char *src, const struct stat *like, const uint8_t *buf, size_t len,
-		 char *err, size_t errlen)
+/* The files of one run. */
+struct staged {
+	char *dst, *tmp;
+	dev_t dev;
+	ino_t ino;
+	int had_old;
+};
+static struct staged *stg;
+static unsigned nstg, stgcap;
+
+static struct staged *find_staged(dev_t dev, ino_t ino)
 {
+	for (unsigned i = 0; i < nstg; i++)
+		if (stg[i].had_old && stg[i].dev == dev && stg[i].ino == ino)
+			return &stg[i];
+	return NULL;
+}
+
+static int write_all(int fd, const uint8_t *buf, size_t len)
+{
+	for (size_t done = 0; done < len;) {
+		ssize_t n = write(fd, buf + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+/* What reached the disk is what was meant to. */
+static int read_back(const char *tmp, const uint8_t *buf, size_t len, char *err, size_t errlen)
+{
+	int fd = open(tmp, O_RDONLY | O_CLOEXEC);
+	uint8_t chunk[65536];
+	size_t at = 0;
+	ssize_t n = 0;
+	while (fd >= 0 && (n = read(fd, chunk, sizeof chunk)) > 0) {
+		if ((size_t)n > len - at || memcmp(chunk, buf + at, (size_t)n))
+			break;
+		at += (size_t)n;
+	}
+	int bad = fd < 0 || n != 0 || at != len;
+	if (fd >= 0)
+		close(fd);
+	if (bad)
+		snprintf(err, errlen, "the written file reads back differently%s%s", fd < 0 || n < 0 ? ": " : "",
+			 fd < 0 || n < 0 ? strerror(errno) : "");
+	return bad ? -1 : 0;
+}
+
+int lo_stage(const char *dst, const char *src, const struct stat *like, const uint8_t *buf, size_t len,
+	     char *err, size_t errlen)
+{
+	struct stat old;
+	int had_old = stat(dst, &old) == 0;
+	if (had_old && old.st_nlink > 1) {
+		snprintf(err, errlen, "has %lu hard links; replacing it would split them (optimize a copy instead)",
+			 (unsigned long)old.st_nlink);
+		return -1;
+	}
 	char tmp[PATH_MAX];
 	const char *slash = strrchr(dst, '/');
 	int dl = slash ? (int)(slash - dst) : 0;
@@ -90,26 +149,24 @@ int write_atomic(const char *dst, const char *src, const struct stat *like, cons
 		snprintf(tmp, sizeof tmp, "%.*s/.linkopt.XXXXXX", dl ? dl : 1, dl ? dst : "/");
 	else
 		snprintf(tmp, sizeof tmp, ".linkopt.XXXXXX");
-	struct stat old;
-	if (stat(dst, &old) == 0 && old.st_nlink > 1) {
-		snprintf(err, errlen, "has %lu hard links; replacing it would split them", (unsigned long)old.st_nlink);
-		return -1;
+	if (nstg == stgcap) {
+		unsigned nc = stgcap ? 2 * stgcap : 16;
+		struct staged *n = realloc(stg, nc * sizeof *n);
+		if (!n) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		stg = n;
+		stgcap = nc;
 	}
 	int fd = mkstemp(tmp);
 	if (fd < 0) {
 		snprintf(err, errlen, "cannot create temporary file: %s", strerror(errno));
 		return -1;
 	}
-	size_t done = 0;
-	while (done < len) {
-		ssize_t n = write(fd, buf + done, len - done);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			snprintf(err, errlen, "write error: %s", strerror(errno));
-			goto fail;
-		}
-		done += (size_t)n;
+	if (write_all(fd, buf, len) < 0) {
+		snprintf(err, errlen, "write error: %s", strerror(errno));
+		goto fail;
 	}
 	if (copy_attrs(fd, src, like, err, errlen) < 0)
 		goto fail;
@@ -117,20 +174,113 @@ int write_atomic(const char *dst, const char *src, const struct stat *like, cons
 		snprintf(err, errlen, "fsync: %s", strerror(errno));
 		goto fail;
 	}
-	if (close(fd) < 0) {
-		fd = -1;
+	int c = close(fd);
+	fd = -1;
+	if (c < 0) {
 		snprintf(err, errlen, "close: %s", strerror(errno));
 		goto fail;
 	}
-	fd = -1;
-	if (rename(tmp, dst) < 0) {
-		snprintf(err, errlen, "rename: %s", strerror(errno));
+	if (read_back(tmp, buf, len, err, errlen) < 0)
 		goto fail;
+	/* a later pass over the same file replaces its earlier output */
+	struct staged *s = had_old ? find_staged(old.st_dev, old.st_ino) : NULL;
+	if (s) {
+		unlink(s->tmp);
+		free(s->tmp);
+	} else {
+		s = &stg[nstg++];
+		s->dst = strdup(dst);
+		s->dev = had_old ? old.st_dev : 0;
+		s->ino = had_old ? old.st_ino : 0;
+		s->had_old = had_old;
 	}
+	s->tmp = strdup(tmp);
 	return 0;
 fail:
 	if (fd >= 0)
 		close(fd);
 	unlink(tmp);
 	return -1;
+}
+
+int lo_load_elf(struct elf *e, const char *path)
+{
+	struct stat st;
+	const struct staged *s = nstg && stat(path, &st) == 0 ? find_staged(st.st_dev, st.st_ino) : NULL;
+	if (!s)
+		return elf_load_file(e, path);
+	int r = elf_load_file(e, s->tmp);
+	e->path = path;
+	return r;
+}
+
+unsigned lo_nstaged(void)
+{
+	return nstg;
+}
+
+static void drop_all(void)
+{
+	for (unsigned i = 0; i < nstg; i++) {
+		free(stg[i].dst);
+		free(stg[i].tmp);
+	}
+	free(stg);
+	stg = NULL;
+	nstg = stgcap = 0;
+}
+
+void lo_abort(void)
+{
+	for (unsigned i = 0; i < nstg; i++)
+		unlink(stg[i].tmp);
+	drop_all();
+}
+
+/* Each original is first kept under a second name (a hard link), so a
+ * rename that fails halfway can be undone: the run changes every file or
+ * none. */
+int lo_commit(const char **failed, char *err, size_t errlen)
+{
+	static char name[PATH_MAX];
+	char (*bak)[PATH_MAX] = calloc(nstg ? nstg : 1, sizeof *bak);
+	unsigned linked = 0, renamed = 0;
+	int rc = -1;
+	if (!bak) {
+		snprintf(err, errlen, "out of memory");
+		snprintf(name, sizeof name, "%s", nstg ? stg[0].dst : "linkopt");
+		goto undo;
+	}
+	for (; linked < nstg; linked++) {
+		struct staged *s = &stg[linked];
+		snprintf(bak[linked], PATH_MAX, "%s.old", s->tmp);
+		if (s->had_old && link(s->dst, bak[linked]) < 0) {
+			snprintf(err, errlen, "cannot keep the original while replacing it: %s", strerror(errno));
+			snprintf(name, sizeof name, "%s", s->dst);
+			goto undo;
+		}
+	}
+	for (; renamed < nstg; renamed++)
+		if (rename(stg[renamed].tmp, stg[renamed].dst) < 0) {
+			snprintf(err, errlen, "rename: %s", strerror(errno));
+			snprintf(name, sizeof name, "%s", stg[renamed].dst);
+			goto undo;
+		}
+	rc = 0;
+undo:
+	for (unsigned i = 0; i < renamed && rc; i++) {
+		if (stg[i].had_old)
+			rename(bak[i], stg[i].dst);
+		else
+			unlink(stg[i].dst);
+	}
+	for (unsigned i = 0; i < linked; i++)
+		if (stg[i].had_old)
+			unlink(bak[i]);
+	for (unsigned i = renamed; i < nstg; i++)
+		unlink(stg[i].tmp);
+	free(bak);
+	drop_all();
+	*failed = name;
+	return rc;
 }

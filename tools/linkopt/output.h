@@ -1,6 +1,8 @@
-/* Replacing a file atomically: temporary file in the same directory with
- * the original's owner, mode (set-id bits included), extended attributes
- * (capabilities, ACLs) and times, then rename(2). */
+/* A run over several files is all or nothing. Each output is written to a
+ * temporary file next to its destination, with the destination's owner,
+ * mode (set-id bits included), extended attributes (capabilities, ACLs)
+ * and modification time, and read back; only when every file of the run
+ * succeeded are they renamed over their destinations (lo_commit). */
 #ifndef LINKOPT_OUTPUT_H
 #define LINKOPT_OUTPUT_H
 
@@ -8,9 +10,20 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
+#include "elffile.h"
+
 /* like: attributes to give dst; src: file whose extended attributes are
- * copied (NULL: none). A dst with several hard links is refused. */
-int write_atomic(const char *dst, const char *src, const struct stat *like, const uint8_t *buf, size_t len,
-		 char *err, size_t errlen);
+ * copied. A dst with several hard links is refused. Staging dst again in
+ * the same run replaces its earlier output. */
+int lo_stage(const char *dst, const char *src, const struct stat *like, const uint8_t *buf, size_t len,
+	     char *err, size_t errlen);
+/* Loads path as this run will leave it (its staged output, if any). */
+int lo_load_elf(struct elf *e, const char *path);
+unsigned lo_nstaged(void);
+/* Renames every staged file over its destination, or (on a failure, named
+ * in *failed and err) restores every original. */
+int lo_commit(const char **failed, char *err, size_t errlen);
+/* Discards every staged file. */
+void lo_abort(void);
 
 #endif

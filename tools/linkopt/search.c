@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include "libsearch.h"
 #include "appview.h"
+#include "output.h"
 
 static const char *arch_name(const struct elf *e) { return e->is64 ? "x86_64" : "i386"; }
 
@@ -47,7 +48,7 @@ static int take_file(struct closure *c, const struct elf *want, const char *path
 		if (c->libs[i].dev == (unsigned long long)st.st_dev && c->libs[i].ino == (unsigned long long)st.st_ino)
 			return 2 + (int)i; /* already loaded */
 	struct elf e;
-	int bad = !S_ISREG(st.st_mode) || elf_load_file(&e, path) < 0;
+	int bad = !S_ISREG(st.st_mode) || lo_load_elf(&e, path) < 0; /* as this run leaves it */
 	if (!bad && (e.is64 != want->is64 || e.eh.e_machine != want->eh.e_machine)) {
 		elf_free(&e);
 		if (strict)
