@@ -754,3 +754,26 @@ Test(linkopt, failed_replacement_changes_nothing)
 	free(before);
 	lot_run_free(&r);
 }
+
+/* Without section headers linkopt cannot tell what follows the program
+ * header table, so the table moves into the new segment (the fallback):
+ * the program still runs, natively, with the same output. */
+Test(linkopt, no_section_headers_fallback)
+{
+	char *d = lot_tmpdir();
+	lot_copy_variant("m64bfd", d);
+	struct run r = lot_sh("cd %s && ./prog x y > ref.out; cp prog noshdr && "
+			      "printf '\\0\\0\\0\\0\\0\\0\\0\\0' | dd of=noshdr bs=1 seek=40 conv=notrunc status=none && "
+			      "printf '\\0\\0\\0\\0' | dd of=noshdr bs=1 seek=60 conv=notrunc status=none && "
+			      "%s noshdr && ./noshdr x y > new.out; echo $? && cmp ref.out new.out", d, bin());
+	cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+	cr_assert_str_eq(r.out, "3\n", "%s", r.err);
+	lot_run_free(&r);
+	char p[PATH_MAX];
+	snprintf(p, sizeof p, "%s/noshdr", d);
+	struct elf e;
+	cr_assert_eq(elf_load_file(&e, p), 0, "%s", e.err);
+	cr_assert(e.qbt_off && e.syminfo_off && !e.sh);
+	cr_assert_neq(e.eh.e_phoff, 64, "the table was expected to move");
+	elf_free(&e);
+}
