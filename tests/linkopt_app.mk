@@ -7,12 +7,13 @@ $(LOAPP_BIN): tests/test_linkopt_app.c tests/linkopt_util.c tests/linkopt_util.h
 	@mkdir -p $(@D)
 	@echo "CC $@"
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itests -DLOAPP_ARCHS='"$(ARCHS)"' -DLOAPP_SRC_DIR='"$(abspath tests/linkopt_app)"' \
-		-DLOT_DIR='"$(abspath $(LOT))"' -DLOAPP_LOADER_DIR='"$(abspath $(B)/lib)"' -DLINKOPT_BIN='"$(abspath $(B)/bin/linkopt)"' \
+		-DLOT_DIR='"$(abspath $(LOT))"' -DLOAPP_LOADER_DIR='"$(abspath $(B)/lib)"' \
+		-DLOAPP_IMG_DIR='"$(abspath $(B)/tests/image)"' -DLINKOPT_BIN='"$(abspath $(B)/bin/linkopt)"' \
 		-o $@ tests/test_linkopt_app.c tests/linkopt_util.c -lcriterion
 
 CHECK_DEPS += $(B)/bin/linkopt $(foreach a,$(ARCHS),$(B)/lib/ld-quickbind-$(a).so.1)
 CHECK_BINS += $(LOAPP_BIN)
 
 .PHONY: check-linkopt-app
-check-linkopt-app: $(B)/bin/linkopt $(foreach a,$(ARCHS),$(B)/lib/ld-quickbind-$(a).so.1) $(LOAPP_BIN)
+check-linkopt-app: $(B)/tests/image/qb.stamp $(B)/bin/linkopt $(foreach a,$(ARCHS),$(B)/lib/ld-quickbind-$(a).so.1) $(LOAPP_BIN)
 	$(LOAPP_BIN) --jobs=2

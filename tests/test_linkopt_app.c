@@ -341,3 +341,154 @@ static void plugin_parent(const char *arch)
 
 Test(linkopt_app, module_bound_to_its_hosts_library_x86_64, .timeout = 240) { plugin_parent("x86_64"); }
 Test(linkopt_app, module_bound_to_its_hosts_library_i386, .timeout = 240) { plugin_parent("i386"); }
+
+/* The count in "NAME=N" on the last line of s that has it. */
+static long stat_of(const char *s, const char *name)
+{
+	char key[64];
+	snprintf(key, sizeof key, "%s=", name);
+	long n = -1;
+	for (const char *q = s; (q = strstr(q, key)); q++)
+		n = strtol(q + strlen(key), NULL, 10);
+	return n;
+}
+
+/* --root: every program of an image is an application. img/opt/app holds
+ * app_pp and app_user (disagreeing about user.so's memcpy) with their
+ * libraries, img/opt/plug a host program, its library and a module it
+ * dlopens. Each library's tables must be right for every program that
+ * loads it, the module is bound for the program that can host it, and the
+ * image's programs run with 0 verify differences. */
+static void root_image(const char *arch)
+{
+	if (!have_arch(arch))
+		cr_skip_test("%s not configured", arch);
+	char *d = build_weak(arch);
+	const char *cc = cc_of(arch);
+	sh_must(d, "mkdir -p img/opt/app img/opt/plug && cp orig/* img/opt/app/ && "
+		   "%s -O1 -fPIC -shared -o img/opt/plug/libhost.so %s/hostlib.c && "
+		   "%s -O1 -o img/opt/plug/host %s/host.c -Limg/opt/plug -lhost -Wl,-rpath,'$ORIGIN' && "
+		   "%s -O1 -fPIC -shared -fno-builtin -o img/opt/plug/mod.so %s/mod.c",
+		cc, SRC, cc, SRC, cc, SRC);
+	struct run r = sh(d, "%s -v --root img", LINKOPT_BIN);
+	cr_assert_eq(r.status, 0, "%s: linkopt --root: exit %d: %s", arch, r.status, r.err);
+	cr_expect_str_empty(r.err, "%s: %s", arch, r.err);
+	cr_expect(strstr(r.out, "libuser.so: memcpy: the loader's lookup from img/opt/app/app_pp finds it in libpp.so, "
+				"not libc.so"), "%s: -v output:\n%s", arch, r.out);
+	cr_expect(strstr(r.out, "libuser.so: memcpy: the programs' load orders disagree"), "%s: -v output:\n%s", arch,
+		  r.out);
+	cr_expect(strstr(r.out, "mod.so: a module of the programs that supply its host symbols; img/opt/app/app_pp "
+				"supplies none"), "%s: -v output:\n%s", arch, r.out);
+	lot_run_free(&r);
+	char *b = binding(d, "img/opt/app/libuser.so", "memcpy");
+	cr_expect(strstr(b, "<multi>"), "%s: memcpy in the image: %s", arch, b);
+	free(b);
+	b = binding(d, "img/opt/app/libuser.so", "strlen");
+	cr_expect(is_direct(b, "libc.so"), "%s: strlen in the image: %s", arch, b);
+	free(b);
+	b = binding(d, "img/opt/plug/mod.so", "host_api_add");
+	cr_expect(strstr(b, "<parent>") && strstr(b, " 0x0001 "), "%s: the module's host API: %s", arch, b);
+	free(b);
+	char dir[PATH_MAX];
+	snprintf(dir, sizeof dir, "%s/img/opt/app", d);
+	cr_expect_eq(run_both(arch, dir, "app_pp"), 0, "%s: app_pp in the image", arch);
+	cr_expect_eq(run_both(arch, dir, "app_user"), 0, "%s: app_user in the image", arch);
+	snprintf(dir, sizeof dir, "%s/img/opt/plug", d);
+	cr_expect_eq(run_both(arch, dir, "host ./mod.so"), 0, "%s: host and its module in the image", arch);
+	r = sh(d, "LD_DEBUG=direct %s img/opt/plug/host img/opt/plug/mod.so", loader(arch));
+	cr_expect(has_line(r.err, "mod.so: host_api_add -> ", "libhost.so"), "%s: no parent binding in\n%s", arch,
+		  r.err);
+	lot_run_free(&r);
+
+	/* A second run changes nothing; --check agrees with the tables. */
+	sh_must(d, "find img -type f -exec md5sum {} + | sort > sums && %s --root img && "
+		   "find img -type f -exec md5sum {} + | sort | cmp -s - sums", LINKOPT_BIN);
+	r = sh(d, "%s --check --root img", LINKOPT_BIN);
+	cr_expect_eq(r.status, 0, "%s: --check --root: %s%s", arch, r.out, r.err);
+	lot_run_free(&r);
+
+	/* A library of the image replaced by a new build: --check names the
+	 * program whose tables record the old one; everything still runs as
+	 * under musl's loader, with 0 differences. */
+	sh_must(d, "%s -O1 -fPIC -shared -fno-builtin -fno-tree-loop-distribute-patterns -DEXTRA "
+		   "-o img/opt/app/libpp.so %s/pp.c", cc, SRC);
+	r = sh(d, "%s --check --root img", LINKOPT_BIN);
+	cr_expect_eq(r.status, 1, "%s: --check --root after replacing libpp.so: %d %s%s", arch, r.status, r.out, r.err);
+	cr_expect(has_line(r.out, "app_pp: stale: ", "libpp.so"), "%s: --check does not name app_pp:\n%s", arch, r.out);
+	lot_run_free(&r);
+	snprintf(dir, sizeof dir, "%s/img/opt/app", d);
+	cr_expect_eq(run_both(arch, dir, "app_pp"), 0, "%s: app_pp with a replaced libpp.so", arch);
+	cr_expect_eq(run_both(arch, dir, "app_user"), 0, "%s: app_user with a replaced libpp.so", arch);
+	/* linkopt --root again: the image is consistent once more */
+	r = sh(d, "%s --root img && %s --check --root img", LINKOPT_BIN, LINKOPT_BIN);
+	cr_expect_eq(r.status, 0, "%s: --root after the replacement: %s%s", arch, r.out, r.err);
+	lot_run_free(&r);
+	free(d);
+}
+
+Test(linkopt_app, root_image_programs_are_applications_x86_64, .timeout = 240) { root_image("x86_64"); }
+Test(linkopt_app, root_image_programs_are_applications_i386, .timeout = 240) { root_image("i386"); }
+
+/* The measurement docs/LINKOPT.md states for a module that takes its
+ * host's API without naming it (the image's Lua C module, qbmod.so,
+ * against liblua): 1 reference bound directly without the host, 12 with
+ * --app lua (11 to liblua as parent); at the dlopen under quickbind, 11
+ * more direct hits and definition hints; LD_DIRECT_VERIFY=1: 0
+ * differences. --root binds it the same way (lua is the one program of
+ * the image that supplies its host symbols). */
+static const char *summary_of(const char *out)
+{
+	const char *p = strstr(out, ": 18 symbols: ");
+	return p ? p + 14 : out;
+}
+
+static struct run lua_run(const char *d, const char *moddir)
+{
+	return sh(d, "LD_LIBRARY_PATH=img/usr/lib LD_DIRECT_VERIFY=1 LD_DEBUG=statistics %s img/usr/bin/lua -e "
+		     "'package.cpath = \"%s/?.so\" local m = require(\"qbmod\") print(m.join(\"a\", \"b\"), m.sum(1, 2))'",
+		  loader("x86_64"), moddir);
+}
+
+Test(linkopt_app, lua_module_measured_with_its_host, .timeout = 240)
+{
+	if (!have_arch("x86_64"))
+		cr_skip_test("x86_64 not configured");
+	char *d = tmpdir_for("x86_64");
+	sh_must(d, "cp -a %s/qb img && mkdir alone host", LOAPP_IMG_DIR);
+	const char *mod = "img/usr/lib/lua/5.4/qbmod.so";
+	struct run r = sh(d, "%s -v --sysroot img -o alone/qbmod.so %s", LINKOPT_BIN, mod);
+	cr_assert_eq(r.status, 0, "without the host: %s", r.err);
+	cr_expect(!strncmp(summary_of(r.out), "1 direct,", 9), "without the host: %s", r.out);
+	lot_run_free(&r);
+	r = sh(d, "%s -v --sysroot img --app img/usr/bin/lua -o host/qbmod.so %s", LINKOPT_BIN, mod);
+	cr_assert_eq(r.status, 0, "with --app lua: %s", r.err);
+	cr_expect(!strncmp(summary_of(r.out), "12 direct,", 10), "with --app lua: %s", r.out);
+	lot_run_free(&r);
+	r = sh(d, "%s --dump host/qbmod.so | grep -c '<parent>  *0x0001 '", LINKOPT_BIN);
+	cr_expect_str_eq(r.out, "11\n", "references bound to the parent");
+	lot_run_free(&r);
+	/* --root: the same module tables */
+	r = sh(d, "%s -v --root img", LINKOPT_BIN);
+	cr_assert_eq(r.status, 0, "--root: %s", r.err);
+	lot_run_free(&r);
+	r = sh(d, "%s --dump %s | grep -c '<parent>  *0x0001 '", LINKOPT_BIN, mod);
+	cr_expect_str_eq(r.out, "11\n", "references bound to the parent by --root");
+	lot_run_free(&r);
+	sh_must(d, "cmp %s host/qbmod.so", mod);
+	/* lua and liblua optimized (by --root): the module with and without
+	 * its parent bindings */
+	struct run a = lua_run(d, "alone"), h = lua_run(d, "host");
+	cr_assert_eq(a.status, 0, "%s", a.err);
+	cr_assert_eq(h.status, 0, "%s", h.err);
+	cr_expect_str_eq(a.out, "a+b\t3\n");
+	cr_expect_str_eq(h.out, "a+b\t3\n");
+	cr_expect_eq(stat_of(a.err, "verify_differences"), 0, "%s", a.err);
+	cr_expect_eq(stat_of(h.err, "verify_differences"), 0, "%s", h.err);
+	cr_expect_eq(stat_of(h.err, "direct_hits") - stat_of(a.err, "direct_hits"), 11, "direct hits:\n%s\n%s", a.err,
+		     h.err);
+	cr_expect_eq(stat_of(h.err, "definition_hints") - stat_of(a.err, "definition_hints"), 11,
+		     "definition hints:\n%s\n%s", a.err, h.err);
+	lot_run_free(&a);
+	lot_run_free(&h);
+	free(d);
+}

@@ -16,3 +16,10 @@ int pp_copies_made(void)
 {
 	return pp_copies;
 }
+#ifdef EXTRA
+/* a rebuilt library: another symbol table */
+int pp_version(void)
+{
+	return 2;
+}
+#endif

@@ -1,5 +1,6 @@
 #include "appview.h"
 #include "bind.h"
+#include "output.h"
 #include "qbtable.h"
 #include "tables.h"
 
@@ -76,7 +77,7 @@ static struct appview *view_build(const char *app, struct elf *obj, const struct
 	}
 	v->app = app;
 	v->parent = -1;
-	if (elf_load_file(&v->prog, app) < 0 || v->prog.dyn_ph < 0) {
+	if (lo_load_elf(&v->prog, app) < 0 || v->prog.dyn_ph < 0) {
 		snprintf(err, errlen, "program %s: %s", app,
 			 v->prog.dyn_ph < 0 && !v->prog.err[0] ? "not dynamically linked" : v->prog.err);
 		elf_free(&v->prog);
@@ -107,7 +108,7 @@ static struct appview *view_build(const char *app, struct elf *obj, const struct
 	}
 	struct elf m;
 	int at;
-	if (elf_load_file(&m, obj->path) < 0) {
+	if (lo_load_elf(&m, obj->path) < 0) {
 		snprintf(err, errlen, "%s", m.err);
 		elf_free(&m);
 		view_free(v);
@@ -213,6 +214,80 @@ static void find_parents(struct closure *c)
 	}
 }
 
+/* What a module takes from its host: the symbols it leaves undefined, that
+ * no object of its own DT_NEEDED closure defines and v's global scope
+ * supplies (a Lua C module's lua_* from liblua). 0: v's program cannot be
+ * its host. */
+static unsigned host_supplies(const struct appview *v, const struct elf *obj)
+{
+	const struct closure *L = &v->load;
+	unsigned *q = malloc(L->n * sizeof *q), n = 0, count = 0;
+	char *own = calloc(L->n, 1);
+	struct defmap glob;
+	if (!q || !own || defmap_build(&glob, L, 1) < 0) {
+		free(q);
+		free(own);
+		return 0;
+	}
+	own[v->self] = 1;
+	q[n++] = v->self;
+	for (unsigned i = 0; i < n; i++) {
+		const struct lib *l = &L->libs[q[i]];
+		for (unsigned k = 0; l->dep && k < l->e.ndyn; k++) {
+			int d = l->dep[k];
+			if (d >= 0 && !own[d]) {
+				own[d] = 1;
+				q[n++] = (unsigned)d;
+			}
+		}
+	}
+	for (uint32_t i = 1; i < obj->nsyms; i++) {
+		Elf64_Sym s;
+		elf_sym_get(obj, i, &s);
+		const char *name = elf_sym_name(obj, i);
+		if (s.st_shndx != SHN_UNDEF || !name || !*name)
+			continue;
+		int mine = 0;
+		for (const struct defnode *d = defmap_find(&glob, name); d && !mine;
+		     d = d->next ? &glob.nodes[d->next - 1] : NULL)
+			mine = own[d->lib];
+		if (!mine && global_pick(&glob, v, name) > 0)
+			count++;
+	}
+	defmap_free(&glob);
+	free(q);
+	free(own);
+	return count;
+}
+
+/* The programs whose loads count for obj. A file some programs load at
+ * start-up: those programs (the others would only dlopen it, which is not
+ * what they do). A file none loads, a module: the programs that can host
+ * it, those whose global scope supplies what it takes from a host; all of
+ * them when it takes nothing from one. The others' views are freed. */
+static unsigned select_views(struct appview **v, unsigned nv, const struct elf *obj, int verbose)
+{
+	unsigned keep = 0, startup = 0, hosts = 0;
+	unsigned *score = calloc(nv, sizeof *score);
+	for (unsigned k = 0; k < nv; k++)
+		startup += v[k]->self < v[k]->nstart;
+	for (unsigned k = 0; score && !startup && k < nv; k++)
+		hosts += (score[k] = host_supplies(v[k], obj)) > 0;
+	for (unsigned k = 0; k < nv; k++) {
+		int in = startup ? v[k]->self < v[k]->nstart : !hosts || (score && score[k] > 0);
+		if (in) {
+			v[keep++] = v[k];
+			continue;
+		}
+		if (verbose && !startup)
+			printf("%s: a module of the programs that supply its host symbols; %s supplies none: left out\n",
+			       obj->path, v[k]->app);
+		view_free(v[k]);
+	}
+	free(score);
+	return keep;
+}
+
 int appview_closure(struct elf *obj, const struct search_opts *o, struct closure *c, char *err, size_t errlen)
 {
 	struct stat st;
@@ -236,6 +311,7 @@ int appview_closure(struct elf *obj, const struct search_opts *o, struct closure
 			return -1;
 		}
 	}
+	nv = select_views(views, nv, obj, o->verbose);
 	if (!nv) {
 		free(views);
 		return 1;

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <ftw.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,6 +150,22 @@ int walk_root(const char *root, int (*fn)(const char *, const struct opts *), co
 	return walk_rc;
 }
 
+/* --root: every program of the image is an application (appview.c). */
+static const char **root_apps;
+static unsigned root_napps;
+
+static int collect_program(const char *path, const struct opts *o)
+{
+	(void)o;
+	char *p = strdup(path);
+	unsigned before = root_napps;
+	if (!p || appview_collect(&p, 1, &root_apps, &root_napps) < 0)
+		return report(path, "out of memory");
+	if (root_napps == before)
+		free(p);
+	return LO_OK;
+}
+
 static int cmpstr(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -242,6 +259,14 @@ int main(int argc, char **argv)
 	}
 	o.so.ldirs = ldirs;
 	o.bo.verbose = o.verbose;
+	o.so.verbose = o.verbose;
+	/* the loader's $ORIGIN of a program is its real path, which has
+	 * the root's real path as its prefix */
+	static char realroot[PATH_MAX];
+	if (root)
+		o.so.root = root;
+	if (o.so.root && realpath(o.so.root, realroot))
+		o.so.root = realroot;
 	if (!root && fn != dump_file && appview_collect(argv + optind, argc - optind, &apps, &o.so.napps) < 0)
 		return LO_ERR;
 	o.so.apps = apps;
@@ -250,7 +275,15 @@ int main(int argc, char **argv)
 			fprintf(stderr, "linkopt: --root takes no FILE and no -o\n");
 			return LO_ERR;
 		}
-		o.so.root = root;
+		if (fn == optimize_file || fn == check_file) {
+			root_apps = apps;
+			root_napps = o.so.napps;
+			int r = walk_root(root, collect_program, &o, 1);
+			if (r != LO_OK)
+				return r;
+			o.so.apps = root_apps;
+			o.so.napps = root_napps;
+		}
 		return finish(repeat_until_stable(fn, &o, root, NULL, 0));
 	}
 	if (optind == argc) {

@@ -24,6 +24,7 @@ struct search_opts {
 	 * module each of them dlopens (tools/linkopt/appview.c). */
 	const char *const *apps;
 	unsigned napps;
+	int verbose;           /* -v: say which programs' loads count */
 };
 
 struct lib {
