@@ -217,3 +217,101 @@ Test(linkopt_attrs, refuses_hard_links)
 	lot_run_free(&r);
 	cr_assert(lot_same_file(p, q));
 }
+
+/* --root: a file whose every name lies in the tree is optimized once and
+ * each name then points at the new file (the links stay links); one with
+ * a name outside the tree is refused, nothing changed. */
+Test(linkopt_attrs, root_keeps_hard_links_inside_the_tree)
+{
+	char *d = fixture();
+	struct run r = lot_sh("cd %s && mkdir -p img/usr/bin img/usr/lib img/opt && mv prog img/usr/bin/ && "
+			      "cp liba.so liba.orig && mv liba.so libb.so img/usr/lib/ && ln img/usr/bin/prog img/usr/bin/prog2 && "
+			      "ln img/usr/lib/libb.so img/opt/libb-copy.so", d);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	lot_run_free(&r);
+	char p[PATH_MAX], q[PATH_MAX], l[PATH_MAX];
+	struct stat before, a, b;
+	snprintf(p, sizeof p, "%s/img/usr/bin/prog", d);
+	snprintf(q, sizeof q, "%s/img/usr/bin/prog2", d);
+	cr_assert_eq(stat(p, &before), 0);
+	r = lot_sh("cd %s && %s --root img", d, bin());
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_str_empty(r.err);
+	lot_run_free(&r);
+	const char *groups[][2] = { { "usr/bin/prog", "usr/bin/prog2" }, { "usr/lib/libb.so", "opt/libb-copy.so" } };
+	for (unsigned i = 0; i < 2; i++) {
+		snprintf(p, sizeof p, "%s/img/%s", d, groups[i][0]);
+		snprintf(q, sizeof q, "%s/img/%s", d, groups[i][1]);
+		cr_assert_eq(stat(p, &a), 0);
+		cr_assert_eq(stat(q, &b), 0);
+		cr_assert(optimized(p), "%s not optimized", p);
+		cr_assert_eq(a.st_ino, b.st_ino, "%s and %s are no longer one file", groups[i][0], groups[i][1]);
+		cr_assert_eq(a.st_nlink, 2, "%s: %lu links", groups[i][0], (unsigned long)a.st_nlink);
+	}
+	cr_assert_neq(a.st_ino, before.st_ino);
+	r = lot_sh("cd %s/img && LD_LIBRARY_PATH=usr/lib usr/bin/prog2", d);
+	cr_assert_eq(r.status, 3, "%s%s", r.out, r.err); /* the program's own exit status */
+	lot_run_free(&r);
+	r = lot_sh("cd %s/img && %s --check --root .", d, bin());
+	cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+	lot_run_free(&r);
+	/* no file of the tree left behind */
+	r = lot_sh("cd %s/img && find . -name '.linkopt.*' | wc -l", d);
+	cr_assert_str_eq(r.out, "0\n");
+	lot_run_free(&r);
+
+	/* a name outside the tree: refused, nothing changed */
+	r = lot_sh("cd %s && cp liba.orig img/usr/lib/liba.so && ln img/usr/lib/liba.so outside.so", d);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	lot_run_free(&r);
+	snprintf(l, sizeof l, "%s/img/usr/lib/liba.so", d);
+	snprintf(q, sizeof q, "%s/liba.orig", d);
+	cr_assert_eq(stat(l, &before), 0);
+	r = lot_sh("cd %s && %s --root img", d, bin());
+	cr_assert_eq(r.status, 2, "status %d: %s", r.status, r.err);
+	cr_assert(strstr(r.err, "liba.so: has 2 hard links"), "%s", r.err);
+	lot_run_free(&r);
+	cr_assert_eq(stat(l, &a), 0);
+	cr_assert_eq(a.st_ino, before.st_ino);
+	cr_assert_eq(a.st_nlink, 2);
+	cr_assert(lot_same_file(l, q));
+}
+
+/* Pointing the other names at the new file can fail too (here: one name's
+ * directory is immutable). Each arrangement is tried: the name linkopt
+ * reaches first is the one it replaces, so in one of the two the other
+ * name cannot be pointed at the new file after the replacement, and
+ * everything is undone. Either way every name stays the old file and
+ * nothing else in the tree changes. */
+Test(linkopt_attrs, root_hard_link_failure_changes_nothing)
+{
+	need_root();
+	unsigned relink_failed = 0;
+	for (unsigned k = 0; k < 2; k++) {
+		char *d = fixture();
+		const char *lock = k ? "img/l1" : "img/l2";
+		struct run r = lot_sh("cd %s && mkdir -p img/l1 img/l2 img/usr/lib img/usr/bin && cp libb.so img/l1/libx.so && "
+				      "ln img/l1/libx.so img/l2/libx.so && mv liba.so libb.so img/usr/lib/ && mv prog img/usr/bin/ && "
+				      "chattr +i %s", d, lock);
+		if (r.status)
+			cr_skip_test("chattr +i not possible here (needs ext2/3/4, xfs or btrfs): %s", r.err);
+		lot_run_free(&r);
+		r = lot_sh("cd %s/img && find . -type f -printf '%%p %%s %%i %%n\\n' | sort && "
+			   "cat $(find . -type f | sort) | md5sum", d);
+		char *before = r.out;
+		free(r.err);
+		r = lot_sh("cd %s && %s --root img", d, bin());
+		struct run u = lot_sh("chattr -i %s/%s", d, lock);
+		lot_run_free(&u);
+		cr_assert_eq(r.status, 2, "%s locked: status %d: %s", lock, r.status, r.err);
+		cr_assert(strstr(r.err, "no file changed"), "%s locked: %s", lock, r.err);
+		relink_failed += strstr(r.err, "cannot point the hard link") != NULL;
+		lot_run_free(&r);
+		r = lot_sh("cd %s/img && find . -type f -printf '%%p %%s %%i %%n\\n' | sort && "
+			   "cat $(find . -type f | sort) | md5sum", d);
+		cr_assert_str_eq(r.out, before, "%s locked", lock);
+		lot_run_free(&r);
+		free(before);
+	}
+	cr_assert_eq(relink_failed, 1, "the failure after the replacement was not reached");
+}

@@ -154,12 +154,13 @@ int walk_root(const char *root, int (*fn)(const char *, const struct opts *), co
 static const char **root_apps;
 static unsigned root_napps;
 
+/* ... and the names of its files with several hard links. */
 static int collect_program(const char *path, const struct opts *o)
 {
 	(void)o;
 	char *p = strdup(path);
 	unsigned before = root_napps;
-	if (!p || appview_collect(&p, 1, &root_apps, &root_napps) < 0)
+	if (!p || appview_collect(&p, 1, &root_apps, &root_napps) < 0 || lo_note_name(path) < 0)
 		return report(path, "out of memory");
 	if (root_napps == before)
 		free(p);
@@ -278,7 +279,7 @@ int main(int argc, char **argv)
 		if (fn == optimize_file || fn == check_file) {
 			root_apps = apps;
 			root_napps = o.so.napps;
-			int r = walk_root(root, collect_program, &o, 1);
+			int r = walk_root(root, collect_program, &o, 0);
 			if (r != LO_OK)
 				return r;
 			o.so.apps = root_apps;

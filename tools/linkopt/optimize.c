@@ -48,7 +48,7 @@ static int load_input(struct work *w, const char *path, const struct opts *o)
 	/* a symbolic link stays one: the file it names is what is optimized */
 	if (!realpath(path, w->real) || stat(w->real, &w->st) < 0)
 		return report(path, "cannot stat: %m");
-	if (!o->out && w->st.st_nlink > 1)
+	if (!o->out && !lo_all_names_known(&w->st))
 		return report(path, "has %lu hard links; replacing it would split them (optimize a copy instead)",
 			      (unsigned long)w->st.st_nlink);
 	/* a file already written in this run is read as it will be */

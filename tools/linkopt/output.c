@@ -80,12 +80,73 @@ static int copy_attrs(int fd, const char *src, const struct stat *like, char *er
 	return 0;
 }
 
+/* --root: the names of each file with several hard links, when every one
+ * of them lies in the tree (lo_note_name). Such a file is optimized once
+ * and each of its names then points at the new file. */
+struct linkgroup {
+	dev_t dev;
+	ino_t ino;
+	nlink_t nlink;
+	unsigned n;
+	char **names;         /* real paths */
+};
+static struct linkgroup *groups;
+static unsigned ngroups;
+
+static struct linkgroup *group_of(dev_t dev, ino_t ino)
+{
+	for (unsigned i = 0; i < ngroups; i++)
+		if (groups[i].dev == dev && groups[i].ino == ino)
+			return &groups[i];
+	return NULL;
+}
+
+int lo_note_name(const char *path)
+{
+	char real[PATH_MAX];
+	struct stat st;
+	if (stat(path, &st) < 0 || st.st_nlink < 2 || !realpath(path, real))
+		return 0;
+	struct linkgroup *g = group_of(st.st_dev, st.st_ino);
+	if (!g) {
+		struct linkgroup *ng = realloc(groups, (ngroups + 1) * sizeof *ng);
+		if (!ng)
+			return -1;
+		groups = ng;
+		g = &groups[ngroups++];
+		*g = (struct linkgroup){ st.st_dev, st.st_ino, st.st_nlink, 0, NULL };
+	}
+	for (unsigned i = 0; i < g->n; i++)
+		if (!strcmp(g->names[i], real))
+			return 0;
+	char **nn = realloc(g->names, (g->n + 1) * sizeof *nn);
+	if (!nn)
+		return -1;
+	g->names = nn;
+	if (!(g->names[g->n] = strdup(real)))
+		return -1;
+	g->n++;
+	return 0;
+}
+
+static const struct linkgroup *whole_group(const struct stat *st)
+{
+	const struct linkgroup *g = group_of(st->st_dev, st->st_ino);
+	return g && g->n == st->st_nlink ? g : NULL;
+}
+
+int lo_all_names_known(const struct stat *st)
+{
+	return st->st_nlink < 2 || whole_group(st) != NULL;
+}
+
 /* The files of one run. */
 struct staged {
 	char *dst, *tmp;
 	dev_t dev;
 	ino_t ino;
 	int had_old;
+	const struct linkgroup *links; /* dst's other names point at it too */
 };
 static struct staged *stg;
 static unsigned nstg, stgcap;
@@ -137,7 +198,8 @@ int lo_stage(const char *dst, const char *src, const struct stat *like, const ui
 {
 	struct stat old;
 	int had_old = stat(dst, &old) == 0;
-	if (had_old && old.st_nlink > 1) {
+	const struct linkgroup *links = had_old && old.st_nlink > 1 ? whole_group(&old) : NULL;
+	if (had_old && old.st_nlink > 1 && !links) {
 		snprintf(err, errlen, "has %lu hard links; replacing it would split them (optimize a copy instead)",
 			 (unsigned long)old.st_nlink);
 		return -1;
@@ -193,6 +255,7 @@ int lo_stage(const char *dst, const char *src, const struct stat *like, const ui
 		s->dev = had_old ? old.st_dev : 0;
 		s->ino = had_old ? old.st_ino : 0;
 		s->had_old = had_old;
+		s->links = links;
 	}
 	s->tmp = strdup(tmp);
 	return 0;
@@ -237,16 +300,42 @@ void lo_abort(void)
 	drop_all();
 }
 
+/* The other names of s's file (a hard-link group of --root), in order. */
+static const char *other_name(const struct staged *s, unsigned k)
+{
+	for (unsigned i = 0; s->links && i < s->links->n; i++)
+		if (strcmp(s->links->names[i], s->dst) && !k--)
+			return s->links->names[i];
+	return NULL;
+}
+
+/* Points name at the file target names, atomically (a new link renamed
+ * over it). */
+static int relink(const char *target, const char *tmp, const char *name)
+{
+	unlink(tmp);
+	if (link(target, tmp) < 0)
+		return -1;
+	if (rename(tmp, name) < 0) {
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
 /* Each original is first kept under a second name (a hard link), so a
  * rename that fails halfway can be undone: the run changes every file or
- * none. */
+ * none. The other names of a hard-link group are then pointed at the new
+ * file, one by one, each atomically. */
 int lo_commit(const char **failed, char *err, size_t errlen)
 {
 	static char name[PATH_MAX];
 	char (*bak)[PATH_MAX] = calloc(nstg ? nstg : 1, sizeof *bak);
+	unsigned *moved = calloc(nstg ? nstg : 1, sizeof *moved);
+	char tmp[PATH_MAX + 16];
 	unsigned linked = 0, renamed = 0;
 	int rc = -1;
-	if (!bak) {
+	if (!bak || !moved) {
 		snprintf(err, errlen, "out of memory");
 		snprintf(name, sizeof name, "%s", nstg ? stg[0].dst : "linkopt");
 		goto undo;
@@ -260,19 +349,35 @@ int lo_commit(const char **failed, char *err, size_t errlen)
 			goto undo;
 		}
 	}
-	for (; renamed < nstg; renamed++)
-		if (rename(stg[renamed].tmp, stg[renamed].dst) < 0) {
+	for (; renamed < nstg; renamed++) {
+		struct staged *s = &stg[renamed];
+		if (rename(s->tmp, s->dst) < 0) {
 			snprintf(err, errlen, "rename: %s", strerror(errno));
-			snprintf(name, sizeof name, "%s", stg[renamed].dst);
+			snprintf(name, sizeof name, "%s", s->dst);
 			goto undo;
 		}
+		for (const char *o; (o = other_name(s, moved[renamed])); moved[renamed]++) {
+			snprintf(tmp, sizeof tmp, "%s.link", s->tmp);
+			if (relink(s->dst, tmp, o) < 0) {
+				snprintf(err, errlen, "cannot point the hard link %s at the new file: %s", o,
+					 strerror(errno));
+				snprintf(name, sizeof name, "%s", s->dst);
+				renamed++;
+				goto undo;
+			}
+		}
+	}
 	rc = 0;
 undo:
 	for (unsigned i = 0; i < renamed && rc; i++) {
-		if (stg[i].had_old)
+		if (stg[i].had_old) {
+			snprintf(tmp, sizeof tmp, "%s.link", stg[i].tmp);
+			for (unsigned k = 0; k < moved[i]; k++)
+				relink(bak[i], tmp, other_name(&stg[i], k));
 			rename(bak[i], stg[i].dst);
-		else
+		} else {
 			unlink(stg[i].dst);
+		}
 	}
 	for (unsigned i = 0; i < linked; i++)
 		if (stg[i].had_old)
@@ -280,6 +385,7 @@ undo:
 	for (unsigned i = renamed; i < nstg; i++)
 		unlink(stg[i].tmp);
 	free(bak);
+	free(moved);
 	drop_all();
 	*failed = name;
 	return rc;
