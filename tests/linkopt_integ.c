@@ -443,6 +443,43 @@ Test(linkopt, root_optimizes_an_image_tree)
 	lot_run_free(&r);
 }
 
+/* An image's symbolic links are followed inside the image, absolute
+ * targets too (/usr/lib/libb.so -> /opt/real/libb.so.1 names the image's
+ * file, not the host's), as a program chrooted into it finds them. */
+Test(linkopt, root_follows_absolute_links_inside_the_image)
+{
+	char *d = lot_tmpdir(), fix[PATH_MAX];
+	cr_assert(realpath(LOT_DIR, fix));
+	struct run r = lot_sh("cd %s && mkdir -p img/usr/bin img/usr/lib img/opt/real img/lib && cp %s/m64bfd/prog img/usr/bin/ && "
+			      "cp %s/m64bfd/liba.so img/usr/lib/ && cp %s/m64bfd/libb.so img/opt/real/libb.so.1 && "
+			      "ln -s /opt/real/libb.so.1 img/usr/lib/libb.so && cp /lib/ld-musl-x86_64.so.1 img/lib/ && "
+			      "test ! -e /opt/real/libb.so.1",
+			      d, fix, fix, fix);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	lot_run_free(&r);
+	r = lot_sh("cd %s && %s --root img", d, bin());
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	cr_assert_str_empty(r.err);
+	lot_run_free(&r);
+	r = lot_sh("cd %s && %s --dump img/usr/lib/liba.so", d, bin());
+	cr_assert_str_eq(bound_of(r.out, "b_func"), "libb.so", "%s", r.out);
+	lot_run_free(&r);
+	char p[PATH_MAX];
+	snprintf(p, sizeof p, "%s/img/opt/real/libb.so.1", d);
+	struct elf e;
+	cr_assert_eq(elf_load_file(&e, p), 0, "%s", e.err);
+	cr_assert(e.qbt_off && e.syminfo_off, "the link's target was not optimized");
+	elf_free(&e);
+	r = lot_sh("cd %s && %s --check --root img", d, bin());
+	cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+	lot_run_free(&r);
+	if (geteuid() == 0) {
+		r = lot_sh("chroot %s/img /usr/bin/prog x y", d);
+		cr_assert_eq(r.status, 3, "in the image: %s", r.err);
+		lot_run_free(&r);
+	}
+}
+
 Test(linkopt, cli_help_version_and_usage)
 {
 	struct run r = lot_sh("%s --help", bin());

@@ -27,10 +27,57 @@ int is_musl_object(const struct elf *e)
 	return 0;
 }
 
+/* The file an absolute path names in an image, as a program chrooted into
+ * it sees it: symbolic links are followed inside the image, an absolute
+ * target (/usr/lib/libz.so.1 -> /lib/libz.so.1.3) taken from its root
+ * too, and ".." never leaves it. out: the image's path to the file. */
+static void in_root(const char *root, const char *path, char *out, size_t len)
+{
+	char rest[PATH_MAX], cur[PATH_MAX] = "", full[2 * PATH_MAX], target[PATH_MAX], next[2 * PATH_MAX];
+	snprintf(rest, sizeof rest, "%s", path);
+	const char *p = rest;
+	for (int hops = 0; *p;) {
+		while (*p == '/')
+			p++;
+		size_t n = strcspn(p, "/");
+		if (!n)
+			break;
+		size_t cl = strlen(cur);
+		if (n == 1 && p[0] == '.') {
+			p += n;
+			continue;
+		}
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			char *slash = strrchr(cur, '/');
+			if (slash)
+				*slash = 0;
+			p += n;
+			continue;
+		}
+		if (cl + 1 + n >= sizeof cur)
+			break;
+		snprintf(full, sizeof full, "%s%s/%.*s", root, cur, (int)n, p);
+		ssize_t tl = readlink(full, target, sizeof target - 1);
+		if (tl <= 0 || ++hops > 40) {
+			snprintf(cur + cl, sizeof cur - cl, "/%.*s", (int)n, p);
+			p += n;
+			continue;
+		}
+		target[tl] = 0;
+		if (target[0] == '/')
+			cur[0] = 0;
+		if ((size_t)snprintf(next, sizeof next, "%s/%s", target, p + n) >= sizeof rest)
+			break;
+		memcpy(rest, next, strlen(next) + 1);
+		p = rest;
+	}
+	snprintf(out, len, "%s%s", root, cur[0] ? cur : "/");
+}
+
 static void rooted(const struct search_opts *o, const char *p, char *out, size_t len)
 {
 	if (o->root && p[0] == '/')
-		snprintf(out, len, "%s%s", o->root, p);
+		in_root(o->root, p, out, len);
 	else
 		snprintf(out, len, "%s", p);
 }
@@ -240,9 +287,10 @@ static int find_lib(struct closure *c, const struct search_opts *o, unsigned par
 	size_t nextra = want->is64 ? sizeof extra64 / sizeof *extra64 : sizeof extra32 / sizeof *extra32;
 	for (size_t i = 0; i < nextra; i++) {
 		char d[PATH_MAX];
-		rooted(o, extra[i], d, sizeof d);
-		if ((size_t)snprintf(p, sizeof p, "%s/%s", d, name) < sizeof p &&
-		    (r = take_file(c, want, p, out, 0, err, errlen)))
+		if ((size_t)snprintf(d, sizeof d, "%s/%s", extra[i], name) >= sizeof d)
+			continue;
+		rooted(o, d, p, sizeof p);
+		if ((r = take_file(c, want, p, out, 0, err, errlen)))
 			return r;
 	}
 	return 0;
