@@ -1,0 +1,49 @@
+#!/bin/sh
+# scripts/real/run.sh [PROJECT[:ARCH]...]: the real-software corpus.
+#
+# Each project (scripts/real/PROJECT.sh, listed in scripts/real/projects)
+# is fetched from Debian's source archive (scripts/debsrc.sh), built with
+# musl-gcc as shared libraries and test programs linked against them, and
+# its own tests run three times (scripts/real/one.sh):
+#   musl    the build as it is, under musl's loader (the reference)
+#   qb      the same files with PT_INTERP naming quickbind
+#   tables  the same files after linkopt, PT_INTERP naming quickbind
+# A test is identical when its exit status and its output are the ones it
+# had under musl. Any difference, or a project that does not build, fails
+# the run. Prints one line per project and architecture.
+set -eu
+top=$(cd "$(dirname "$0")/../.." && pwd)
+here=$top/scripts/real
+work=$top/build/real
+mkdir -p "$work"
+
+[ -x "$top/build/bin/linkopt" ] || { echo "real: build/bin/linkopt missing: run make first" >&2; exit 1; }
+
+if [ $# = 0 ]; then
+	set -- $(grep -v '^#' "$here/projects")
+fi
+
+summary=$work/summary
+: > "$summary"
+t0=$(date +%s)
+broken=
+for spec in "$@"; do
+	if ! "$here/one.sh" "$spec" "$summary"; then
+		broken="$broken $spec"
+	fi
+done
+
+echo
+printf '%-8s %-7s %6s %8s %8s %12s %6s\n' project arch tests musl-ok qb=musl tables=musl time
+cat "$summary"
+pass=0 fail=0
+while read -r p a n ok q t s; do
+	pass=$((pass + q + t)); fail=$((fail + 2 * n - q - t))
+done < "$summary"
+for b in $broken; do
+	echo "real: $b did not complete (see above)"
+	fail=$((fail + 1))
+done
+echo "real: $(( $(date +%s) - t0 ))s in all; each test compared under quickbind and quickbind+tables"
+echo "check-real: $pass passed, $fail failed"
+[ "$fail" = 0 ]
