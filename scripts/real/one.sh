@@ -48,8 +48,12 @@ build_tree() {
 	mkdir -p "$dir"
 	cp -a "$src" "$dir/tree"
 	b0=$(date +%s)
-	if ! (cd "$dir/tree" && CC=$(arch_cc "$1") ARCH=$1 HOST=$(arch_host "$1") build) \
-		> "$dir/build.log" 2>&1; then
+	# started in the background so that set -e holds inside the recipe
+	rc=0
+	(set -e; cd "$dir/tree"; CC=$(arch_cc "$1") ARCH=$1 HOST=$(arch_host "$1") build) \
+		> "$dir/build.log" 2>&1 &
+	wait $! || rc=$?
+	if [ $rc != 0 ]; then
 		tail -30 "$dir/build.log" >&2
 		die "$proj ($1): build failed (log: $dir/build.log)"
 	fi
@@ -59,9 +63,9 @@ build_tree() {
 }
 
 # run_tests ROOT NAME: every test of the list, in the copy at ROOT;
-# results in $res/NAME/N.rc and N.out (filtered output).
+# results in $res/out-NAME/N.rc and N.out (filtered output).
 run_tests() {
-	out=$res/$2
+	out=$res/out-$2
 	mkdir -p "$out"
 	ldpath=
 	for d in $libdirs; do ldpath=$ldpath${ldpath:+:}$1/$d; done
@@ -100,15 +104,15 @@ for arch in $want; do
 	n=0 ok=0 same_qb=0 same_tables=0
 	while IFS= read -r line; do
 		n=$((n + 1))
-		rc=$(cat "$res/musl/$n.rc")
+		rc=$(cat "$res/out-musl/$n.rc")
 		[ "$rc" = 0 ] && ok=$((ok + 1))
 		for l in qb tables; do
-			if [ "$rc" = "$(cat "$res/$l/$n.rc")" ] && cmp -s "$res/musl/$n.out" "$res/$l/$n.out"; then
+			if [ "$rc" = "$(cat "$res/out-$l/$n.rc")" ] && cmp -s "$res/out-musl/$n.out" "$res/out-$l/$n.out"; then
 				eval "same_$l=\$((same_$l + 1))"
 			else
-				echo "real: $proj ($arch) test ${line%% *} differs under $l: exit $rc under musl, $(cat "$res/$l/$n.rc") under $l" >&2
+				echo "real: $proj ($arch) test ${line%% *} differs under $l: exit $rc under musl, $(cat "$res/out-$l/$n.rc") under $l" >&2
 				echo "  command: ${line#* }" >&2
-				diff "$res/musl/$n.out" "$res/$l/$n.out" | head -20 >&2 || true
+				diff "$res/out-musl/$n.out" "$res/out-$l/$n.out" | head -20 >&2 || true
 			fi
 		done
 	done < "$res/list"

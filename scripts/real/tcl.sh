@@ -1,0 +1,36 @@
+# tcl8.6: a scripting language built thread-enabled (its notifier runs in a
+# thread of its own), with extensions loaded and unloaded at run time
+# (`load`/`unload` of the dltest packages: dlopen, dlsym, dlclose), a stub
+# table of hundreds of function pointers, and a large library. Tests: files
+# of the project's own suite (tests/*.test, run by tcltest as `make test`
+# runs them), chosen for what the loader does and to keep the run short.
+pkg=tcl8.6
+archs="x86_64 i386"
+libdirs=unix
+
+build() {
+	cd unix
+	./configure CC="$CC" --host="$HOST" --enable-shared --enable-threads \
+		--enable-dll-unloading --disable-rpath --without-tzdata
+	make -j"$JOBS" tcltest
+}
+
+tcl_tests_x86_64="load unload package safe interp thread event exec io ioCmd socket
+	string list dict expr format binary regexp encoding namespace oo proc info
+	lsearch lsort trace upvar var zlib clock compile coroutine nre tailcall
+	env fileSystem fCmd cmdAH unixNotfy unixFCmd platform"
+tcl_tests_i386="load unload package event expr encoding oo zlib"
+
+tests() {
+	eval "set -- \$tcl_tests_$ARCH"
+	for t; do
+		echo "$t cd unix && TCL_LIBRARY=\$PWD/../library TCLLIBPATH=\$PWD/pkgs ./tcltest ../tests/$t.test > $t.log 2>&1; echo status \$?; cat $t.log; grep -q 'Failed	0\$' $t.log"
+	done
+}
+
+# What changes from one run to the next whatever the loader.
+filter() {
+	sed -e '/^Tests began at/d' -e '/^Tests ended at/d' \
+		-e 's/[0-9][0-9]* microseconds/N microseconds/g' \
+		-e 's/pid [0-9][0-9]*/pid N/g'
+}
