@@ -8,7 +8,10 @@ archs="x86_64"
 libdirs=lib
 
 build() {
-	make -C lib -j"$JOBS" CC="$CC" libzstd
+	# The tool of 1.5.4 linked to the library calls its internal thread
+	# pool: the library exports every symbol (CFLAGS without
+	# -fvisibility=hidden).
+	make -C lib -j"$JOBS" CC="$CC" CFLAGS="-O2 -fPIC" libzstd
 	ln -sf libzstd.so.1 lib/libzstd.so
 	make -C programs -j"$JOBS" CC="$CC" zstd-dll
 	make -C tests CC="$CC" datagen
