@@ -5,7 +5,7 @@
 # of the project's own suite (tests/*.test, run by tcltest as `make test`
 # runs them), chosen for what the loader does and to keep the run short.
 pkg=tcl8.6
-archs="x86_64 i386"
+archs="x86_64"
 libdirs=unix
 
 build() {
@@ -19,7 +19,6 @@ tcl_tests_x86_64="load unload package safe interp thread event exec io ioCmd soc
 	string list dict expr format binary regexp encoding namespace oo proc info
 	lsearch lsort trace upvar var zlib clock compile coroutine nre tailcall
 	env fileSystem fCmd cmdAH unixNotfy unixFCmd platform"
-tcl_tests_i386="load unload package event expr encoding oo zlib"
 
 tests() {
 	eval "set -- \$tcl_tests_$ARCH"
