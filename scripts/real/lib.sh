@@ -6,9 +6,12 @@
 #   archs    the architectures it is built for (x86_64, i386)
 #   libdirs  directories of the build tree holding its shared libraries
 # and defines
+#   cxx      optional: 1 for a C++ project (x86_64 only), built with the
+#            project's musl C++ toolchain (scripts/cxx/musl-c++)
 #   build    run in a private copy of the source tree; $CC, $ARCH, $HOST,
-#            $JOBS are set; builds the libraries as shared objects and the
-#            test programs linked against them
+#            $JOBS (and $CXX for a C++ project) are set; builds the
+#            libraries as shared objects and the test programs linked
+#            against them
 #   tests    run in the built tree; prints one test a line: NAME COMMAND...
 #            (COMMAND runs with sh -c in a copy of the tree)
 #   filter   optional: stdin to stdout, removes what differs from one run to
@@ -54,6 +57,21 @@ arch_host() {
 }
 musl_ldso() { echo "/lib/ld-musl-$1.so.1"; }
 
+# C++: the compiler wrapper of an architecture, and cxx_runtime DIR, which
+# copies the shared C++ runtime (libc++, libc++abi, libunwind) into DIR of
+# the tree, where the tests find it and linkopt optimizes it with the rest.
+arch_cxx() {
+	case $1 in
+	x86_64) echo "$top/scripts/cxx/musl-c++" ;;
+	i386) echo "$top/scripts/cxx/musl-c++-i386" ;;
+	esac
+}
+cxx_runtime() {
+	rt=$("$CXX" --print-runtime-dir) || die "no C++ runtime (scripts/cxx-toolchain.sh)"
+	cp "$rt/libc++.so.1" "$rt/libc++abi.so.1" "$rt/libunwind.so.1" "$1/"
+}
+
 # Defaults a recipe may override.
 filter() { cat; }
 libdirs=.
+cxx=0

@@ -39,8 +39,10 @@ build_tree() {
 	src=$("$top/scripts/debsrc.sh" "$pkg") || die "$proj: cannot fetch the source of $pkg"
 	ver=$(basename "$src")
 	dir=$cache/$proj-${ver##*-}/$1
-	# the build function alone keys the cache: editing the tests reuses it
-	key=$(sed -n '/^build()/,/^}/p' "$here/$proj.sh" | cksum | cut -d' ' -f1)
+	# the build function alone keys the cache (editing the tests reuses
+	# it), with the C++ toolchain's configuration for a C++ project
+	key=$({ sed -n '/^build()/,/^}/p' "$here/$proj.sh"
+		[ "$cxx" = 0 ] || cat "$top/scripts/cxx/env.sh"; } | cksum | cut -d' ' -f1)
 	if [ -f "$dir/.built" ] && [ "$(cat "$dir/.built")" = "$key" ]; then
 		echo "$dir/tree"; return 0
 	fi
@@ -51,7 +53,7 @@ build_tree() {
 	b0=$(date +%s)
 	# started in the background so that set -e holds inside the recipe
 	rc=0
-	(set -e; cd "$dir/tree"; CC=$(arch_cc "$1") ARCH=$1 HOST=$(arch_host "$1") build) \
+	(set -e; cd "$dir/tree"; CC=$(arch_cc "$1") CXX=$(arch_cxx "$1") ARCH=$1 HOST=$(arch_host "$1") build) \
 		> "$dir/build.log" 2>&1 &
 	wait $! || rc=$?
 	if [ $rc != 0 ]; then
@@ -117,6 +119,6 @@ for arch in $want; do
 			fi
 		done
 	done < "$res/list"
-	printf '%-8s %-7s %6s %8s %8s %12s %5ss\n' "$proj" "$arch" "$n" "$ok" \
+	printf '%-17s %-7s %6s %8s %8s %12s %5ss\n' "$proj" "$arch" "$n" "$ok" \
 		"$same_qb" "$same_tables" "$(( $(date +%s) - t0 ))" | tee -a "$summary"
 done
