@@ -157,6 +157,7 @@ hidden void qb_symreq_for(struct qb_symreq *r, struct dso *p, size_t symi,
 {
 	r->name = name;
 	r->ver = ver;
+	r->nlen = 0;
 	if (p->pre_gnu) {
 		r->gnu_h = p->pre_gnu[symi];
 		qb.stats.prehashed++;

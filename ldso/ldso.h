@@ -233,6 +233,7 @@ struct qb_symreq {
 	uint32_t gnu_h, sysv_h;
 	int have_sysv;
 	const struct qb_verreq *ver;
+	size_t nlen;    /* strlen(name) + 1 when hashing found it, else 0 */
 };
 hidden void qb_symreq_init(struct qb_symreq *r, const char *name, const struct qb_verreq *ver);
 hidden Sym *qb_lookup_in(struct dso *p, struct qb_symreq *r);

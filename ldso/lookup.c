@@ -2,8 +2,9 @@
  * first) or DT_HASH, with the binding, type and version rules; the global
  * scope is searched in load order and the first definition wins. */
 #include <string.h>
-#include "ldso.h"
+#include "globaltab.h"
 #include "elfhash.h"
+#include "namehash.h"
 
 #define WORD_BITS (8 * sizeof(size_t))
 
@@ -15,7 +16,7 @@
 /* Equality of two NUL-terminated names, a word at a time. Whole words
  * are read only while both stay inside their current page, so no read can
  * fault; near a page end the comparison steps bytewise. */
-static inline int names_equal(const char *a, const char *b)
+static inline QB_WORD_READS int names_equal(const char *a, const char *b)
 {
 	const size_t W = sizeof(size_t), ones = (size_t)-1 / 255, highs = ones << 7;
 	for (;;) {
@@ -41,6 +42,29 @@ static inline int names_equal(const char *a, const char *b)
 	}
 }
 
+/* Equality of the n bytes at a and b, n including a's terminator: both
+ * ranges are known to be readable. Whole words, the last one overlapping
+ * the one before. */
+static inline int bytes_equal(const char *a, const char *b, size_t n)
+{
+	const size_t W = sizeof(size_t);
+	size_t x, y;
+	if (n < W) {
+		while (n && *a == *b)
+			a++, b++, n--;
+		return !n;
+	}
+	for (size_t k = 0; k + W < n; k += W) {
+		memcpy(&x, a + k, W);
+		memcpy(&y, b + k, W);
+		if (x != y)
+			return 0;
+	}
+	memcpy(&x, a + n - W, W);
+	memcpy(&y, b + n - W, W);
+	return x == y;
+}
+
 static inline int candidate(struct dso *p, size_t i, const struct qb_symreq *r)
 {
 	const Sym *s = p->syms + i;
@@ -52,7 +76,11 @@ static inline int candidate(struct dso *p, size_t i, const struct qb_symreq *r)
 	if (s->st_name >= p->dyn.strsz)
 		return 0;
 	qb.stats.strcmps++;
-	if (!names_equal(r->name, p->strings + s->st_name))
+	/* with the name's length known, a comparison of that many bytes
+	 * (terminator included) when they lie inside the string table */
+	if (r->nlen && r->nlen <= p->dyn.strsz - s->st_name ?
+	    !bytes_equal(r->name, p->strings + s->st_name, r->nlen) :
+	    !names_equal(r->name, p->strings + s->st_name))
 		return 0;
 	if (!p->versym)
 		return 1;
@@ -124,14 +152,71 @@ static inline int defines(struct dso *p, struct qb_symreq *r, struct symdef *def
 	return 1;
 }
 
-/* The first object of the global scope, from `from` on in load order
- * (skipping `skip`), that defines r. */
-hidden struct symdef qb_lookup_global(struct dso *from, struct qb_symreq *r, struct dso *skip)
+static struct symdef walk_global(struct dso *from, struct qb_symreq *r, struct dso *skip)
 {
 	struct symdef def = { 0, 0 };
 	for (struct dso *p = from; p; p = p->next)
 		if (p->global && p != skip && defines(p, r, &def))
 			break;
+	return def;
+}
+
+/* The start-up objects from position `from` on, through the global table
+ * (globaltab.c): the entries of r's hash in scope order, each put to the
+ * test the walk puts it to; the objects the table could not take are
+ * probed at their place in the order. */
+static int table_global(uint32_t from, struct qb_symreq *r, struct dso *skip, struct symdef *def)
+{
+	const struct qb_gtab *t = &qb_gtab;
+	uint32_t h = r->gnu_h, s = h & t->mask, found = t->nobj;
+	qb.stats.probes++;
+	for (uint32_t k = t->start[s], end = t->start[s + 1]; k < end; k++) {
+		const struct qb_gt_ent *e = &t->ent[k];
+		if (e->h != h)
+			continue;
+		uint32_t o = e->ref >> QB_GT_SYMBITS;
+		struct dso *p = t->obj[o];
+		size_t i = e->ref & (((uint32_t)1 << QB_GT_SYMBITS) - 1);
+		if (o >= from && p != skip && candidate(p, i, r)) {
+			def->sym = p->syms + i;
+			def->dso = p;
+			found = o;
+			break;
+		}
+	}
+	for (uint32_t w = 0; w < t->nwalk && t->walk_order[w] < found; w++)
+		if (t->walk_order[w] >= from && t->walk[w] != skip && defines(t->walk[w], r, def))
+			return 1;
+	return found < t->nobj;
+}
+
+static uint32_t order_of(const struct dso *p)
+{
+	uint32_t o = 0;
+	while (o < qb_gtab.nobj && qb_gtab.obj[o] != p)
+		o++;
+	return o;
+}
+
+/* The first object of the global scope, from `from` on in load order
+ * (skipping `skip`), that defines r. The start-up objects come first and
+ * never change: the global table answers for them when it is in use. */
+hidden struct symdef qb_lookup_global(struct dso *from, struct qb_symreq *r, struct dso *skip)
+{
+	if (!from || from->runtime || !qb_gtab_on())
+		return walk_global(from, r, skip);
+	struct symdef def = { 0, 0 };
+	if (!table_global(from == qb.head ? 0 : order_of(from), r, skip, &def))
+		def = walk_global(qb_gtab.last->next, r, skip);
+	if (qb.verify) {
+		struct symdef std = walk_global(from, r, skip);
+		if (std.sym != def.sym) {
+			qb.verify_diffs++;
+			qb_dbg("verify: %s: global table gives %s, standard lookup gives %s", r->name,
+				def.sym ? def.dso->name : "<undefined>", std.sym ? std.dso->name : "<undefined>");
+			def = std;
+		}
+	}
 	return def;
 }
 
@@ -162,7 +247,8 @@ hidden struct symdef qb_lookup_scope(struct dso **v, size_t n, struct qb_symreq 
 hidden void qb_symreq_init(struct qb_symreq *r, const char *name, const struct qb_verreq *ver)
 {
 	r->name = name;
-	r->gnu_h = qb_gnu_hash(name);
+	r->gnu_h = qb_name_hash_len(name, &r->nlen);
+	r->nlen++;
 	qb.stats.hashed++;
 	r->have_sysv = 0;
 	r->ver = ver;

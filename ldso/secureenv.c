@@ -16,7 +16,7 @@ static const char *const unsafe[] = {
 	"LD_PROFILE", "LD_SHOW_AUXV", "LOCALDOMAIN", "LOCPATH", "NIS_PATH",
 	"NLSPATH", "RESOLV_HOST_CONF", "RES_OPTIONS", "TMPDIR", "TZDIR",
 	"LD_BIND_NOW", "LD_NODIRECT", "LD_NOHASHVALS", "LD_NOSYMCACHE",
-	"LD_NOHINTS", "LD_DIRECT_VERIFY",
+	"LD_NOHINTS", "LD_DIRECT_VERIFY", "LD_GLOBALTAB",
 };
 
 static int is_unsafe(const char *var)

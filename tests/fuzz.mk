@@ -23,7 +23,7 @@ FUZZ_ASAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 # fixed-address program, and x86 reads at any alignment: those two UBSan
 # checks would flag the loader's design, not its bugs.
 FUZZ_LDSO_SAN := -fno-sanitize=alignment,pointer-overflow
-FUZZ_LDSO_SRCS := ldso/map.c ldso/dso.c ldso/dynamic.c ldso/version.c ldso/fastpath.c \
+FUZZ_LDSO_SRCS := ldso/map.c ldso/dso.c ldso/version.c ldso/fastpath.c ldso/globaltab.c \
 	ldso/lookup.c common/qbtable.c $(wildcard common/elfview.c)
 FUZZ_LO_SRCS := $(filter-out %/main.c,$(LINKOPT_SRCS))
 FUZZ_TARGETS := linkopt loader-x86_64 loader-i386

@@ -1,0 +1,67 @@
+# The global table (ldso/globaltab.c, issue 15): one fixture per
+# architecture whose start-up scope has an LD_PRELOAD interposer, weak
+# and strong definitions of one name in two libraries, a library with
+# only DT_HASH (probed the standard way at its place in the order), one
+# whose GNU hash has an even number of buckets, a symbol with hidden and default
+# versions; the program then dlopens LOCAL and GLOBAL libraries and
+# closes one. Run under musl's loader (the reference) and under quickbind
+# with the table forced on (LD_GLOBALTAB=1), off, and left to decide.
+GT := $(B)/tests/globaltab
+GT_SRC := tests/globaltab
+GT_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -O1 -g
+GT_FIXTURES :=
+gt_c := ,
+GT_CC_x86_64 := musl-gcc
+GT_CC_i386 := i386-linux-musl-gcc
+
+# $(call gt_lib,ARCH,OUT.so,SOURCE,PREREQUISITES,FLAGS)
+define gt_lib
+$(GT)/$(1)/$(2): $(GT_SRC)/$(3) $(4) tests/globaltab.mk
+	@mkdir -p $$(@D)
+	@echo "CC[globaltab $(1)] $$@"
+	$(Q)$(GT_CC_$(1)) $(GT_CFLAGS) -fPIC -shared -Wl,-soname,$$(@F) -o $$@ $$< $(5)
+GT_FIXTURES += $(GT)/$(1)/$(2)
+endef
+
+define gt_arch
+$(call gt_lib,$(1),libgtpre.so,lib.c,,-DNAME='"pre"' -DDEF_WHO -DDEF_WEAK)
+$(call gt_lib,$(1),libgta.so,lib.c,,-DNAME='"a"' -DDEF_WHO -DDEF_WEAK -DDEF_STRONG_FIRST -DDEF_MAINDEF -DCALLS)
+$(call gt_lib,$(1),libgtsysv.so,lib.c,,-DNAME='"sysv"' -DDEF_ORDER -Wl$(gt_c)--hash-style=sysv)
+$(call gt_lib,$(1),libgtb.so,lib.c,,-DNAME='"b"' -DDEF_WHO -DDEF_STRONG -DDEF_WEAK_SECOND -DDEF_ORDER)
+$(call gt_lib,$(1),libgttiny.so,lib.c,,-DNAME='"tiny"' -DDEF_TINY -Wl$(gt_c)--version-script=$(GT_SRC)/tiny.map)
+$(call gt_lib,$(1),old/libgtv.so,ver1.c,,-Wl$(gt_c)--version-script=$(GT_SRC)/ver1.map)
+$(call gt_lib,$(1),libgtv.so,ver2.c,,-Wl$(gt_c)--version-script=$(GT_SRC)/ver2.map)
+$(call gt_lib,$(1),libgtvold.so,lib.c,$(GT)/$(1)/old/libgtv.so,-DNAME='"vold"' -DUSES_VFUNC -L$(GT)/$(1)/old -lgtv)
+$(call gt_lib,$(1),libgtlocal.so,lib.c,,-DNAME='"local"' -DDEF_LOCAL -DDEF_WHO)
+$(call gt_lib,$(1),libgtglob.so,lib.c,,-DNAME='"glob"' -DDEF_WHO -DDEF_ORDER -DDEF_LATE)
+$(call gt_lib,$(1),libgtglob2.so,lib.c,,-DNAME='"glob2"' -DDEF_LATE2)
+$(call gt_lib,$(1),libgtuser.so,lib.c,,-DNAME='"user"' -DUSES_LATE)
+GT_LIBS_$(1) := $(addprefix $(GT)/$(1)/,libgta.so libgtsysv.so libgtb.so libgttiny.so libgtv.so libgtvold.so)
+$(GT)/$(1)/prog.musl: $(GT_SRC)/main.c $$(GT_LIBS_$(1)) tests/globaltab.mk
+	@echo "CC[globaltab $(1)] $$@"
+	$(Q)$(GT_CC_$(1)) $(GT_CFLAGS) -o $$@ $$< -L$(GT)/$(1) -lgta -lgtsysv -lgtb -lgttiny -lgtv -lgtvold \
+		-Wl$(gt_c)-rpath$(gt_c)'$$$$ORIGIN'
+GT_FIXTURES += $(GT)/$(1)/prog.musl
+endef
+$(foreach a,$(ARCHS),$(eval $(call gt_arch,$(a))))
+
+GT_BIN := $(B)/tests/test_globaltab
+
+$(GT_BIN).o: tests/test_globaltab.c tests/globaltab.mk
+	@mkdir -p $(@D)
+	@echo "HOSTCC $<"
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itests -DGT_DIR='"$(abspath $(GT))"' \
+		-DGT_LOADER_DIR='"$(abspath $(B)/lib)"' -DGT_ARCHS='"$(ARCHS)"' -c -o $@ $<
+
+$(GT_BIN): $(GT_BIN).o $(B)/host/tests/harness.o
+	@echo "LINK $@"
+	$(Q)$(HOSTCC) -o $@ $^ -lcriterion
+
+CHECK_DEPS += $(GT_FIXTURES)
+CHECK_BINS += $(GT_BIN)
+
+.PHONY: check-globaltab
+check-globaltab: $(foreach a,$(ARCHS),$(B)/lib/ld-quickbind-$(a).so.1) $(GT_FIXTURES) $(GT_BIN)
+	$(GT_BIN) --jobs=2
+
+-include $(GT_BIN).d
