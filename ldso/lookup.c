@@ -65,7 +65,7 @@ static inline int bytes_equal(const char *a, const char *b, size_t n)
 	return x == y;
 }
 
-static inline int candidate(struct dso *p, size_t i, const struct qb_symreq *r)
+static inline __attribute__((always_inline)) int candidate(struct dso *p, size_t i, const struct qb_symreq *r)
 {
 	const Sym *s = p->syms + i;
 	if (!s->st_shndx || !(OK_TYPES >> ST_TYPE(s->st_info) & 1) ||
@@ -165,17 +165,20 @@ static struct symdef walk_global(struct dso *from, struct qb_symreq *r, struct d
  * (globaltab.c): the entries of r's hash in scope order, each put to the
  * test the walk puts it to; the objects the table could not take are
  * probed at their place in the order. */
-static int table_global(uint32_t from, struct qb_symreq *r, struct dso *skip, struct symdef *def)
+static inline __attribute__((always_inline)) int table_global(uint32_t from, struct qb_symreq *r,
+	struct dso *skip, struct symdef *def)
 {
 	const struct qb_gtab *t = &qb_gtab;
-	uint32_t h = r->gnu_h, s = h & t->mask, found = t->nobj;
+	const uint32_t h = r->gnu_h, *slot = t->start + (h & t->mask);
+	const struct qb_gt_ent *e = t->ent + slot[0], *end = t->ent + slot[1];
+	struct dso *const *obj = t->obj;
+	uint32_t found = t->nobj;
 	qb.stats.probes++;
-	for (uint32_t k = t->start[s], end = t->start[s + 1]; k < end; k++) {
-		const struct qb_gt_ent *e = &t->ent[k];
+	for (; e < end; e++) {
 		if (e->h != h)
 			continue;
 		uint32_t o = e->ref >> QB_GT_SYMBITS;
-		struct dso *p = t->obj[o];
+		struct dso *p = obj[o];
 		size_t i = e->ref & (((uint32_t)1 << QB_GT_SYMBITS) - 1);
 		if (o >= from && p != skip && candidate(p, i, r)) {
 			def->sym = p->syms + i;
@@ -184,9 +187,10 @@ static int table_global(uint32_t from, struct qb_symreq *r, struct dso *skip, st
 			break;
 		}
 	}
-	for (uint32_t w = 0; w < t->nwalk && t->walk_order[w] < found; w++)
-		if (t->walk_order[w] >= from && t->walk[w] != skip && defines(t->walk[w], r, def))
-			return 1;
+	if (__builtin_expect(t->nwalk != 0, 0))
+		for (uint32_t w = 0; w < t->nwalk && t->walk_order[w] < found; w++)
+			if (t->walk_order[w] >= from && t->walk[w] != skip && defines(t->walk[w], r, def))
+				return 1;
 	return found < t->nobj;
 }
 
@@ -198,26 +202,37 @@ static uint32_t order_of(const struct dso *p)
 	return o;
 }
 
+/* LD_DIRECT_VERIFY: the walk's answer is the one used; a different answer
+ * of the table is reported. Out of line: the hot path stays small. */
+static __attribute__((noinline)) struct symdef verified(struct dso *from, struct qb_symreq *r,
+	struct dso *skip, struct symdef def)
+{
+	struct symdef std = walk_global(from, r, skip);
+	if (std.sym != def.sym) {
+		qb.verify_diffs++;
+		qb_dbg("verify: %s: global table gives %s, standard lookup gives %s", r->name,
+			def.sym ? def.dso->name : "<undefined>", std.sym ? std.dso->name : "<undefined>");
+	}
+	return std;
+}
+
 /* The first object of the global scope, from `from` on in load order
  * (skipping `skip`), that defines r. The start-up objects come first and
  * never change: the global table answers for them when it is in use. */
-hidden struct symdef qb_lookup_global(struct dso *from, struct qb_symreq *r, struct dso *skip)
+static inline __attribute__((always_inline)) struct symdef global_from(struct dso *from,
+	struct qb_symreq *r, struct dso *skip)
 {
 	if (!from || from->runtime || !qb_gtab_on())
 		return walk_global(from, r, skip);
 	struct symdef def = { 0, 0 };
 	if (!table_global(from == qb.head ? 0 : order_of(from), r, skip, &def))
 		def = walk_global(qb_gtab.last->next, r, skip);
-	if (qb.verify) {
-		struct symdef std = walk_global(from, r, skip);
-		if (std.sym != def.sym) {
-			qb.verify_diffs++;
-			qb_dbg("verify: %s: global table gives %s, standard lookup gives %s", r->name,
-				def.sym ? def.dso->name : "<undefined>", std.sym ? std.dso->name : "<undefined>");
-			def = std;
-		}
-	}
-	return def;
+	return qb.verify ? verified(from, r, skip, def) : def;
+}
+
+hidden struct symdef qb_lookup_global(struct dso *from, struct qb_symreq *r, struct dso *skip)
+{
+	return global_from(from, r, skip);
 }
 
 /* The global scope in load order, then (for objects loaded by dlopen)
@@ -225,7 +240,7 @@ hidden struct symdef qb_lookup_global(struct dso *from, struct qb_symreq *r, str
 hidden struct symdef qb_lookup(struct qb_symreq *r, struct dso *skip, struct dso *root)
 {
 	qb.stats.lookups++;
-	struct symdef def = qb_lookup_global(qb.head, r, skip);
+	struct symdef def = global_from(qb.head, r, skip);
 	if (!def.sym && root && root->scope)
 		for (size_t i = 0; i < root->nscope; i++) {
 			struct dso *p = root->scope[i];

@@ -12,6 +12,7 @@
 #ifndef QB_NAMEHASH_H
 #define QB_NAMEHASH_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* 33^n mod 2^32 */
@@ -97,15 +98,23 @@ static inline uint32_t qb_gnu_hash32(const char *name)
 	return qb_gnu_hash32_len(name, &len);
 }
 
-/* The GNU hash of name and its length, in the loader's word size. */
+#include "namehash_arch.h"
+
+/* The GNU hash of name and its length: the architecture's vector version
+ * where it has one, else a word at a time in the loader's word size. */
 static inline uint32_t qb_name_hash_len(const char *name, size_t *len)
 {
+#ifdef QB_ARCH_NAME_HASH
+	return QB_ARCH_NAME_HASH(name, len);
+#else
 	return sizeof(void *) == 8 ? qb_gnu_hash64_len(name, len) : qb_gnu_hash32_len(name, len);
+#endif
 }
 
 static inline uint32_t qb_name_hash(const char *name)
 {
-	return sizeof(void *) == 8 ? qb_gnu_hash64(name) : qb_gnu_hash32(name);
+	size_t len;
+	return qb_name_hash_len(name, &len);
 }
 
 #endif

@@ -16,7 +16,7 @@ $(B)/host/ldso/%.o: ldso/%.c
 $(B)/host/tests/test_unit_%.o: tests/test_unit_%.c
 	@mkdir -p $(@D)
 	@echo "HOSTCC $<"
-	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Ildso -c -o $@ $<
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Ildso -Iarch/x86_64 -c -o $@ $<
 
 CHECK_BINS += $(UNIT_BIN)
 -include $(UNIT_SRCS:%.c=$(B)/host/%.d) $(UNIT_LIB_SRCS:%.c=$(B)/host/%.d)
