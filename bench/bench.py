@@ -28,6 +28,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import cxxbench  # noqa: E402
 import gen     # noqa: E402
 import image   # noqa: E402
 import report  # noqa: E402
@@ -65,6 +66,7 @@ def parse(argv):
     ap.add_argument("--i386-libs", type=int,
                     help="libraries of the i386 office workload (default: --libs)")
     ap.add_argument("--i386-loader", default="build/lib/ld-quickbind-i386.so.1")
+    cxxbench.add_args(ap)
     a = ap.parse_args(argv)
     if a.no_i386 and a.i386_only:
         ap.error("--no-i386 and --i386-only exclude each other")
@@ -87,6 +89,7 @@ def parse(argv):
             setattr(a, k, v)
     if a.i386_libs is None:
         a.i386_libs = a.libs
+    cxxbench.defaults(a)
     a.runs = max(1, a.runs)
     return a
 
@@ -240,6 +243,7 @@ def main(argv):
         if not a.no_image and not a.demo:
             res["image"] = image.measure(os.path.join(a.out, "image"), a.loader, a.linkopt,
                                          a.runs, a.warmup, not a.no_callgrind, log)
+        res["cxx"] = cxxbench.measure(a, log, os.path.join(a.out, "work", office_dir(a, a.libs)))
     if a.no_i386:
         res["i386"] = {"skipped": a.no_i386 if isinstance(a.no_i386, str) else "--no-i386"}
     else:

@@ -14,6 +14,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from run import I386_VARIANTS, LABELS, VARIANT_NAMES  # noqa: E402
 import image  # noqa: E402
+import cxxbench  # noqa: E402
 
 TARGETS_DOC = "docs/BENCHMARKS.md"
 
@@ -309,6 +310,7 @@ def render(res, outdir):
         lines.append("")
     lines += i386_section(res)
     lines += image.section(res)
+    lines += cxxbench.section(res)
     st, _ = sweep_table(res)
     if st:
         why = chart(res, outdir)

@@ -146,7 +146,7 @@ Test(bench, tiny_suite_builds_runs_and_reports, .timeout = 600)
 	snprintf(cmd, sizeof cmd,
 		 "python3 bench/bench.py --out %s --libs 3 --funcs 20 --refs 20 "
 		 "--weak 2 --sweep 2,3 --runs 2 --warmup 1 --dlopen-syms 100 "
-		 "--chain-syms 60 --chain 20 --no-callgrind%s >%s/log 2>&1",
+		 "--chain-syms 60 --chain 20 --no-callgrind --no-cxx%s >%s/log 2>&1",
 		 dir, BENCH_I386 ? "" : " --no-i386", dir);
 	if (run(cmd) != 0) {
 		snprintf(path, sizeof path, "%s/log", dir);
