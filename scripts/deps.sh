@@ -31,12 +31,13 @@ i386_exec() {
 }
 
 # The C++ toolchain for musl (zig from npm, a shared libc++ built once
-# and cached): quick when done. x86_64 only: the C++ tests need no more.
+# per architecture and cached): quick when done. The C++ tests run on
+# x86_64 and i386.
 cxx_toolchain() {
 	if [ "$(id -u)" = 0 ]; then
-		"$(dirname "$0")/cxx-toolchain.sh" x86_64
+		"$(dirname "$0")/cxx-toolchain.sh" x86_64 i386
 	else
-		"$(dirname "$0")/cxx-toolchain.sh" x86_64 || echo "deps.sh: warning: the C++ tests will fail on this machine" >&2
+		"$(dirname "$0")/cxx-toolchain.sh" x86_64 i386 || echo "deps.sh: warning: the C++ tests will fail on this machine" >&2
 	fi
 }
 
