@@ -147,8 +147,14 @@ hidden const char *qb_dso_decode(struct dso *p)
 		p->rpath = (char *)p->strings + d->rpath;
 	if (d->have & QB_HAVE_RUNPATH)
 		p->runpath = (char *)p->strings + d->runpath;
-	if ((vwhy = qb_build_verdefs(p, &v)) || (vwhy = qb_find_writable(p)))
+	if ((vwhy = qb_build_verdefs(p, &v)) || (vwhy = qb_find_writable(p))) {
+		/* a refused object owns nothing: its caller frees only p */
+		__libc_free(p->vdefs);
+		__libc_free(p->vreqs);
+		p->vdefs = p->vreqs = 0;
+		p->nvdefs = p->nvreqs = 0;
 		return vwhy;
+	}
 	qb_fast_setup(p);
 	return 0;
 }

@@ -209,10 +209,17 @@ hidden struct dso *qb_map_file(int fd, const char *path, int allow_exec, const c
 	if (p->tls.size)
 		p->tls.image = p->base + (size_t)p->tls.image;
 	/* Prefer the program headers as mapped (dl_iterate_phdr users read
-	 * them there) when a PT_PHDR or the first page holds them. */
+	 * them there) when a PT_PHDR holds them: the very headers checked
+	 * above, since everything after this reads p->phdr. */
 	for (size_t i = 0; i < p->phnum; i++)
 		if (ph[i].p_type == PT_PHDR) {
-			if (qb_in_image(p, ph[i].p_vaddr, phsize)) {
+			/* read in place as Phdr: no linker misaligns it */
+			if (ph[i].p_vaddr % _Alignof(Phdr)) {
+				*why = "misaligned PT_PHDR";
+				goto fail;
+			}
+			if (qb_in_image(p, ph[i].p_vaddr, phsize) &&
+			    !memcmp(p->base + ph[i].p_vaddr, ph, phsize)) {
 				p->phdr = (Phdr *)(p->base + ph[i].p_vaddr);
 				__libc_free(ph);
 				ph = 0;

@@ -23,8 +23,10 @@ FUZZ_ASAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 # fixed-address program, and x86 reads at any alignment: those two UBSan
 # checks would flag the loader's design, not its bugs.
 FUZZ_LDSO_SAN := -fno-sanitize=alignment,pointer-overflow
+# The loader's files this target needs, and all of common/ it uses (make
+# check builds the targets, so a renamed or split file shows up there).
 FUZZ_LDSO_SRCS := ldso/map.c ldso/dso.c ldso/version.c ldso/fastpath.c ldso/globaltab.c \
-	ldso/lookup.c common/qbtable.c $(wildcard common/elfview.c)
+	ldso/lookup.c $(filter common/%,$(LDSO_SRCS))
 FUZZ_LO_SRCS := $(filter-out %/main.c,$(LINKOPT_SRCS))
 FUZZ_TARGETS := linkopt loader-x86_64 loader-i386
 
@@ -186,3 +188,16 @@ $(B)/tests/test_fuzz_regress: tests/fuzz/test_fuzz_regress.c $(B)/tests/harness.
 		-o $@ $< $(B)/tests/harness.o -lcriterion
 CHECK_DEPS += $(FZR_FIXTURES)
 CHECK_BINS += $(B)/tests/test_fuzz_regress
+
+# The targets on the corpus and the seeds, and the fixed finds' refusals:
+# see tests/fuzz/test_fuzz_targets.c.
+$(B)/tests/test_fuzz_targets: tests/fuzz/test_fuzz_targets.c $(B)/tests/harness.o tests/fuzz.mk
+	@mkdir -p $(@D)
+	@echo "CC $@"
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itests -DFZT_BIN='"$(abspath $(FZ)/bin)"' \
+		-DFZT_CORPUS='"$(abspath tests/fuzz/regress)"' -DFZT_SEEDS='"$(abspath $(FZS))"' \
+		-DFZT_LINKOPT='"$(abspath $(B)/bin/linkopt)"' -DFZT_LINKOPT_ASAN='"$(abspath $(ASAN)/bin/linkopt)"' \
+		-DFZT_LOADER_x86_64='"$(call fzr_loader,x86_64)"' -DFZT_LOADER_i386='"$(call fzr_loader,i386)"' \
+		-o $@ $< $(B)/tests/harness.o -lcriterion
+CHECK_DEPS += fuzz-build
+CHECK_BINS += $(B)/tests/test_fuzz_targets

@@ -28,8 +28,13 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argc;
 	(void)argv;
 	static char dir[4096];
+	/* in memory where possible: each input is written, read back and
+	 * rewritten several times, and a rename over a file on a disk file
+	 * system can wait for its data */
 	const char *t = getenv("TMPDIR");
-	snprintf(dir, sizeof dir, "%s/qb-fuzz-linkopt.XXXXXX", t && *t ? t : "/tmp");
+	if (!t || !*t)
+		t = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+	snprintf(dir, sizeof dir, "%s/qb-fuzz-linkopt.XXXXXX", t);
 	if (!mkdtemp(dir))
 		abort();
 	snprintf(in, sizeof in, "%s/in.so", dir);

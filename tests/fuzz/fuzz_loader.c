@@ -27,6 +27,7 @@ void qb_error(const char *fmt, ...) { (void)fmt; abort(); }
 void qb_fatal(const char *fmt, ...) { (void)fmt; abort(); }
 
 static int fd = -1, exec_ok;
+static char *names;  /* one page, then an inaccessible one */
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -37,7 +38,25 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	fd = memfd_create("qb-fuzz-object", MFD_CLOEXEC);
 	if (fd < 0)
 		abort();
+	size_t page = __libc.page_size;
+	names = mmap(0, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (names == MAP_FAILED || mprotect(names + page, page, PROT_NONE))
+		abort();
 	return 0;
+}
+
+/* The name a lookup asks for, as the loader's own names are: inside
+ * mapped pages (a string table, the dlsym caller's memory), where the
+ * lookup compares a word at a time up to the page end. Here it ends right
+ * before an inaccessible page, so a read past that page end faults, and
+ * bytes after its NUL are not a sanitizer's redzone (a string literal's
+ * would be, though reading them is harmless). */
+static const char *as_mapped(const char *name)
+{
+	size_t n = strlen(name) + 1, page = __libc.page_size;
+	if (n > page)
+		return name;  /* the object's own string table holds it */
+	return memcpy(names + page - n, name, n);
 }
 
 static void search_every_symbol(struct dso *p)
@@ -50,11 +69,13 @@ static void search_every_symbol(struct dso *p)
 		struct qb_symreq r;
 		qb_symreq_init(&r, p->strings + s->st_name, ver);
 		qb_lookup_in(p, &r);
+		qb_symreq_init(&r, as_mapped(p->strings + s->st_name), ver);
+		qb_lookup_in(p, &r);
 	}
 	struct qb_symreq r;
-	qb_symreq_init(&r, "", 0);
+	qb_symreq_init(&r, as_mapped(""), 0);
 	qb_lookup_in(p, &r);
-	qb_symreq_init(&r, "a name no object defines", 0);
+	qb_symreq_init(&r, as_mapped("a name no object defines"), 0);
 	qb_lookup_in(p, &r);
 }
 
@@ -73,6 +94,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();  /* a refusal always says why */
 		return 0;
 	}
+	/* every later check reads p->phdr: it must be what was checked,
+	 * the file's own program headers */
+	Ehdr eh;
+	memcpy(&eh, data, sizeof eh);
+	if ((uintptr_t)p->phdr % _Alignof(Phdr) || p->phnum != eh.e_phnum || memcmp(p->phdr, data + eh.e_phoff, p->phnum * sizeof(Phdr)))
+		abort();
 	search_every_symbol(p);
 	munmap(p->map, p->map_len);
 	if ((unsigned char *)p->phdr < p->map || (unsigned char *)p->phdr >= p->map + p->map_len)

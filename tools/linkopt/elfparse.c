@@ -246,6 +246,35 @@ static int parse_tables(struct elf *e)
 	return 0;
 }
 
+/* linkopt rewrites these tables in place, each read as it was: one lying
+ * over another would be rewritten twice or read half-rewritten (a
+ * .gnu.version over relocations turns their symbol indices into
+ * whatever the new version order holds). No linker makes them overlap. */
+static int tables_disjoint(struct elf *e)
+{
+	size_t se = elf_symentsize(e);
+	struct {
+		const char *name;
+		uint64_t off, size;
+	} t[] = {
+		{ ".dynsym", e->sym_off, (uint64_t)e->nsyms * se },
+		{ "DT_VERSYM", e->versym_off, e->versym_off ? 2ull * e->nsyms : 0 },
+		{ ".dynstr", e->str_off, e->str_size },
+		{ e->rel_isrela ? "DT_RELA" : "DT_REL", e->rel_off, e->rel_size },
+		{ "DT_JMPREL", e->plt_off, e->plt_size },
+		{ "DT_HASH", e->hash_off, e->hash_off ? 8 + 4ull * rd32(e->buf + e->hash_off) +
+			4ull * rd32(e->buf + e->hash_off + 4) : 0 },
+		{ "DT_GNU_HASH", e->gnuhash_off, e->gnuhash_off ? e->gnuhash_size : 0 },
+	};
+	unsigned n = sizeof t / sizeof *t;
+	for (unsigned i = 0; i < n; i++)
+		for (unsigned j = i + 1; j < n; j++)
+			if (t[i].size && t[j].size && t[i].off < t[j].off + t[j].size &&
+			    t[j].off < t[i].off + t[i].size)
+				return elf_err(e, "%s overlaps %s", t[i].name, t[j].name);
+	return 0;
+}
+
 int elf_parse(struct elf *e, const char *path, uint8_t *buf, size_t size)
 {
 	memset(e, 0, sizeof *e);
@@ -258,7 +287,7 @@ int elf_parse(struct elf *e, const char *path, uint8_t *buf, size_t size)
 	if (e->dyn_ph < 0)
 		return 0;
 	if (parse_dynamic(e) || parse_symbols(e) || parse_versions(e) || parse_relocs(e) ||
-	    parse_tables(e))
+	    parse_tables(e) || tables_disjoint(e))
 		return -1;
 	return 0;
 }
