@@ -13,7 +13,8 @@
 # in build/fuzz/corpus/TARGET across runs; crashes land in
 # build/fuzz/crashes/TARGET/ and make `make fuzz` fail. Each crash, once
 # fixed, goes to tests/fuzz/regress/ (see tests/fuzz/README.md), which
-# `make check` runs through the loader and linkopt.
+# `make check` runs through the loader and linkopt. Options: FUZZ_SECONDS
+# (per target), FUZZ_RUN (which targets), FUZZ_DIR (corpora, crashes, logs).
 FZ := $(B)/fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
@@ -100,25 +101,42 @@ fz_seeds_loader-i386 := $(FZ_SEEDS_i386)
 .PHONY: fuzz fuzz-build
 fuzz-build: $(FUZZ_TARGETS:%=$(FZ)/bin/fuzz-%) $(FZ_SEEDS_x86_64) $(FZ_SEEDS_i386) $(FZ_SYSROOT)
 
-# One target at a time, niced: the machine's other work goes first. The
-# seeds and the corpus so far are named one by one (-seed_inputs): the
-# i386 target, under qemu-user, cannot list a directory whose entries have
-# 64-bit offsets. Leaks are not what these targets look for.
+# One target at a time, niced: the machine's other work goes first.
+# FUZZ_DIR holds the corpora (corpus/TARGET), the inputs that crashed a
+# target (crashes/TARGET; a slow-unit there, an input that took over 10 s
+# on a busy machine, is not a failure), each target's log of its last run and runs.txt,
+# one line per run with libFuzzer's own count of executions; a long
+# campaign keeps it outside the tree (FUZZ_DIR=/var/cache/quickbind/fuzz).
+# FUZZ_RUN picks targets. Seeds are named one by one (-seed_inputs); so is
+# the i386 target's corpus, by paths relative to FUZZ_DIR to keep the list
+# short: under qemu-user it cannot list a directory whose entries have
+# 64-bit offsets. The loader target
+# frees all it keeps, so on x86_64 it looks for leaks too; linkopt is a
+# short-lived tool, where leaks are not what its target looks for.
+FUZZ_DIR ?= $(FZ)
+FUZZ_RUN ?= $(FUZZ_TARGETS)
 fuzz: fuzz-build
-	@fail=0; for t in $(FUZZ_TARGETS); do \
-		c=$(FZ)/corpus/$$t; a=$(FZ)/crashes/$$t; mkdir -p $$c $$a; \
-		case $$t in linkopt) s="$(fz_seeds_linkopt)";; loader-x86_64) s="$(fz_seeds_loader-x86_64)";; \
-			*) s="$(fz_seeds_loader-i386)";; esac; \
+	@fail=0; d=$(abspath $(FUZZ_DIR)); for t in $(FUZZ_RUN); do \
+		c=$$d/corpus/$$t; a=$$d/crashes/$$t; mkdir -p $$c $$a; \
+		case $$t in linkopt) s="$(abspath $(fz_seeds_linkopt))";; \
+			loader-x86_64) s="$(abspath $(fz_seeds_loader-x86_64))";; \
+			loader-i386) s="$(abspath $(fz_seeds_loader-i386))";; \
+			*) echo "fuzz: no target $$t (targets: $(FUZZ_TARGETS))"; exit 1;; esac; \
+		case $$t in loader-i386) s="$$s $$(cd $$d && find corpus/$$t -type f)";; esac; \
+		case $$t in loader-x86_64) l=1;; *) l=0;; esac; \
 		echo "== fuzz $$t: $(FUZZ_SECONDS) s, corpus $$c"; \
-		ASAN_OPTIONS=detect_leaks=0 nice -n 19 $(FZ)/bin/fuzz-$$t -max_total_time=$(FUZZ_SECONDS) \
-			-detect_leaks=0 -max_len=65536 -timeout=20 -artifact_prefix=$$a/ \
-			-seed_inputs=$$(echo $$s $$(find $$c -type f) | tr ' ' ,) $$c > $(FZ)/$$t.log 2>&1 || fail=1; \
-		grep -E '^Done' $(FZ)/$$t.log | tail -1; \
+		(cd $$d && ASAN_OPTIONS=detect_leaks=$$l nice -n 19 $(abspath $(FZ))/bin/fuzz-$$t \
+			-max_total_time=$(FUZZ_SECONDS) -detect_leaks=$$l -max_len=65536 -timeout=20 \
+			-print_final_stats=1 -artifact_prefix=$$a/ -seed_inputs=$$(echo $$s | tr ' ' ,) $$c \
+			> $$d/$$t.log 2>&1) || fail=1; \
+		n=$$(sed -n 's/^stat::number_of_executed_units: *//p' $$d/$$t.log | tail -1); \
+		echo "$$(date -u +%FT%TZ) $$t $(FUZZ_SECONDS) s: $${n:-?} executions" | tee -a $$d/runs.txt; \
 	done; \
-	if ls $(FZ)/crashes/*/* >/dev/null 2>&1; then \
-		echo "fuzz: inputs that crashed a target (logs: $(FZ)/*.log):"; ls -l $(FZ)/crashes/*/*; exit 1; \
+	if find $$d/crashes -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' \
+		-o -name 'oom-*' \) | grep -q .; then \
+		echo "fuzz: inputs that crashed a target (logs: $$d/*.log):"; ls -l $$d/crashes/*/*; exit 1; \
 	fi; \
-	[ $$fail = 0 ] && echo "fuzz: no crash" || { echo "fuzz: a target failed (see $(FZ)/*.log)"; exit 1; }
+	[ $$fail = 0 ] && echo "fuzz: no crash" || { echo "fuzz: a target failed (see $$d/*.log)"; exit 1; }
 
 # ------------------------------------------- linkopt under ASan+UBSan --
 # The same sources and tests as build/bin/linkopt, compiled with gcc's
