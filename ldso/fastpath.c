@@ -52,7 +52,6 @@ static void bloom_add(uint32_t h)
 	qb.ibloom[b2 / QB_BLOOM_BITS] |= (size_t)1 << (b2 % QB_BLOOM_BITS);
 }
 
-
 static int exported(const struct dso *p, size_t i)
 {
 	const Sym *s = p->syms + i;
@@ -172,9 +171,6 @@ hidden void qb_symreq_for(struct qb_symreq *r, struct dso *p, size_t symi,
 	qb_symreq_init(r, name, ver);
 }
 
-/* Direct binding of reference symi of p. Returns 1 with *out set when the
- * syminfo entry names a library and either an interposer or that library
- * defines the symbol; 0 when the standard lookup must decide. */
 /* The parent of a module (SYMINFO_BT_PARENT): the object of the global
  * scope whose identity linkopt recorded in needed[] under that index,
  * found once. Its symbol table is the one linkopt resolved against, so
@@ -198,6 +194,9 @@ static struct dso *parent_of(struct dso *p)
 	return p->parent;
 }
 
+/* Direct binding of reference symi of p. Returns 1 with *out set when the
+ * syminfo entry names a library and either an interposer or that library
+ * defines the symbol; 0 when the standard lookup must decide. */
 hidden int qb_direct_lookup(struct dso *p, size_t symi, struct qb_symreq *r, struct symdef *out)
 {
 	const Syminfo *si = &p->syminfo[symi];

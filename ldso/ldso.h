@@ -267,13 +267,13 @@ hidden void qb_construct_new(struct dso *root);
 hidden void qb_run_fini(struct dso *p);
 hidden void qb_set_init_args(int argc, char **argv, char **envp);
 
-/* ldebug.c */
+/* lddebug.c */
 hidden void qb_debug_setup(const char *spec, const char *output);
 hidden void qb_dbg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 hidden uint64_t qb_now_ns(void);
 hidden void qb_debug_stats(const char *when);
 
-/* debug.c */
+/* rdebug.c */
 hidden void qb_debug_init(void);
 hidden void qb_debug_change(int state);
 

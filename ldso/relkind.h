@@ -19,7 +19,9 @@ enum qb_relkind {
 	RK_DTPMOD,
 	RK_DTPOFF,
 	RK_TPOFF,     /* offset from the thread pointer, as the arch counts it */
-	RK_TPOFF_NEG, /* i386 R_386_TLS_TPOFF32: negated offset */
+	RK_TPOFF_ARCH, /* a thread-pointer offset in a form of one arch's own:
+	                * the arch.h that maps a type onto it defines
+	                * QB_TPOFF_ARCH_NAME and qb_arch_tpoff() */
 	RK_TLSDESC,
 };
 

@@ -5,6 +5,10 @@
 #include <sys/mman.h>
 #include "fastpath.h"
 
+#if QB_TLS_VARIANT != 2
+#error "reloc.c computes thread-pointer offsets for TLS variant II only"
+#endif
+
 /* Resolution of reference symbols for one object's relocations. A small
  * cache keyed by symbol index makes repeated relocations against the same
  * symbol cost one lookup (every time, when linkopt grouped them). */
@@ -210,7 +214,9 @@ static inline __attribute__((always_inline)) int apply(struct dso *p, struct res
 	case RK_DTPMOD: *where = def.dso->tls_id; break;
 	case RK_DTPOFF: *where = (def.sym ? def.sym->st_value : 0) + addend - QB_DTP_OFFSET; break;
 	case RK_TPOFF:
-	case RK_TPOFF_NEG:
+#ifdef QB_TPOFF_ARCH_NAME
+	case RK_TPOFF_ARCH:
+#endif
 	case RK_TLSDESC: {
 		if (symi && !is_tls && def.sym)
 			qb_error("Error relocating %s: TLS relocation against a non-TLS symbol", p->name);
@@ -231,11 +237,14 @@ static inline __attribute__((always_inline)) int apply(struct dso *p, struct res
 			where[1] = (size_t)arg;
 			break;
 		}
+		/* Variant II: the block starts tls.offset below the thread pointer. */
 		size_t tpoff = symoff - def.dso->tls.offset;
 		if (kind == RK_TPOFF)
 			*where = tpoff;
-		else if (kind == RK_TPOFF_NEG)  /* the addend is not negated */
-			*where = def.dso->tls.offset - (symoff - addend) + addend;
+#ifdef QB_TPOFF_ARCH_NAME
+		else if (kind == RK_TPOFF_ARCH)
+			*where = qb_arch_tpoff(def.dso->tls.offset, symoff - addend, addend);
+#endif
 		else {
 			where[0] = (size_t)__tlsdesc_static;
 			where[1] = tpoff;

@@ -9,6 +9,10 @@
 #include <sys/mman.h>
 #include "ldso.h"
 
+#if QB_TLS_VARIANT != 2
+#error "tls.c lays out TLS variant II only (blocks below the thread pointer)"
+#endif
+
 #define MIN_TLS_ALIGN sizeof(void *)
 
 void __block_app_sigs(void *) hidden;

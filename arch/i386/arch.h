@@ -12,8 +12,10 @@
 #define QB_MACHINE EM_386
 #define QB_LDSO_NAME "ld-quickbind-i386.so.1"
 #define QB_USE_RELA 0
-/* Variant II TLS: blocks sit below the thread pointer (%gs:0). */
-#define QB_TLS_ABOVE_TP 0
+/* TLS variant II: the static blocks sit below the thread pointer (%gs:0),
+ * a module's at tp - tls.offset. ldso/tls.c and reloc.c implement this
+ * variant only and refuse to build for another. */
+#define QB_TLS_VARIANT 2
 #define QB_DTP_OFFSET 0
 /* sizeof(struct pthread) in musl 1.2.3 (configure checks libc.a) */
 #define QB_PTHREAD_SIZE 112
@@ -33,6 +35,14 @@ static inline void *qb_thread_self(void)
 	return td;
 }
 
+/* R_386_TLS_TPOFF32 stores the symbol's offset below the thread pointer
+ * as a positive number, with the addend added, not negated. */
+#define QB_TPOFF_ARCH_NAME "tpoff32"
+static inline size_t qb_arch_tpoff(size_t block_offset, size_t value, size_t addend)
+{
+	return block_offset - value + addend;
+}
+
 static inline int qb_rel_kind(unsigned type)
 {
 	switch (type) {
@@ -47,7 +57,7 @@ static inline int qb_rel_kind(unsigned type)
 	case R_386_TLS_DTPMOD32: return RK_DTPMOD;
 	case R_386_TLS_DTPOFF32: return RK_DTPOFF;
 	case R_386_TLS_TPOFF: return RK_TPOFF;
-	case R_386_TLS_TPOFF32: return RK_TPOFF_NEG;
+	case R_386_TLS_TPOFF32: return RK_TPOFF_ARCH;
 	case R_386_TLS_DESC: return RK_TLSDESC;
 	default: return RK_UNKNOWN;
 	}

@@ -1,5 +1,5 @@
 /* x86_64 facts the generic loader needs: ELF class, machine, relocation
- * types mapped onto the generic kinds of ldso/reloc.h, TLS layout. */
+ * types mapped onto the generic kinds of ldso/relkind.h, TLS layout. */
 #ifndef QB_ARCH_H
 #define QB_ARCH_H
 
@@ -11,8 +11,10 @@
 #define QB_MACHINE EM_X86_64
 #define QB_LDSO_NAME "ld-quickbind-x86_64.so.1"
 #define QB_USE_RELA 1
-/* Variant II TLS: blocks sit below the thread pointer. */
-#define QB_TLS_ABOVE_TP 0
+/* TLS variant II: the static blocks sit below the thread pointer, a
+ * module's at tp - tls.offset. ldso/tls.c and reloc.c implement this
+ * variant only and refuse to build for another. */
+#define QB_TLS_VARIANT 2
 #define QB_DTP_OFFSET 0
 /* sizeof(struct pthread) in musl 1.2.3 (configure checks libc.a) */
 #define QB_PTHREAD_SIZE 200

@@ -1,5 +1,5 @@
 /* libFuzzer target: the loader's own checks of an object, built for the
- * host from ldso/'s sources (map.c, dso.c, dynamic.c, version.c,
+ * host from ldso/'s sources (map.c, dso.c, version.c, common/elfview.c,
  * fastpath.c, lookup.c), for the ELF class of the arch/ headers it is
  * compiled with. Each input is a file the loader is asked to map, exactly
  * as qb_map_file maps a library; an object it accepts is then searched for

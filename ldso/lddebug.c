@@ -79,7 +79,10 @@ static const char *const kind_names[] = {
 	[RK_ABS32S] = "abs32s", [RK_GOT] = "got", [RK_PLT] = "plt",
 	[RK_RELATIVE] = "relative", [RK_COPY] = "copy", [RK_IRELATIVE] = "irelative",
 	[RK_DTPMOD] = "dtpmod", [RK_DTPOFF] = "dtpoff", [RK_TPOFF] = "tpoff",
-	[RK_TPOFF_NEG] = "tpoff32", [RK_TLSDESC] = "tlsdesc",
+#ifdef QB_TPOFF_ARCH_NAME
+	[RK_TPOFF_ARCH] = QB_TPOFF_ARCH_NAME,
+#endif
+	[RK_TLSDESC] = "tlsdesc",
 };
 
 hidden void qb_debug_stats(const char *when)
