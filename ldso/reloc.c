@@ -134,7 +134,98 @@ static size_t rel_addend(const struct dso *p, int kind, size_t symi, size_t off,
 	return *where;
 }
 
-/* Returns 1 when the place was left for later (a deferred PLT slot). */
+/* What the IRELATIVE resolver at B + A returns. --list runs no code of
+ * the objects it lists, not even resolvers: ldd on an untrusted file must
+ * be safe. */
+static void apply_irelative(struct dso *p, size_t *where, size_t addend)
+{
+	if (qb.list_mode)
+		return;
+	if (!qb_in_code(p, addend))
+		qb_error("Error relocating %s: IRELATIVE resolver outside the code", p->name);
+	*where = ((size_t (*)(void))(p->base + addend))();
+}
+
+/* The address a definition stands for: its own, or what its IFUNC
+ * resolver returns (not in --list, for the reason above). */
+static inline __attribute__((always_inline)) size_t def_value(struct dso *p, const struct symdef *def)
+{
+	if (!def->sym)
+		return 0;
+	size_t val = (size_t)def->dso->base + def->sym->st_value;
+	if (ST_TYPE(def->sym->st_info) == STT_GNU_IFUNC && !qb.list_mode) {
+		if (!qb_in_code(def->dso, def->sym->st_value))
+			qb_error("Error relocating %s: IFUNC resolver of %s outside the code", p->name,
+				def->dso->name);
+		val = ((size_t (*)(void))val)();
+	}
+	return val;
+}
+
+/* A copy relocation: the definition's bytes, as many as both sides have. */
+static __attribute__((noinline)) void apply_copy(struct dso *p, size_t symi, size_t off, const struct symdef *def, size_t val)
+{
+	size_t n = p->syms[symi].st_size;
+	if (!def->sym || !qb_writable(p, off, n))
+		qb_error("Error relocating %s: bad copy relocation", p->name);
+	if (def->sym->st_size < n)
+		n = def->sym->st_size;
+	if (!qb_in_image(def->dso, def->sym->st_value, n))
+		qb_error("Error relocating %s: copy source outside %s", p->name, def->dso->name);
+	memcpy((void *)(p->base + off), (void *)val, n);
+}
+
+/* The TLS kinds: the defining module's id, an offset in its block, an
+ * offset from the thread pointer (static area only) or a descriptor
+ * (static, or dynamic for a module dlopen added after threads exist). */
+static __attribute__((noinline)) void apply_tls(struct dso *p, int kind, size_t symi, const struct symdef *def, size_t addend,
+	size_t *where)
+{
+	if (kind == RK_DTPMOD) {
+		*where = def->dso->tls_id;
+		return;
+	}
+	if (kind == RK_DTPOFF) {
+		*where = (def->sym ? def->sym->st_value : 0) + addend - QB_DTP_OFFSET;
+		return;
+	}
+	int is_tls = def->sym && ST_TYPE(def->sym->st_info) == STT_TLS;
+	if (symi && !is_tls && def->sym)
+		qb_error("Error relocating %s: TLS relocation against a non-TLS symbol", p->name);
+	if (!def->dso->tls.size && def->sym)
+		qb_error("Error relocating %s: TLS relocation against an object without TLS", p->name);
+	size_t symoff = (def->sym ? def->sym->st_value : 0) + addend;
+	if (def->dso->tls_id > qb.static_tls_cnt) {
+		/* Not in the static area of threads that already run. */
+		if (kind != RK_TLSDESC)
+			qb_error("Error relocating %s: initial-exec TLS resolves to dynamic definition in %s",
+				p->name, def->dso->name);
+		size_t *arg = qb_owned_alloc(p, 2 * sizeof *arg);
+		if (!arg)
+			qb_error("Error relocating %s: out of memory", p->name);
+		arg[0] = def->dso->tls_id;
+		arg[1] = symoff - QB_DTP_OFFSET;
+		where[0] = (size_t)__tlsdesc_dynamic;
+		where[1] = (size_t)arg;
+		return;
+	}
+	/* Variant II: the block starts tls.offset below the thread pointer. */
+	size_t tpoff = symoff - def->dso->tls.offset;
+	if (kind == RK_TPOFF)
+		*where = tpoff;
+#ifdef QB_TPOFF_ARCH_NAME
+	else if (kind == RK_TPOFF_ARCH)
+		*where = qb_arch_tpoff(def->dso->tls.offset, symoff - addend, addend);
+#endif
+	else {
+		where[0] = (size_t)__tlsdesc_static;
+		where[1] = tpoff;
+	}
+}
+
+/* One relocation, in phases: check the place and find the addend; the
+ * kinds without a symbol; resolve the symbol; store. Returns 1 when the
+ * place was left for later (a deferred PLT slot). */
 static inline __attribute__((always_inline)) int apply(struct dso *p, struct resolver *rs, size_t info, size_t off,
 	size_t addend, int rela)
 {
@@ -164,15 +255,10 @@ static inline __attribute__((always_inline)) int apply(struct dso *p, struct res
 		return 0;
 	}
 	if (kind == RK_IRELATIVE) {
-		/* --list runs no code of the objects it lists, not even
-		 * resolvers: ldd on an untrusted file must be safe. */
-		if (qb.list_mode)
-			return 0;
-		if (!qb_in_code(p, addend))
-			qb_error("Error relocating %s: IRELATIVE resolver outside the code", p->name);
-		*where = ((size_t (*)(void))(p->base + addend))();
+		apply_irelative(p, where, addend);
 		return 0;
 	}
+
 	if (symi) {
 		if (symi >= p->nsyms)
 			qb_error("Error relocating %s: symbol index %zu out of range", p->name, symi);
@@ -183,14 +269,7 @@ static inline __attribute__((always_inline)) int apply(struct dso *p, struct res
 			return 1;
 		}
 	}
-	size_t val = def.sym ? (size_t)def.dso->base + def.sym->st_value : 0;
-	int is_tls = def.sym && ST_TYPE(def.sym->st_info) == STT_TLS;
-	if (def.sym && ST_TYPE(def.sym->st_info) == STT_GNU_IFUNC && !qb.list_mode) {
-		if (!qb_in_code(def.dso, def.sym->st_value))
-			qb_error("Error relocating %s: IFUNC resolver of %s outside the code", p->name,
-				def.dso->name);
-		val = ((size_t (*)(void))val)();
-	}
+	size_t val = def_value(p, &def);
 
 	switch (kind) {
 	case RK_WORD: *where = val + addend; break;
@@ -200,57 +279,14 @@ static inline __attribute__((always_inline)) int apply(struct dso *p, struct res
 	case RK_PC32: *(uint32_t *)where = (uint32_t)(val + addend - (size_t)where); break;
 	case RK_ABS32U:
 	case RK_ABS32S: *(uint32_t *)where = (uint32_t)(val + addend); break;
-	case RK_COPY: {
-		size_t n = p->syms[symi].st_size;
-		if (!def.sym || !qb_writable(p, off, n))
-			qb_error("Error relocating %s: bad copy relocation", p->name);
-		if (def.sym->st_size < n)
-			n = def.sym->st_size;
-		if (!qb_in_image(def.dso, def.sym->st_value, n))
-			qb_error("Error relocating %s: copy source outside %s", p->name, def.dso->name);
-		memcpy(where, (void *)val, n);
-		break;
-	}
-	case RK_DTPMOD: *where = def.dso->tls_id; break;
-	case RK_DTPOFF: *where = (def.sym ? def.sym->st_value : 0) + addend - QB_DTP_OFFSET; break;
+	case RK_COPY: apply_copy(p, symi, off, &def, val); break;
+	case RK_DTPMOD:
+	case RK_DTPOFF:
 	case RK_TPOFF:
 #ifdef QB_TPOFF_ARCH_NAME
 	case RK_TPOFF_ARCH:
 #endif
-	case RK_TLSDESC: {
-		if (symi && !is_tls && def.sym)
-			qb_error("Error relocating %s: TLS relocation against a non-TLS symbol", p->name);
-		if (!def.dso->tls.size && def.sym)
-			qb_error("Error relocating %s: TLS relocation against an object without TLS", p->name);
-		size_t symoff = (def.sym ? def.sym->st_value : 0) + addend;
-		if (def.dso->tls_id > qb.static_tls_cnt) {
-			/* Not in the static area of threads that already run. */
-			if (kind != RK_TLSDESC)
-				qb_error("Error relocating %s: initial-exec TLS resolves to dynamic definition in %s",
-					p->name, def.dso->name);
-			size_t *arg = qb_owned_alloc(p, 2 * sizeof *arg);
-			if (!arg)
-				qb_error("Error relocating %s: out of memory", p->name);
-			arg[0] = def.dso->tls_id;
-			arg[1] = symoff - QB_DTP_OFFSET;
-			where[0] = (size_t)__tlsdesc_dynamic;
-			where[1] = (size_t)arg;
-			break;
-		}
-		/* Variant II: the block starts tls.offset below the thread pointer. */
-		size_t tpoff = symoff - def.dso->tls.offset;
-		if (kind == RK_TPOFF)
-			*where = tpoff;
-#ifdef QB_TPOFF_ARCH_NAME
-		else if (kind == RK_TPOFF_ARCH)
-			*where = qb_arch_tpoff(def.dso->tls.offset, symoff - addend, addend);
-#endif
-		else {
-			where[0] = (size_t)__tlsdesc_static;
-			where[1] = tpoff;
-		}
-		break;
-	}
+	case RK_TLSDESC: apply_tls(p, kind, symi, &def, addend, where); break;
 	default:
 		qb_error("Error relocating %s: unsupported relocation type %u", p->name, type);
 	}
