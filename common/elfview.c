@@ -125,6 +125,7 @@ static const char *sysv_info(const struct qb_elfview *v, uint64_t hash, struct q
 		return "corrupt DT_HASH";
 	out->sysv_nbucket = nb;
 	out->sysv_nchain = nc;
+	out->sysv_size = 8 + 4 * ((uint64_t)nb + nc);
 	return 0;
 }
 

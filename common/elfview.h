@@ -76,6 +76,7 @@ int qb_decode_dynamic(const void *dynv, size_t max, int wide,
 struct qb_hashinfo {
 	uint64_t nsyms;
 	uint32_t sysv_nbucket, sysv_nchain;          /* DT_HASH */
+	uint64_t sysv_size;  /* bytes of DT_HASH */
 	uint32_t gnu_nbuckets, gnu_symoffset, gnu_bloomwords, gnu_shift;
 	uint64_t gnu_bloom, gnu_buckets, gnu_chains; /* link-time addresses */
 	uint64_t gnu_size;   /* bytes from DT_GNU_HASH to its last chain's end */

@@ -128,17 +128,14 @@ int vague_name(const char *n)
 	return !strncmp(n, "_ZTI", 4) || !strncmp(n, "_ZTS", 4) || !strncmp(n, "_ZTV", 4);
 }
 
-/* Does definition d satisfy a reference that requires version `need`? */
-static int version_ok(const struct closure *c, const struct defnode *d, const char *need)
+/* Does definition d satisfy a reference that requires version need (NULL:
+ * unversioned)? The loader's rule, on linkopt's reading of the objects. */
+static int version_ok(const struct closure *c, const struct defnode *d, const struct qb_verreq *need)
 {
 	const struct elf *e = &c->libs[d->lib].e;
-	uint16_t v = elf_versym(e, d->sym);
-	if (!need)
-		return !(v & 0x8000) || !e->verdef_off;
-	if (!e->verdef_off)
-		return 1;
-	const char *have = elf_verdef_name(e, v);
-	return have && !strcmp(have, need);
+	uint16_t vs = elf_versym(e, d->sym);
+	struct qb_verdef_ent def;
+	return qb_version_match(vs, e->versym_off != 0, elf_verdef_ent(e, vs, &def) ? &def : NULL, need);
 }
 
 static int lib_nodirect(const struct elf *e, uint32_t sym)
@@ -162,7 +159,8 @@ static int view_defs(struct defmap *m, const struct appview *v)
 
 /* The object of v's load whose definition of name (version need) the
  * standard lookup picks, or -1. */
-static int view_pick(const struct defmap *m, const struct appview *v, const char *name, const char *need)
+static int view_pick(const struct defmap *m, const struct appview *v, const char *name,
+	const struct qb_verreq *need)
 {
 	for (const struct defnode *d = defmap_find(m, name); d; d = d->next ? &m->nodes[d->next - 1] : NULL) {
 		const struct elf *e = &v->load.libs[d->lib].e;
@@ -187,7 +185,8 @@ static const char *base(const char *p)
 
 /* Does every program's load order agree that DT_NEEDED entry dynidx of
  * the object supplies name? */
-static int views_agree(const struct closure *c, const struct defmap *vm, const char *name, const char *need,
+static int views_agree(const struct closure *c, const struct defmap *vm, const char *name,
+	const struct qb_verreq *need,
 	int dynidx, const struct bind_opts *o)
 {
 	int bad = 0, good = 0;
@@ -238,10 +237,8 @@ int bind_compute(const struct closure *c, const struct bind_opts *o, struct symi
 			si[i] = (struct syminfo){ SYMINFO_BT_SELF, f };
 			continue;
 		}
-		const char *need = NULL;
-		uint16_t v = elf_versym(obj, i) & 0x7fff;
-		if (v >= 2)
-			need = elf_verneed_name(obj, v, NULL);
+		struct qb_verreq req;
+		const struct qb_verreq *need = elf_verreq(obj, i, &req) ? &req : NULL;
 		const struct defnode *first = NULL;
 		unsigned nlibs = 0, lastlib = ~0u;
 		for (const struct defnode *d = defmap_find(&m, name); d; d = d->next ? &m.nodes[d->next - 1] : NULL) {

@@ -187,7 +187,5 @@ struct gnu_params gnu_params_o1(const struct elf *e, uint32_t symoffset)
 
 uint64_t sysv_hash_size(const struct elf *e)
 {
-	if (!e->hash_off)
-		return 0;
-	return 8 + 4ull * rd32(e->buf + e->hash_off) + 4ull * rd32(e->buf + e->hash_off + 4);
+	return e->hash_off ? e->hash_size : 0;
 }

@@ -296,6 +296,60 @@ const char *elf_verdef_name(const struct elf *e, uint16_t idx)
 	return f.name;
 }
 
+struct find_entry {
+	const struct elf *e;
+	uint16_t idx;
+	int found;
+	struct qb_verreq req;
+	struct qb_verdef_ent def;
+};
+
+static int entry_vernaux(void *arg, const struct qb_vernaux_rec *n)
+{
+	struct find_entry *f = arg;
+	if ((n->other & 0x7fff) != f->idx || !(f->req.name = elf_dynstr(f->e, n->name)))
+		return 0;
+	f->req.hash = n->hash;
+	f->found = 1;
+	return 0;   /* the loader's table keeps the last entry of an index */
+}
+
+int elf_verreq(const struct elf *e, uint32_t i, struct qb_verreq *out)
+{
+	uint16_t vs = elf_versym(e, i);
+	struct find_entry f = { .e = e, .idx = vs & 0x7fff };
+	if (!e->versym_off || f.idx <= VER_NDX_GLOBAL || !e->verneed_off)
+		return 0;
+	qb_each_vernaux(&e->f.view, e->di.verneed, e->verneednum, entry_vernaux, &f);
+	if (!f.found)
+		return 0;
+	*out = f.req;
+	out->is_hidden = !!(vs & 0x8000);
+	return 1;
+}
+
+static int entry_verdef(void *arg, const struct qb_verdef_rec *d)
+{
+	struct find_entry *f = arg;
+	if ((d->ndx & 0x7fff) != f->idx || !(f->def.name = elf_dynstr(f->e, d->name)))
+		return 0;
+	f->def.hash = d->hash;
+	f->def.base = !!(d->flags & VER_FLG_BASE);
+	f->found = 1;
+	return 0;
+}
+
+int elf_verdef_ent(const struct elf *e, uint16_t idx, struct qb_verdef_ent *out)
+{
+	struct find_entry f = { .e = e, .idx = idx & 0x7fff };
+	if (!e->verdef_off)
+		return 0;
+	qb_each_verdef(&e->f.view, e->di.verdef, e->verdefnum, entry_verdef, &f);
+	if (f.found)
+		*out = f.def;
+	return f.found;
+}
+
 uint64_t elf_dyn_get(const struct elf *e, int64_t tag, int *found)
 {
 	for (unsigned i = 0; i < e->ndyn; i++)

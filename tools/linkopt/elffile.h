@@ -37,7 +37,7 @@ struct elf {
 	uint64_t verneed_off, verdef_off;
 	unsigned verneednum, verdefnum;
 	uint64_t hash_off, gnuhash_off; /* 0 when absent */
-	uint64_t gnuhash_size;
+	uint64_t hash_size, gnuhash_size; /* bytes, as the shared reader measured them */
 	uint64_t rel_off, rel_size; int rel_isrela; /* DT_RELA or DT_REL */
 	uint64_t plt_off, plt_size; int plt_isrela; /* DT_JMPREL */
 	uint64_t syminfo_off, syminfo_size;
@@ -72,6 +72,11 @@ uint16_t elf_versym(const struct elf *e, uint32_t i);
 /* Version name required by a reference (versym >= 2) and the file it names. */
 const char *elf_verneed_name(const struct elf *e, uint16_t idx, const char **file);
 const char *elf_verdef_name(const struct elf *e, uint16_t idx);
+/* Symbol i's version requirement, and the definition of version index idx,
+ * in the form qb_version_match (common/elfview.h) takes, the loader's rule:
+ * 1 when there is one. */
+int elf_verreq(const struct elf *e, uint32_t i, struct qb_verreq *out);
+int elf_verdef_ent(const struct elf *e, uint16_t idx, struct qb_verdef_ent *out);
 
 /* Relocation entries in a 64-bit neutral form. */
 struct rel {

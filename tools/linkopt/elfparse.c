@@ -127,6 +127,7 @@ static int count_symbols(struct elf *e)
 			return elf_err(e, "DT_HASH outside the file");
 		if (e->di.gnu_hash && elf_v2o(e, e->di.gnu_hash, 16, &e->gnuhash_off) < 0)
 			return elf_err(e, "DT_GNU_HASH outside the file");
+		e->hash_size = h.sysv_size;
 		e->gnuhash_size = h.gnu_size;
 		n = h.nsyms;
 	} else if (!n_sec) {
