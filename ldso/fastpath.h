@@ -7,19 +7,43 @@
 
 #include "ldso.h"
 
+/* A direct target as the hinted relocation loop (fastpath.c) reads it: hints in [lo, lo + n) index both its
+ * symbol table and its GNU hash chain (n == 0: not a target). */
+struct qb_fast_tgt {
+	const uint32_t *chain;
+	const Sym *syms;
+	size_t base;
+	uint32_t lo, n;
+	uint32_t ip_def[2];  /* definitions an interposer may take (0: none) */
+};
+
 #define QB_BLOOM_BITS (8 * sizeof(size_t))
 
-static inline size_t qb_ibloom_bit2(uint32_t h)
+/* The filter's two bits for a GNU hash value: the hash's low bits barely
+ * mix (h * 33 + c keeps the low bits a sum of the characters), so each
+ * bit comes from the middle of a product; at most 2^16 bits. */
+static inline size_t qb_ibloom_bit(uint32_t h, uint32_t k, size_t mask)
 {
-	return (h >> 16 ^ h << 5) & qb.ibloom_mask;
+	return (size_t)((h * k) >> 16) & mask;
+}
+#define QB_IBLOOM_K1 0x9e3779b1u
+#define QB_IBLOOM_K2 0x85ebca6bu
+
+static inline int qb_ibloom_test(const size_t *bloom, size_t mask, uint32_t h)
+{
+	size_t b1 = qb_ibloom_bit(h, QB_IBLOOM_K1, mask);
+	size_t w = bloom[b1 / QB_BLOOM_BITS];
+	if (!(w >> (b1 % QB_BLOOM_BITS) & 1))
+		return 0;
+	size_t b2 = qb_ibloom_bit(h, QB_IBLOOM_K2, mask);
+	w = bloom[b2 / QB_BLOOM_BITS];
+	return w >> (b2 % QB_BLOOM_BITS) & 1;
 }
 
 /* May one of the interposers export a name with GNU hash h? */
 static inline int qb_ibloom_maybe(uint32_t h)
 {
-	size_t b1 = h & qb.ibloom_mask, b2 = qb_ibloom_bit2(h);
-	return (qb.ibloom[b1 / QB_BLOOM_BITS] >> (b1 % QB_BLOOM_BITS) & 1) &&
-	       (qb.ibloom[b2 / QB_BLOOM_BITS] >> (b2 % QB_BLOOM_BITS) & 1);
+	return qb_ibloom_test(qb.ibloom, qb.ibloom_mask, h);
 }
 
 /* The definition linkopt recorded for reference symi of p in target t,

@@ -117,11 +117,17 @@ struct dso {
 	const struct qb_needed_id *needed_ids;
 	uint32_t nneeded_ids;
 	struct dso **by_dynidx;     /* DT_NEEDED entry index in .dynamic -> object */
+	struct qb_fast_tgt *fast_tgt; /* the same, as the hinted loop reads it */
 	unsigned char *hint_ok;     /* by .dynamic index: target is as linkopt saw it */
 	size_t nby_dynidx;
 	struct dso *parent;         /* SYMINFO_BT_PARENT target (fastpath.c) */
 	unsigned char parent_done;  /* parent looked for */
 	unsigned char interposer;   /* LD_PRELOAD, the program, DF_1_INTERPOSE */
+	unsigned char noext_known, noext_any;  /* a definition is SYMINFO_FLG_NOEXTDIRECT */
+	unsigned char fast_interp;  /* hinted relocations ask the interposers' filter */
+	unsigned char ip_many;      /* interposers may take more than ip_def */
+	uint32_t ip_def[2];         /* definitions an interposer may take (fastpath.c) */
+	unsigned ip_gen;            /* interposer list ip_def was computed for */
 };
 
 struct symdef {
@@ -287,6 +293,12 @@ hidden void qb_fast_needed(struct dso *p, size_t idx, struct dso *dep);
 hidden void qb_symreq_for(struct qb_symreq *r, struct dso *p, size_t symi,
 	const char *name, const struct qb_verreq *ver);
 hidden int qb_direct_lookup(struct dso *p, size_t symi, struct qb_symreq *r, struct symdef *out);
+/* The hinted relocation loop: relocations it cannot bind go to slow. */
+typedef void (*qb_slow_reloc_fn)(struct dso *p, void *ctx, size_t info, size_t off,
+	size_t addend, int rela);
+hidden int qb_fast_prepare(struct dso *p);
+hidden void qb_fast_relocs(struct dso *p, const size_t *r, size_t n, int rela,
+	qb_slow_reloc_fn slow, void *ctx);
 
 /* txn.c: the changes a dlopen makes, undone in one place. */
 struct qb_txn {

@@ -19,6 +19,7 @@ struct resolver {
 	int lazy_ok;    /* deferring unresolved PLT slots is allowed */
 	int lazy_plt;   /* the relocation being resolved is such a slot */
 	int retrying;   /* a deferred slot tried again: stays in the list */
+	int fast;       /* qb_fast_prepare: the hinted loop applies */
 	size_t key[CACHE_SLOTS];
 	struct symdef val[CACHE_SLOTS];
 };
@@ -26,7 +27,7 @@ struct resolver {
 static void resolver_init(struct resolver *rs, struct dso *p)
 {
 	rs->p = p;
-	rs->lazy_ok = rs->lazy_plt = rs->retrying = 0;
+	rs->lazy_ok = rs->lazy_plt = rs->retrying = rs->fast = 0;
 	for (size_t i = 0; i < CACHE_SLOTS; i++)
 		rs->key[i] = (size_t)-1;
 }
@@ -293,12 +294,21 @@ static inline __attribute__((always_inline)) int apply(struct dso *p, struct res
 	return 0;
 }
 
+static void apply_slow(struct dso *p, void *rs, size_t info, size_t off, size_t addend, int rela)
+{
+	apply(p, rs, info, off, addend, rela);
+}
+
 static void apply_table(struct dso *p, struct resolver *rs, size_t vaddr, size_t size, int rela)
 {
 	if (!vaddr || !size)
 		return;
 	size_t ent = rela ? 3 : 2;
 	const size_t *r = qb_laddr(p, vaddr);
+	if (rs->fast) {
+		qb_fast_relocs(p, r, size / (ent * sizeof(size_t)), rela, apply_slow, rs);
+		return;
+	}
 	for (size_t n = size / (ent * sizeof(size_t)); n; n--, r += ent)
 		apply(p, rs, r[1], r[0], rela ? r[2] : 0, rela);
 }
@@ -351,6 +361,7 @@ hidden void qb_relocate(struct dso *p, int lazy_ok)
 	struct resolver rs;
 	resolver_init(&rs, p);
 	rs.lazy_ok = lazy_ok;
+	rs.fast = qb_fast_prepare(p);
 	int textrel = (p->dyn.have & QB_HAVE_TEXTREL) || (p->dyn.flags & DF_TEXTREL);
 	if (textrel)
 		text_writable(p, 1);
