@@ -54,6 +54,9 @@ def parse(argv):
     ap.add_argument("--chain-syms", type=int)
     ap.add_argument("--chain", type=int)
     ap.add_argument("--no-micro", action="store_true")
+    ap.add_argument("--no-floor", action="store_true",
+                    help="skip the floor workload (the office workload with no "
+                    "symbolic reference between libraries)")
     ap.add_argument("--runs", type=int)
     ap.add_argument("--warmup", type=int, default=2)
     ap.add_argument("--no-callgrind", action="store_true")
@@ -74,7 +77,7 @@ def parse(argv):
     if a.demo:
         d = dict(libs=40, funcs=1500, deps=8, refs=1500, weak=40, sweep="",
                  runs=10, dlopen_syms=0, chain_syms=0, chain=0)
-        a.no_micro = a.no_callgrind = True
+        a.no_micro = a.no_callgrind = a.no_floor = True
         if not a.i386_only and not a.no_i386:
             a.no_i386 = "the demo is x86_64 only (--demo --i386-only for i386)"
     elif a.quick:
@@ -101,7 +104,7 @@ def build(a, kind, sub, arch="x86_64", **params):
             "--jobs", str(a.jobs), "--loader", loader, "--linkopt", a.linkopt,
             "--arch", arch]
     for k, v in params.items():
-        argv += ["--" + k, str(v)]
+        argv += ["--" + k] + ([str(v)] if v != "" else [])
     ga = gen.parse_args(argv)
     t0 = time.time()
     meta = gen.generate(ga)
@@ -119,6 +122,20 @@ def office_params(a, libs):
 
 def office_dir(a, libs):
     return "office-%d-%d-%d-%d-%d" % (libs, a.funcs, a.deps, a.refs, a.weak)
+
+
+def measure_floor(a, res, key, arch, variants, cg):
+    """The floor of the main office workload: the same libraries with no
+    symbolic reference between them, under the same variants; stored in
+    res["floors"][key] (report.py shows it as rows of that workload)."""
+    if a.no_floor:
+        return
+    libs = a.i386_libs if arch == "i386" else a.libs
+    sub = ("i386-" if arch == "i386" else "") + office_dir(a, libs) + "-floor"
+    d = build(a, "office", sub, arch, floor="", **office_params(a, libs))
+    loader = os.path.abspath(a.i386_loader if arch == "i386" else a.loader)
+    res.setdefault("floors", {})[key] = run.run_workload(
+        d, loader, a.runs, a.warmup, cg, cg, log=log, variants=variants)
 
 
 def musl_version(ldso="/lib/ld-musl-x86_64.so.1"):
@@ -164,6 +181,7 @@ def run_i386(a):
     key = "office-%d" % a.i386_libs
     res["workloads"][key] = measure(d, not a.no_callgrind)
     res["main_office"] = key
+    measure_floor(a, res, key, "i386", run.I386_VARIANTS, not a.no_callgrind)
     if not a.no_micro:
         d = build(a, "dlopen", "i386-dlopen-%d" % a.dlopen_syms, "i386",
                   syms=a.dlopen_syms, refs=a.dlopen_syms)
@@ -211,6 +229,7 @@ def x86_64_part(a, res):
     key = "office-%d" % a.libs
     res["workloads"][key] = measure(main_dir, not a.no_callgrind)
     res["main_office"] = key
+    measure_floor(a, res, key, "x86_64", None, not a.no_callgrind)
     if not a.no_micro:
         d = build(a, "dlopen", "dlopen-%d" % a.dlopen_syms,
                   syms=a.dlopen_syms, refs=a.dlopen_syms)
@@ -258,6 +277,10 @@ def main(argv):
         print()
         print(report.describe(w))
         print(demo_table(w))
+    if a.demo:
+        print()
+        print("report: %s" % os.path.join(a.out, "report.md"))
+        print("chart:  %s" % (res.get("chart") or "not written (see the report)"))
     return 0
 
 

@@ -76,21 +76,47 @@ def describe(w):
             "program, seed %d" % (p["syms"], p["chain"], p["chain"], p["seed"]))
 
 
-def workload_table(w):
+def symbolic_relocs(w):
+    """Symbolic relocations of a workload (all but relative ones), as
+    quickbind's LD_DEBUG=statistics counts them; None when not measured."""
+    for n in ("qb-none", "qb-all"):
+        st = (w["variants"].get(n) or {}).get("ld_statistics", {}).get("values", {})
+        if "relocations" in st:
+            return st["relocations"] - st.get("relative", 0) - st.get("irelative", 0)
+    return None
+
+
+def per_reloc(x, n):
+    return "%.0f" % (x / n) if x is not None and n else "–"
+
+
+# The floor rows shown under a workload's table: the same libraries with no
+# symbolic reference, under these loaders.
+FLOOR_ROWS = ["glibc-now", "musl", "qb-none", "qb-all"]
+
+
+def workload_table(w, floor=None):
+    """floor: the floor workload's results (bench.py measure_floor), which
+    add the per-relocation columns and the floor rows."""
     vs = w["variants"]
     now, musl = vs.get("glibc-now"), vs.get("musl")
-    out = ["| variant | wall median ms | spread (min–max) | × glibc now | × musl "
-           "| peak RSS KiB | Ir (M) | Ir × glibc now | Ir × musl | D1 misses (k) "
-           "| LL misses (k) | relocations (LD_DEBUG) |",
-           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
-    for n in VARIANT_NAMES:
-        v = vs.get(n)
-        if v is None:
-            continue
+    fvs = floor["variants"] if floor else {}
+    nsym = symbolic_relocs(w) if floor else None
+    extra = floor is not None
+    head = ("| variant | wall median ms | spread (min–max) | × glibc now | × musl "
+            "| peak RSS KiB | Ir (M) | Ir × glibc now | Ir × musl | D1 misses (k) "
+            "| LL misses (k) | relocations (LD_DEBUG) |")
+    rule = "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+    if extra:
+        head += " wall × floor | Ir / symbolic reloc | Ir above floor / symbolic reloc |"
+        rule += "---:|---:|---:|"
+    out = [head, rule]
+
+    def row(label, v, fv):
         if not ok(v):
-            out.append("| %s | %s |  |  |  |  |  |  |  |  |  |  |"
-                       % (LABELS[n], v.get("status", "failed").replace("|", "/")))
-            continue
+            out.append("| %s | %s |" % (label, v.get("status", "failed").replace("|", "/"))
+                       + "  |" * (len(rule.split("|")) - 4))
+            return
         wm = v.get("wall_ms", {})
         cg = v.get("callgrind", {})
         d1 = ll = None
@@ -98,15 +124,40 @@ def workload_table(w):
             d1 = (cg.get("D1mr", 0) + cg.get("D1mw", 0) + cg.get("I1mr", 0)) / 1e3
             ll = (cg.get("DLmr", 0) + cg.get("DLmw", 0) + cg.get("ILmr", 0)) / 1e3
         irv = ir(v)
-        out.append("| %s | %s | %s–%s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-            LABELS[n], fmt(wm.get("median")), fmt(wm.get("min")), fmt(wm.get("max")),
+        line = "| %s | %s | %s–%s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            label, fmt(wm.get("median")), fmt(wm.get("min")), fmt(wm.get("max")),
             ratio(wall(v), wall(now)), ratio(wall(v), wall(musl)),
             fmt(rss(v), "%d"),
             fmt(irv / 1e6 if irv is not None else None, "%.1f"),
             ratio(irv, ir(now)), ratio(irv, ir(musl)),
-            fmt(d1, "%.0f"), fmt(ll, "%.0f"), relocs(v)))
+            fmt(d1, "%.0f"), fmt(ll, "%.0f"), relocs(v))
+        if extra:
+            above = irv - ir(fv) if irv is not None and ir(fv) is not None else None
+            line += " %s | %s | %s |" % (
+                ratio(wall(v), wall(fv)) if fv is not None else "",
+                per_reloc(irv, nsym) if fv is not None else "",
+                per_reloc(above, nsym) if fv is not None else "")
+        out.append(line)
         if "error" in cg:
             out[-1] += " callgrind: " + cg["error"].replace("|", "/")
+
+    for n in VARIANT_NAMES:
+        v = vs.get(n)
+        if v is not None:
+            row(LABELS[n], v, fvs.get(n) if extra else None)
+    for n in FLOOR_ROWS if extra else []:
+        if fvs.get(n) is not None:
+            row("floor: " + LABELS[n], fvs[n], None)
+    if extra:
+        out += ["", "Floor rows: the same application with no symbolic reference "
+                "between libraries (every library references its own code through "
+                "hidden aliases: relative relocations, direct calls), built and run "
+                "the same way. \"wall × floor\" divides by the floor under the same "
+                "loader and variant; the per-relocation columns divide by the %s "
+                "symbolic relocations (all but relative ones) that quickbind's "
+                "LD_DEBUG=statistics counts in this workload, and \"above floor\" "
+                "subtracts the floor's instructions under the same variant first."
+                % (nsym if nsym is not None else "(unmeasured)")]
     return "\n".join(out)
 
 
@@ -148,6 +199,32 @@ def targets(res):
         rows.append(("peak RSS within 5% of musl's loader",
                      "%s ×" % ratio(a, b) if None not in (a, b) else "–",
                      check([a, b], lambda a, b: abs(a / b - 1) <= 0.05)))
+        # issue 15
+        a, c = ir(allt), ir(now)
+        rows.append(("issue 15: all tables ≤ 0.08 × glibc LD_BIND_NOW=1 (instructions)",
+                     "%s ×" % ratio(a, c) if None not in (a, c) else "–",
+                     check([a, c], lambda a, c: a <= 0.08 * c)))
+        fl = res.get("floors", {}).get(res.get("main_office", ""))
+        fall = fl["variants"].get("qb-all") if fl else None
+        a, c = wall(allt), wall(fall)
+        rows.append(("issue 15: all tables wall time ≤ 1.6 × the floor workload's",
+                     "%s ×" % ratio(a, c) if None not in (a, c) else "–",
+                     check([a, c], lambda a, c: a <= 1.6 * c)))
+        n = symbolic_relocs(office)
+        a, c = ir(allt), ir(fall)
+        above = a - c if None not in (a, c) else None
+        rows.append(("issue 15: all tables ≤ 60 instructions per symbolic relocation "
+                     "above the floor",
+                     "%s" % per_reloc(above, n),
+                     check([above, n], lambda x, n: x / n <= 60)))
+        a, b = ir(none), ir(musl)
+        rows.append(("issue 15: no tables ≤ 0.5 × musl (instructions)",
+                     "%s ×" % ratio(a, b) if None not in (a, b) else "–",
+                     check([a, b], lambda a, b: a <= 0.5 * b)))
+        a, b = rss(allt), rss(musl)
+        rows.append(("issue 15: peak RSS with tables ≤ 1.05 × musl",
+                     "%s ×" % ratio(a, b) if None not in (a, b) else "–",
+                     check([a, b], lambda a, b: a <= 1.05 * b)))
     dl = res.get("workloads", {}).get(res.get("main_dlopen", ""))
     if dl:
         vs = dl["variants"]
@@ -156,6 +233,16 @@ def targets(res):
             rows.append(("dlopen loop ≥ 40%% faster with tables than without (%s)" % what,
                          "%s ×" % ratio(a, b) if None not in (a, b) else "–",
                          check([a, b], lambda a, b: a <= 0.6 * b)))
+        for what, f in (("wall time", wall), ("instructions", ir)):
+            a, b = f(vs.get("qb-all")), f(vs.get("qb-none"))
+            rows.append(("issue 15: dlopen loop with tables ≥ 2 × faster than without (%s)"
+                         % what, "%s × the time" % ratio(a, b) if None not in (a, b) else "–",
+                         check([a, b], lambda a, b: 2 * a <= b)))
+        for what, f in (("wall time", wall), ("instructions", ir)):
+            a, b = f(vs.get("qb-none")), f(vs.get("musl"))
+            rows.append(("issue 15: dlopen loop without tables faster than musl (%s)" % what,
+                         "%s × musl" % ratio(a, b) if None not in (a, b) else "–",
+                         check([a, b], lambda a, b: a < b)))
     return rows
 
 
@@ -208,10 +295,10 @@ def i386_section(res):
     for key, w in r.get("workloads", {}).items():
         lines += ["### i386: %s" % key, "",
                   describe(w) + ". linkopt: %s." % w.get("linkopt"), "",
-                  workload_table(w), ""]
+                  workload_table(w, r.get("floors", {}).get(key)), ""]
     rows = targets(r)
     if rows:
-        lines += ["### i386: targets (issue 6, evaluated on i386)", "",
+        lines += ["### i386: targets (issues 6 and 15, evaluated on i386)", "",
                   "| target | measured | verdict |", "|---|---|---|"]
         lines += ["| %s | %s | %s |" % t for t in rows]
         lines.append("")
@@ -237,15 +324,67 @@ def sweep_table(res):
     return "\n".join(out), cols
 
 
+def run_gnuplot(png, lines):
+    """Runs gnuplot with lines (after the terminal and output); returns None
+    or the reason there is no PNG."""
+    for term in ("pngcairo noenhanced size 1000,640 font 'sans,10'",
+                 "png noenhanced size 1000,640"):
+        script = "\n".join(["set terminal %s" % term, "set output '%s'" % png]
+                           + lines + [""])
+        if os.path.exists(png):
+            os.unlink(png)
+        r = subprocess.run(["gnuplot"], input=script.encode(),
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        if r.returncode == 0 and os.path.exists(png) and os.path.getsize(png) > 0:
+            return None
+    return "gnuplot failed: " + r.stderr.decode(errors="replace").strip()[-200:]
+
+
+def bar_chart(res, outdir):
+    """startup.png without a sweep (make demo): the main office workload's
+    median wall time per loader, min–max as error bars, and the floor
+    workload's when it was measured."""
+    w = res.get("workloads", {}).get(res.get("main_office", ""))
+    if not w:
+        return "no office workload measured"
+    fl = res.get("floors", {}).get(res.get("main_office", ""))
+    bars = [(LABELS[n], w["variants"].get(n)) for n in VARIANT_NAMES]
+    if fl:
+        bars += [("floor: " + LABELS[n], fl["variants"].get(n)) for n in FLOOR_ROWS]
+    bars = [(l, v) for l, v in bars if wall(v) is not None]
+    if not bars:
+        return "no variant measured"
+    dat = os.path.join(outdir, "startup.dat")
+    with open(dat, "w") as f:
+        f.write("# loader median min max\n")
+        for i, (l, v) in enumerate(bars):
+            wm = v["wall_ms"]
+            f.write('%d "%s" %.4f %.4f %.4f\n' % (i, l.replace('"', "'"), wm["median"],
+                                                 wm["min"], wm["max"]))
+    return run_gnuplot(os.path.join(outdir, "startup.png"), [
+        "set title 'Start-up time (exec to exit): %s'" % describe(w).split(":")[0],
+        "set ylabel 'wall time (ms): median, min-max'",
+        "set style fill solid 0.6",
+        "set boxwidth 0.7",
+        "set xtics rotate by -30",
+        "set bmargin 9",
+        "set yrange [0:*]",
+        "set grid ytics",
+        "unset key",
+        "plot '%s' using 1:3:xticlabels(2) with boxes, "
+        "'' using 1:3:4:5 with yerrorbars lc rgb 'black' pt 0" % dat])
+
+
 def chart(res, outdir):
-    """startup.png from the sweep with gnuplot; returns None or the reason
-    the chart is missing."""
+    """startup.png with gnuplot: the library-count sweep, or without one a
+    bar chart of the main workload; returns None or the reason the chart
+    is missing."""
+    if not shutil.which("gnuplot"):
+        return "gnuplot not installed"
     sw = res.get("sweep", [])
     _, cols = sweep_table(res)
     if not sw or not cols:
-        return "no sweep measured"
-    if not shutil.which("gnuplot"):
-        return "gnuplot not installed"
+        return bar_chart(res, outdir)
     dat = os.path.join(outdir, "startup.dat")
     with open(dat, "w") as f:
         f.write("# libs " + " ".join(cols) + "\n")
@@ -255,25 +394,14 @@ def chart(res, outdir):
     png = os.path.join(outdir, "startup.png")
     plots = ", ".join('"%s" using 1:%d with linespoints title "%s"' % (
         dat, i + 2, LABELS[n]) for i, n in enumerate(cols))
-    for term in ("pngcairo noenhanced size 1000,640 font 'sans,10'",
-                 "png noenhanced size 1000,640"):
-        script = "\n".join([
-            "set terminal %s" % term,
-            "set output '%s'" % png,
-            "set datafile missing '?'",
-            "set title 'Start-up time (exec to exit), OpenOffice-shaped workload'",
-            "set xlabel 'shared libraries'",
-            "set ylabel 'median wall time (ms)'",
-            "set key top left",
-            "set grid",
-            "plot " + plots, ""])
-        if os.path.exists(png):
-            os.unlink(png)
-        r = subprocess.run(["gnuplot"], input=script.encode(),
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        if r.returncode == 0 and os.path.exists(png) and os.path.getsize(png) > 0:
-            return None
-    return "gnuplot failed: " + r.stderr.decode(errors="replace").strip()[-200:]
+    return run_gnuplot(png, [
+        "set datafile missing '?'",
+        "set title 'Start-up time (exec to exit), OpenOffice-shaped workload'",
+        "set xlabel 'shared libraries'",
+        "set ylabel 'median wall time (ms)'",
+        "set key top left",
+        "set grid",
+        "plot " + plots])
 
 
 def render(res, outdir):
@@ -300,11 +428,11 @@ def render(res, outdir):
         lines.append("")
         lines.append(describe(w) + ". linkopt: %s." % w.get("linkopt"))
         lines.append("")
-        lines.append(workload_table(w))
+        lines.append(workload_table(w, res.get("floors", {}).get(key)))
         lines.append("")
     rows = targets(res)
     if rows:
-        lines += ["## Targets (issue 6)", "", "| target | measured | verdict |",
+        lines += ["## Targets (issues 6 and 15)", "", "| target | measured | verdict |",
                   "|---|---|---|"]
         lines += ["| %s | %s | %s |" % r for r in rows]
         lines.append("")
@@ -312,12 +440,17 @@ def render(res, outdir):
     lines += image.section(res)
     lines += cxxbench.section(res)
     st, _ = sweep_table(res)
+    why = chart(res, outdir)
+    res["chart"] = None if why else os.path.join(outdir, "startup.png")
     if st:
-        why = chart(res, outdir)
         lines += ["## Library-count sweep (median wall ms)", ""]
         lines.append("![start-up time by library count](startup.png)" if why is None
                      else "(no chart: %s)" % why)
         lines += ["", st, ""]
+    elif why is None:
+        lines += ["## Start-up chart", "", "![start-up time by loader](startup.png)", ""]
+    else:
+        lines += ["## Start-up chart", "", "(no chart: %s)" % why, ""]
     stats = []
     every = list(res.get("workloads", {}).items()) + [
         ("i386 " + k, w) for k, w in res.get("i386", {}).get("workloads", {}).items()]

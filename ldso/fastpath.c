@@ -4,6 +4,7 @@
  * is loaded; an invalid one is ignored (with an LD_DEBUG note), never
  * trusted. */
 #include <string.h>
+#include <sys/mman.h>
 #include "fastpath.h"
 #include "elfhash.h"
 
@@ -539,4 +540,61 @@ hidden void qb_fast_relocs(struct dso *p, const size_t *r, size_t n, int rela,
 	/* also direct hits, lookups and precomputed hashes: qb_debug_stats
 	 * adds them to those counts */
 	qb.stats.hinted_fast += n - nslow - fs.nrel - fs.nrep;
+}
+
+/* Once an object is relocated, its relocation tables are not read again
+ * (a deferred PLT slot keeps its own copy of its entry) and its linkopt
+ * tables only in rare cases (the interposer list rebuilt when it is an
+ * interposer, a slow-path binding to one of its definitions): their pages
+ * go back, so that the peak memory of a process does not carry them.
+ * The pages are clean copies of the file (the loader never writes them),
+ * so a later read faults them in again, unchanged. Only whole pages inside
+ * a table, inside one loadable segment that is not writable (or, for
+ * linkopt's segment, which is writable when it holds .dynamic, clear of
+ * the dynamic section, RELRO and TLS) are released, and nothing of an
+ * object with text relocations, whose pages the loader has written. */
+static int overlaps(size_t lo, size_t hi, size_t a, size_t len)
+{
+	return len && a < hi && lo < a + len;
+}
+
+static void release_pages(struct dso *p, size_t vaddr, size_t len, int writable_ok)
+{
+	size_t page = __libc.page_size;
+	if (!len || vaddr + len < vaddr)
+		return;
+	size_t lo = (vaddr + page - 1) & -page, hi = (vaddr + len) & -page;
+	if (hi <= lo)
+		return;
+	int inside = 0;
+	for (size_t i = 0; i < p->phnum; i++) {
+		const Phdr *ph = &p->phdr[i];
+		if (ph->p_type == PT_LOAD && lo >= ph->p_vaddr && hi <= ph->p_vaddr + ph->p_memsz &&
+		    hi - ph->p_vaddr <= ph->p_filesz && (writable_ok || !(ph->p_flags & PF_W)))
+			inside = 1;
+		if ((ph->p_type == PT_DYNAMIC || ph->p_type == PT_GNU_RELRO || ph->p_type == PT_TLS) &&
+		    overlaps(lo, hi, ph->p_vaddr & -page, ph->p_memsz + (ph->p_vaddr & (page - 1))))
+			return;
+	}
+	for (unsigned i = 0; i < p->nwr && !writable_ok; i++)
+		if (overlaps(lo, hi, p->wr_lo[i] & -page, p->wr_hi[i] - (p->wr_lo[i] & -page)))
+			return;
+	if (inside)
+		madvise(p->base + lo, hi - lo, MADV_DONTNEED);
+}
+
+hidden void qb_release_tables(struct dso *p)
+{
+	if (p->is_ldso || (p->dyn.have & QB_HAVE_TEXTREL) || (p->dyn.flags & DF_TEXTREL))
+		return;
+	release_pages(p, p->dyn.rela, p->dyn.relasz, 0);
+	release_pages(p, p->dyn.rel, p->dyn.relsz, 0);
+	release_pages(p, p->dyn.jmprel, p->dyn.pltrelsz, 0);
+	if (p->syminfo) {
+		/* what references to p will ask, while the pages are here */
+		noextdirect_any(p);
+		release_pages(p, p->dyn.syminfo, p->nsyms * sizeof(Syminfo), 1);
+	}
+	if (p->self_id || p->pre_gnu)
+		release_pages(p, p->dyn.qb_table, p->dyn.qb_tablesz, 1);
 }

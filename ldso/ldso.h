@@ -297,6 +297,7 @@ hidden int qb_direct_lookup(struct dso *p, size_t symi, struct qb_symreq *r, str
 typedef void (*qb_slow_reloc_fn)(struct dso *p, void *ctx, size_t info, size_t off,
 	size_t addend, int rela);
 hidden int qb_fast_prepare(struct dso *p);
+hidden void qb_release_tables(struct dso *p);
 hidden void qb_fast_relocs(struct dso *p, const size_t *r, size_t n, int rela,
 	qb_slow_reloc_fn slow, void *ctx);
 

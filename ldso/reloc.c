@@ -374,6 +374,7 @@ hidden void qb_relocate(struct dso *p, int lazy_ok)
 	apply_table(p, &rs, p->dyn.jmprel, p->dyn.pltrelsz, p->dyn.pltrel == DT_RELA);
 	if (textrel)
 		text_writable(p, 0);
+	qb_release_tables(p);
 }
 
 hidden void qb_protect_relro(struct dso *p)
