@@ -766,6 +766,28 @@ Test(linkopt, root_all_or_nothing)
 	free(before);
 }
 
+/* A program of the image that cannot be loaded (a library missing) is
+ * named once, before anything is optimized for it. */
+Test(linkopt, root_program_that_cannot_be_loaded)
+{
+	char *d = lot_tmpdir(), fix[PATH_MAX];
+	cr_assert(realpath(LOT_DIR, fix));
+	struct run r = lot_sh("cd %s && mkdir -p usr/bin usr/lib && cp %s/m64bfd/prog usr/bin/ && cp %s/m64bfd/liba.so usr/lib/",
+			      d, fix, fix);
+	cr_assert_eq(r.status, 0, "%s", r.err);
+	lot_run_free(&r);
+	char *before = dir_state(d);
+	r = lot_sh("%s --root %s", bin(), d);
+	cr_assert_eq(r.status, 2, "status %d: %s", r.status, r.err);
+	cr_assert_eq(lot_count_lines(r.err), 1, "%s", r.err);
+	cr_assert(strstr(r.err, "usr/bin/prog: cannot be loaded: needed library libb.so not found"), "%s", r.err);
+	lot_run_free(&r);
+	char *after = dir_state(d);
+	cr_assert_str_eq(after, before);
+	free(after);
+	free(before);
+}
+
 /* The last step, replacing the inputs, can fail too (here: an immutable
  * file cannot be linked or replaced): every input stays as it was. */
 Test(linkopt, failed_replacement_changes_nothing)

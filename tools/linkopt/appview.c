@@ -1,5 +1,6 @@
 #include "appview.h"
 #include "bind.h"
+#include "linkopt.h"
 #include "output.h"
 #include "qbtable.h"
 #include "tables.h"
@@ -377,4 +378,28 @@ int appview_closure(struct elf *obj, const struct search_opts *o, struct closure
 		return -1;
 	find_parents(c);
 	return 0;
+}
+
+int appview_check_programs(const struct search_opts *o)
+{
+	int rc = 0;
+	struct search_opts so = *o;
+	so.apps = NULL;
+	so.napps = 0;
+	for (unsigned a = 0; a < o->napps; a++) {
+		struct elf prog;
+		struct closure c;
+		char why[1024];
+		memset(&c, 0, sizeof c);
+		if (lo_load_elf(&prog, o->apps[a]) < 0) {
+			rc = report(o->apps[a], "%s", prog.err);
+		} else if (prog.dyn_ph < 0) {
+			rc = report(o->apps[a], "not dynamically linked");
+		} else if (closure_start(&prog, &c, why, sizeof why) < 0 || closure_expand(&c, &so, 0, why, sizeof why) < 0) {
+			rc = report(o->apps[a], "cannot be loaded: %s", why);
+		}
+		closure_free(&c);
+		elf_free(&prog);
+	}
+	return rc;
 }

@@ -32,4 +32,8 @@ int appview_is_program(const struct elf *e);
  * are left to the mode's own error. */
 int appview_collect(char **files, int nfiles, const char ***apps, unsigned *napps);
 
+/* Each program of o->apps can be loaded (one line for each that cannot):
+ * LO_OK, or LO_ERR before any file is optimized for them. */
+int appview_check_programs(const struct search_opts *o);
+
 #endif

@@ -285,6 +285,8 @@ int main(int argc, char **argv)
 			o.so.apps = root_apps;
 			o.so.napps = root_napps;
 		}
+		if (fn == optimize_file && appview_check_programs(&o.so) != LO_OK)
+			return LO_ERR;
 		return finish(repeat_until_stable(fn, &o, root, NULL, 0));
 	}
 	if (optind == argc) {
@@ -295,5 +297,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "linkopt: -o takes exactly one FILE\n");
 		return LO_ERR;
 	}
+	if (fn == optimize_file && appview_check_programs(&o.so) != LO_OK)
+		return LO_ERR;
 	return finish(repeat_until_stable(fn, &o, NULL, argv + optind, argc - optind));
 }
