@@ -65,7 +65,10 @@ static inline int bytes_equal(const char *a, const char *b, size_t n)
 	return x == y;
 }
 
-static inline __attribute__((always_inline)) int candidate(struct dso *p, size_t i, const struct qb_symreq *r)
+/* The test every definition is put to, whichever path found it. Inlined
+ * into the table's probe; out of line for the object walk, whose bloom and
+ * bucket checks must stay small enough to be inlined in their loop. */
+static inline __attribute__((always_inline)) int candidate_inl(struct dso *p, size_t i, const struct qb_symreq *r)
 {
 	const Sym *s = p->syms + i;
 	if (!s->st_shndx || !(OK_TYPES >> ST_TYPE(s->st_info) & 1) ||
@@ -89,6 +92,11 @@ static inline __attribute__((always_inline)) int candidate(struct dso *p, size_t
 	if ((size_t)(vs & 0x7fff) < p->nvdefs && p->vdefs[vs & 0x7fff].name)
 		vd = &p->vdefs[vs & 0x7fff];
 	return qb_version_match(vs, 1, vd, r->ver);
+}
+
+static __attribute__((noinline)) int candidate(struct dso *p, size_t i, const struct qb_symreq *r)
+{
+	return candidate_inl(p, i, r);
 }
 
 static inline Sym *gnu_lookup(struct dso *p, const struct qb_symreq *r)
@@ -180,7 +188,7 @@ static inline __attribute__((always_inline)) int table_global(uint32_t from, str
 		uint32_t o = e->ref >> QB_GT_SYMBITS;
 		struct dso *p = obj[o];
 		size_t i = e->ref & (((uint32_t)1 << QB_GT_SYMBITS) - 1);
-		if (o >= from && p != skip && candidate(p, i, r)) {
+		if (o >= from && p != skip && candidate_inl(p, i, r)) {
 			def->sym = p->syms + i;
 			def->dso = p;
 			found = o;
