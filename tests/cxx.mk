@@ -37,7 +37,7 @@ $(B)/tests/cxx/test_cxx-$(1).o: tests/test_cxx.c tests/cxx.mk
 	@echo "CC $$< ($(1))"
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itests -Itests/fastpath $(CXX_DEFS_$(1)) -c -o $$@ $$<
 
-$(CXX_BIN_$(1)): $(B)/tests/cxx/test_cxx-$(1).o $(B)/tests/cxx/fpcommon-$(1).o $(B)/tests/harness.o
+$(CXX_BIN_$(1)): $(B)/tests/cxx/test_cxx-$(1).o $(B)/tests/cxx/fpcommon-$(1).o $(B)/tests/libqbtest.a
 	@echo "LD $$@"
 	$(Q)$(HOSTCC) -o $$@ $$^ -lcriterion
 

@@ -213,7 +213,7 @@ $(FP_SUITES:%=$(FPT_$(1))/test_fastpath_%.o): $(FPT_$(1))/test_fastpath_%.o: tes
 	@echo "CC $$< ($(1))"
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) $(FP_DEFS_$(1)) -Itests -I$(FPS) -c -o $$@ $$<
 
-$(FP_SUITES:%=$(FP_BIN_$(1))%): $(FP_BIN_$(1))%: $(FPT_$(1))/test_fastpath_%.o $(FPT_$(1))/fpcommon.o $(B)/tests/harness.o
+$(FP_SUITES:%=$(FP_BIN_$(1))%): $(FP_BIN_$(1))%: $(FPT_$(1))/test_fastpath_%.o $(FPT_$(1))/fpcommon.o $(B)/tests/libqbtest.a
 	@echo "LD $$@"
 	$(Q)$(HOSTCC) -o $$@ $$^ -lcriterion
 

@@ -196,26 +196,26 @@ FZR_FIXTURES += $(foreach p,need dlopen,$(FZR)/$(1)/$(p).musl $(FZR)/$(1)/$(p).q
 endef
 $(foreach a,$(ARCHS),$(eval $(call fzr_fixtures,$(a))))
 
-$(B)/tests/test_fuzz_regress: tests/fuzz/test_fuzz_regress.c $(B)/tests/harness.o tests/fuzz.mk
+$(B)/tests/test_fuzz_regress: tests/fuzz/test_fuzz_regress.c $(B)/tests/libqbtest.a tests/fuzz.mk
 	@mkdir -p $(@D)
 	@echo "CC $@"
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itests -DFZR_CORPUS='"$(abspath tests/fuzz/regress)"' \
 		-DFZR_FIXTURES='"$(abspath $(FZR))"' -DFZR_LINKOPT='"$(abspath $(B)/bin/linkopt)"' \
 		-DFZR_LINKOPT_ASAN='"$(abspath $(ASAN)/bin/linkopt)"' \
 		-DFZR_LOADER_x86_64='"$(call fzr_loader,x86_64)"' -DFZR_LOADER_i386='"$(call fzr_loader,i386)"' \
-		-o $@ $< $(B)/tests/harness.o -lcriterion
+		-o $@ $< $(B)/tests/libqbtest.a -lcriterion
 CHECK_DEPS += $(FZR_FIXTURES)
 CHECK_BINS += $(B)/tests/test_fuzz_regress
 
 # The targets on the corpus and the seeds, and the fixed finds' refusals:
 # see tests/fuzz/test_fuzz_targets.c.
-$(B)/tests/test_fuzz_targets: tests/fuzz/test_fuzz_targets.c $(B)/tests/harness.o tests/fuzz.mk
+$(B)/tests/test_fuzz_targets: tests/fuzz/test_fuzz_targets.c $(B)/tests/libqbtest.a tests/fuzz.mk
 	@mkdir -p $(@D)
 	@echo "CC $@"
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itests -DFZT_BIN='"$(abspath $(FZ)/bin)"' \
 		-DFZT_CORPUS='"$(abspath tests/fuzz/regress)"' -DFZT_SEEDS='"$(abspath $(FZS))"' \
 		-DFZT_LINKOPT='"$(abspath $(B)/bin/linkopt)"' -DFZT_LINKOPT_ASAN='"$(abspath $(ASAN)/bin/linkopt)"' \
 		-DFZT_LOADER_x86_64='"$(call fzr_loader,x86_64)"' -DFZT_LOADER_i386='"$(call fzr_loader,i386)"' \
-		-o $@ $< $(B)/tests/harness.o -lcriterion
+		-o $@ $< $(B)/tests/libqbtest.a -lcriterion
 CHECK_DEPS += fuzz-build
 CHECK_BINS += $(B)/tests/test_fuzz_targets

@@ -119,18 +119,13 @@ I3_FIXTURES += $(I3)/need/gnubucket/libneed.so $(I3)/need/relro/libneed.so $(I3)
 
 I3_BIN := $(B)/tests/test_i386_run
 
-$(I3)/harness.o: tests/harness.c
-	@mkdir -p $(@D)
-	@echo "CC $<"
-	$(Q)$(HOSTCC) $(HOST_CFLAGS) -c -o $@ $<
-
 $(I3_BIN).o: tests/test_i386_run.c tests/i386.mk
 	@mkdir -p $(@D)
 	@echo "CC $<"
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itests -DI3_DIR='"$(abspath $(I3))"' -DI3_LOADER='"$(I3_LOADER)"' \
 		-DI3_MUSL_LDSO='"$(I3_MUSL_LDSO)"' -c -o $@ $<
 
-$(I3_BIN): $(I3_BIN).o $(I3)/harness.o
+$(I3_BIN): $(I3_BIN).o $(B)/tests/libqbtest.a
 	@echo "LD $@"
 	$(Q)$(HOSTCC) -o $@ $^ -lcriterion
 
@@ -141,5 +136,5 @@ CHECK_BINS += $(I3_BIN)
 check-i386: $(B)/lib/ld-quickbind-i386.so.1 $(I3_FIXTURES) $(I3_BIN)
 	$(I3_BIN) --jobs=2
 
--include $(I3_DEPFILES) $(I3_BIN).d $(I3)/harness.d
+-include $(I3_DEPFILES) $(I3_BIN).d
 endif

@@ -46,7 +46,7 @@ $(B)/tests/test_image.o: tests/test_image.c
 	@echo "CC $<"
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itests -DIMG_DIR='"$(abspath $(IMG_T))"' \
 		-DIMG_LINKOPT='"$(abspath $(B)/bin/linkopt)"' -c -o $@ $<
-$(B)/tests/test_image: $(B)/tests/test_image.o $(B)/tests/harness.o
+$(B)/tests/test_image: $(B)/tests/test_image.o $(B)/tests/libqbtest.a
 	@echo "LD $@"
 	$(Q)$(HOSTCC) -o $@ $^ -lcriterion
 

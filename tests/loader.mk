@@ -291,18 +291,13 @@ QBT_FIXTURES += $(QBT_T)/badexe_tlsmemsz/prog.musl $(QBT_T)/badexe_tlsmemsz/prog
 # ------------------------------------------------------- the test programs --
 QBT_SUITES := run errors ext fuzz
 QBT_BINS := $(QBT_SUITES:%=$(B)/tests/test_loader_%)
-QBT_OBJS := $(B)/tests/harness.o $(B)/tests/loader/compare.o
+QBT_OBJS := $(B)/tests/loader/lt-compare.o $(B)/tests/libqbtest.a
 
-$(B)/tests/harness.o: tests/harness.c
+$(B)/tests/loader/lt-compare.o: tests/lib/compare.c $(QBT)/interp.stamp
 	@mkdir -p $(@D)
 	@echo "CC $<"
-	$(Q)$(HOSTCC) $(HOST_CFLAGS) -c -o $@ $<
-
-$(B)/tests/loader/compare.o: $(QBT_SRC)/compare.c $(QBT)/interp.stamp
-	@mkdir -p $(@D)
-	@echo "CC $<"
-	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itests -DQB_LOADER='"$(QB_TEST_LOADER)"' \
-		-DQB_FIXTURES='"$(abspath $(QBT))"' -DQB_MUSL_LDSO='"$(QBT_MUSL_LDSO)"' -c -o $@ $<
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itests -DLT_LOADER='"$(QB_TEST_LOADER)"' \
+		-DLT_FIXTURES='"$(abspath $(QBT))"' -DLT_MUSL_LDSO='"$(QBT_MUSL_LDSO)"' -c -o $@ $<
 
 $(QBT_BINS:=.o): $(B)/tests/test_loader_%.o: tests/test_loader_%.c
 	@mkdir -p $(@D)
@@ -322,4 +317,4 @@ check-loader: $(QBT_FIXTURES) $(QBT_BINS)
 	@fail=0; for t in $(QBT_BINS); do echo "== $$t"; $$t --jobs=2 || fail=1; done; \
 	[ $$fail = 0 ] && echo "check-loader: passed" || { echo "check-loader: FAILURES"; exit 1; }
 
--include $(QBT_DEPFILES) $(QBT_OBJS:.o=.d) $(QBT_SUITES:%=$(B)/tests/test_loader_%.d)
+-include $(QBT_DEPFILES) $(B)/tests/loader/lt-compare.d $(QBT_SUITES:%=$(B)/tests/test_loader_%.d)

@@ -85,7 +85,7 @@ $(MX_$(1))/test.o: tests/test_matrix.c tests/matrix.mk
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itests -DMX_ARCH='"$(1)"' -DMX_DIR='"$(abspath $(MX_$(1)))"' \
 		-DMX_SRC='"$(abspath $(MX_SRC))"' -DMX_LOADER='"$(MX_LOADER_$(1))"' \
 		-DMX_MUSL_LDSO='"$(MX_MUSL_LDSO_$(1))"' -c -o $$@ $$<
-$(B)/tests/test_matrix_$(1): $(MX_$(1))/test.o $(B)/tests/harness.o
+$(B)/tests/test_matrix_$(1): $(MX_$(1))/test.o $(B)/tests/libqbtest.a
 	@echo "LD $$@"
 	$(Q)$(HOSTCC) -o $$@ $$^ -lcriterion
 CHECK_DEPS += $$(MX_FIX_$(1))

@@ -100,18 +100,18 @@ QBR_BINS := $(QBR_SUITES:%=$(B)/tests/test_runtime_%)
 # test_runtime_unload waits for a loader fix (ldso/reloc.c pinning).
 QBR_CHECKED := $(QBR_BINS)
 
-$(QBR)/compare.o: tests/loader/compare.c tests/loader/compare.h $(QBR)/interp.stamp
+$(QBR)/lt-compare.o: tests/lib/compare.c tests/lib/compare.h $(QBR)/interp.stamp
 	@mkdir -p $(@D)
 	@echo "CC $<"
-	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itests -DQB_LOADER='"$(QBR_LOADER)"' \
-		-DQB_FIXTURES='"$(abspath $(QBR))"' -DQB_MUSL_LDSO='"$(QBR_MUSL_LDSO)"' -c -o $@ $<
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itests -DLT_LOADER='"$(QBR_LOADER)"' \
+		-DLT_FIXTURES='"$(abspath $(QBR))"' -DLT_MUSL_LDSO='"$(QBR_MUSL_LDSO)"' -c -o $@ $<
 
 $(QBR_BINS:=.o): $(B)/tests/test_runtime_%.o: tests/test_runtime_%.c
 	@mkdir -p $(@D)
 	@echo "CC $<"
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itests -Itests/loader -DQBR_SRCDIR='"$(abspath .)"' -c -o $@ $<
 
-$(QBR_BINS): $(B)/tests/test_runtime_%: $(B)/tests/test_runtime_%.o $(B)/tests/harness.o $(QBR)/compare.o
+$(QBR_BINS): $(B)/tests/test_runtime_%: $(B)/tests/test_runtime_%.o $(QBR)/lt-compare.o $(B)/tests/libqbtest.a
 	@echo "LD $@"
 	$(Q)$(HOSTCC) -o $@ $^ -lcriterion
 
@@ -123,4 +123,4 @@ check-runtime: $(QBR_FIXTURES) $(QBR_BINS)
 	@fail=0; for t in $(QBR_BINS); do echo "== $$t"; $$t --jobs=2 || fail=1; done; \
 	[ $$fail = 0 ] && echo "check-runtime: passed" || { echo "check-runtime: FAILURES"; exit 1; }
 
--include $(QBR_DEPFILES) $(QBR)/compare.d $(QBR_SUITES:%=$(B)/tests/test_runtime_%.d)
+-include $(QBR_DEPFILES) $(QBR)/lt-compare.d $(QBR_SUITES:%=$(B)/tests/test_runtime_%.d)

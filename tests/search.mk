@@ -85,7 +85,7 @@ $(SRCH_BIN).o: tests/test_search.c tests/search.mk
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itests -Itools/linkopt -DSRCH_DIR='"$(abspath $(SRCH))"' \
 		-DSRCH_LOADER_DIR='"$(abspath $(B)/lib)"' -DSRCH_ARCHS='"$(ARCHS)"' -c -o $@ $<
 
-$(SRCH_BIN): $(SRCH_BIN).o $(B)/host/tests/harness.o $(SRCH_LINKOPT_OBJS)
+$(SRCH_BIN): $(SRCH_BIN).o $(B)/tests/libqbtest.a $(SRCH_LINKOPT_OBJS)
 	@echo "LINK $@"
 	$(Q)$(HOSTCC) -o $@ $^ -lcriterion
 

@@ -5,18 +5,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "harness.h"
+#include "lib/run.h"
+#include "lib/fixture.h"
 
 enum { REF, QB_INTERP, QB_DIRECT, NRUNS };
 static const char *const run_name[NRUNS] = { "musl", "quickbind as PT_INTERP", "quickbind as a command" };
 
 static char *path(const char *rel)
 {
-	static char buf[8][4096];
-	static int next;
-	char *p = buf[next++ % 8];
-	snprintf(p, sizeof buf[0], "%s/%s", I3_DIR, rel);
-	return p;
+	return fixture_path(I3_DIR, rel);
 }
 
 static void run_ok(struct run_result *r, char *const argv[], char *const env[])

@@ -9,7 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness.h"
+#include "lib/run.h"
+#include "lib/stats.h"
 
 #define CHROOT "/usr/sbin/chroot"
 
@@ -84,10 +85,8 @@ static long direct_hits(const char *root, const char *prog)
 	struct run_result r;
 	run_in(&r, argv, "LD_DEBUG=statistics");
 	cr_assert(r.exited && r.exit_code == 0, "%s in %s: %s\n%s", prog, root, run_describe(&r), r.err);
-	const char *p = strstr(r.err, "direct_hits");
-	cr_assert(p, "%s in %s: no statistics:\n%s", prog, root, r.err);
-	p += strcspn(p, "0123456789");
-	long n = strtol(p, NULL, 10);
+	long n = ld_stat(r.err, "start-up", "direct_hits");
+	cr_assert(n >= 0, "%s in %s: no statistics:\n%s", prog, root, r.err);
 	run_result_free(&r);
 	return n;
 }

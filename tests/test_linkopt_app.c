@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "linkopt_util.h"
+#include "lib/stats.h"
 
 static const char *const arch_cc[][2] = {
 	{ "x86_64", "musl-gcc" },
@@ -66,13 +67,7 @@ static struct run sh(const char *dir, const char *fmt, ...)
  * (every "statistics" line of a run; the last one covers the run). */
 static long verify_diffs(const char *err)
 {
-	const char *p = err, *q;
-	long n = -1;
-	while ((q = strstr(p, "verify_differences="))) {
-		n = strtol(q + 19, NULL, 10);
-		p = q + 1;
-	}
-	return n;
+	return ld_stat(err, NULL, "verify_differences");
 }
 
 /* Runs ./PROG ARGS under musl's loader and under quickbind in verify mode:

@@ -4,7 +4,7 @@
 #include <criterion/criterion.h>
 #include <stdio.h>
 
-#include "compare.h"
+#include "lib/compare.h"
 
 #define LIST(...) ((const char *const[]){__VA_ARGS__, NULL})
 
@@ -13,8 +13,8 @@ static void expect_error_of(const char *prog, const char *libdir, const char *co
 	char env[256];
 	snprintf(env, sizeof env, "LD_LIBRARY_PATH=%s", libdir);
 	const char *const envs[] = {env, NULL};
-	struct qb_case c = {.dir = "errors", .prog = prog, .env = envs};
-	cr_assert_eq(qb_expect_load_error(&c, must_contain), 2, "both quickbind runs must pass");
+	struct lt_case c = {.dir = "errors", .prog = prog, .env = envs};
+	cr_assert_eq(lt_expect_load_error(&c, must_contain), 2, "both quickbind runs must pass");
 }
 
 static void expect_error(const char *libdir, const char *const *must_contain)
@@ -122,8 +122,8 @@ Test(loader_errors, program_tls_size_wraps)
 {
 	/* musl's loader runs it, with its TLS size wrapped */
 	const char *const envs[] = {"LD_LIBRARY_PATH=link", NULL};
-	struct qb_case c = {.dir = "errors", .prog = "badexe_tlsmemsz/prog", .env = envs,
+	struct lt_case c = {.dir = "errors", .prog = "badexe_tlsmemsz/prog", .env = envs,
 			    .ref_accepts = 1};
-	cr_assert_eq(qb_expect_load_error(&c, LIST("prog", "TLS segment too large")), 2,
+	cr_assert_eq(lt_expect_load_error(&c, LIST("prog", "TLS segment too large")), 2,
 		     "both quickbind runs must pass");
 }

@@ -4,31 +4,31 @@
  * by glibc's loader. */
 #include <criterion/criterion.h>
 
-#include "compare.h"
+#include "lib/compare.h"
 
 static const char *const here[] = {"LD_LIBRARY_PATH=.", NULL};
 
 Test(loader_ext, ifunc_in_executable_and_library)
 {
-	struct qb_case c = {.dir = "ifunc", .prog = "prog", .env = here, .ref = QB_REF_GLIBC};
-	cr_assert_eq(qb_expect_same(&c), 2, "both quickbind runs must pass");
+	struct lt_case c = {.dir = "ifunc", .prog = "prog", .env = here, .ref = LT_REF_GLIBC};
+	cr_assert_eq(lt_expect_same(&c), 2, "both quickbind runs must pass");
 }
 
 Test(loader_ext, symbol_version_old_binding)
 {
 	/* linked when vfunc had only VER_1: must keep getting VER_1 */
-	struct qb_case c = {.dir = "symver", .prog = "prog_old", .env = here, .ref = QB_REF_GLIBC};
-	cr_assert_eq(qb_expect_same(&c), 2, "both quickbind runs must pass");
+	struct lt_case c = {.dir = "symver", .prog = "prog_old", .env = here, .ref = LT_REF_GLIBC};
+	cr_assert_eq(lt_expect_same(&c), 2, "both quickbind runs must pass");
 }
 
 Test(loader_ext, symbol_version_default_binding)
 {
-	struct qb_case c = {.dir = "symver", .prog = "prog_new", .env = here, .ref = QB_REF_GLIBC};
-	cr_assert_eq(qb_expect_same(&c), 2, "both quickbind runs must pass");
+	struct lt_case c = {.dir = "symver", .prog = "prog_new", .env = here, .ref = LT_REF_GLIBC};
+	cr_assert_eq(lt_expect_same(&c), 2, "both quickbind runs must pass");
 }
 
 Test(loader_ext, preinit_array_runs_first)
 {
-	struct qb_case c = {.dir = "preinit", .prog = "prog", .env = here, .ref = QB_REF_GLIBC};
-	cr_assert_eq(qb_expect_same(&c), 2, "both quickbind runs must pass");
+	struct lt_case c = {.dir = "preinit", .prog = "prog", .env = here, .ref = LT_REF_GLIBC};
+	cr_assert_eq(lt_expect_same(&c), 2, "both quickbind runs must pass");
 }

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
-#include "harness.h"
-#include "compare.h"
+#include "lib/run.h"
+#include "lib/compare.h"
 
 #define MUTANTS 400
 
@@ -17,7 +17,7 @@ static void mutate(const char *lib, unsigned seed, const char *out)
 {
 	char s[16], tool[4096];
 	snprintf(s, sizeof s, "%u", seed);
-	snprintf(tool, sizeof tool, "%s/fuzz/elfmutate", qb_fixtures());
+	snprintf(tool, sizeof tool, "%s/fuzz/elfmutate", lt_fixtures());
 	char *argv[] = { tool, s, (char *)lib, (char *)out, NULL };
 	struct run_result r;
 	cr_assert_eq(run_program(&r, argv, NULL), 0);
@@ -30,19 +30,19 @@ static void mutate(const char *lib, unsigned seed, const char *out)
 static void fuzz(const char *variant)
 {
 	char dir[2048], lib[2048], out[4096], prog[2048], env[4200];
-	snprintf(dir, sizeof dir, "%s/fuzz/mutants%s", qb_fixtures(), *variant ? "-opt" : "");
-	snprintf(lib, sizeof lib, "%s/fuzz/%slibfz.so", qb_fixtures(), variant);
-	snprintf(prog, sizeof prog, "%s/fuzz/prog.musl", qb_fixtures());
+	snprintf(dir, sizeof dir, "%s/fuzz/mutants%s", lt_fixtures(), *variant ? "-opt" : "");
+	snprintf(lib, sizeof lib, "%s/fuzz/%slibfz.so", lt_fixtures(), variant);
+	snprintf(prog, sizeof prog, "%s/fuzz/prog.musl", lt_fixtures());
 	snprintf(out, sizeof out, "%s/libfz.so", dir);
 	snprintf(env, sizeof env, "LD_LIBRARY_PATH=%s", dir);
 	mkdir(dir, 0755);
 
 	/* the unmutated library loads */
 	char *ok_env[] = { env, NULL };
-	char *argv[] = { (char *)qb_loader(), "--list", prog, NULL };
+	char *argv[] = { (char *)lt_loader(), "--list", prog, NULL };
 	struct run_result r;
 	char okenv[4200];
-	snprintf(okenv, sizeof okenv, "LD_LIBRARY_PATH=%s/fuzz/%s", qb_fixtures(), variant);
+	snprintf(okenv, sizeof okenv, "LD_LIBRARY_PATH=%s/fuzz/%s", lt_fixtures(), variant);
 	char *good_env[] = { okenv, NULL };
 	struct run_opts go = { .envp = good_env };
 	cr_assert_eq(run_program(&r, argv, &go), 0);

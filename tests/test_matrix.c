@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness.h"
+#include "lib/run.h"
 
 static char *const env[] = {"PATH=/usr/bin:/bin", "LC_ALL=C", NULL};
 

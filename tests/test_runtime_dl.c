@@ -101,7 +101,7 @@ Test(dl, dl_iterate_phdr_adds_and_tls_fields)
 /* musl's dlinfo knows only RTLD_DI_LINKMAP; these are glibc's requests. */
 Test(dl, dlinfo_origin_and_tls)
 {
-	cr_assert_eq(qbr_expect_qb("rt", ARGS("dlinfo", qb_fixtures()), NULL,
+	cr_assert_eq(qbr_expect_qb("rt", ARGS("dlinfo", lt_fixtures()), NULL,
 		      "ctor dep\norigin 0 is the directory\nmodid without tls 0 0\n"
 		      "tls data without tls 0 0\nmodid with tls nonzero 1, tv in block 1\n"
 		      "bad request -1: error\ndtor dep\n"), 2, "both quickbind runs must pass");

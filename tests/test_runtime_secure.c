@@ -25,7 +25,7 @@ static void copy(const char *from_rel, const char *to_rel, mode_t mode)
 {
 	char to[256];
 	snprintf(to, sizeof to, "%s/%s", dir, to_rel);
-	int in = open(qb_fixture_path(from_rel), O_RDONLY);
+	int in = open(lt_fixture_path(from_rel), O_RDONLY);
 	cr_assert(in >= 0, "fixture %s missing", from_rel);
 	int out = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	cr_assert(out >= 0, "cannot create %s", to);

@@ -13,7 +13,7 @@ static char *const bare_env[] = {"PATH=/usr/bin:/bin", "LC_ALL=C", NULL};
 
 static void run_in_fixtures(struct run_result *r, const char *const *argv, char *const *env, int timeout)
 {
-	struct run_opts o = {.cwd = qb_fixtures(), .envp = env, .timeout_s = timeout};
+	struct run_opts o = {.cwd = lt_fixtures(), .envp = env, .timeout_s = timeout};
 	cr_assert(run_program(r, (char *const *)argv, &o) == 0, "cannot run %s", argv[0]);
 }
 
@@ -40,19 +40,19 @@ static void gdb_session(const char *prog, const char *ldso)
 
 Test(tools, gdb_lists_libraries_and_breaks_in_a_dlopened_one, .timeout = 150)
 {
-	gdb_session("./gdbprog.musl", qb_musl_ldso());
-	gdb_session("./gdbprog.qb", qb_loader());
+	gdb_session("./gdbprog.musl", lt_musl_ldso());
+	gdb_session("./gdbprog.qb", lt_loader());
 }
 
 Test(tools, valgrind_runs_dlopen_and_dlclose_under_the_loader, .timeout = 150)
 {
 	static const char *const cases[] = {"deps", "unload", "fail", NULL};
 	for (const char *const *c = cases; *c; c++) {
-		const char *argv[] = {"/usr/bin/valgrind", "-q", "--error-exitcode=99", qb_loader(),
+		const char *argv[] = {"/usr/bin/valgrind", "-q", "--error-exitcode=99", lt_loader(),
 				      "./rt.musl", *c, NULL};
 		struct run_result r;
 		run_in_fixtures(&r, argv, tool_env, 120);
-		cr_expect(r.exited && r.exit_code == 0, "valgrind %s rt %s: %s\n%s", qb_loader(), *c,
+		cr_expect(r.exited && r.exit_code == 0, "valgrind %s rt %s: %s\n%s", lt_loader(), *c,
 			  run_describe(&r), r.err);
 		cr_expect(strstr(r.out, *c[0] == 'f' ? "baddep alone: 9" : "dtor dep"),
 			  "valgrind rt %s: output incomplete:\n%s", *c, r.out);
@@ -93,7 +93,7 @@ static char *ldd_of(const char *ldso, const char *prog, int as_ldd)
 	snprintf(link, sizeof link, "%s/ldd", dir);
 	cr_assert(symlink(ldso, link) == 0);
 	char path_env[4200];
-	snprintf(path_env, sizeof path_env, "LD_LIBRARY_PATH=%s", qb_fixtures());
+	snprintf(path_env, sizeof path_env, "LD_LIBRARY_PATH=%s", lt_fixtures());
 	char *const env[] = {"PATH=/usr/bin:/bin", path_env, NULL};
 	const char *ldd_argv[] = {link, prog, NULL};
 	const char *list_argv[] = {ldso, "--list", prog, NULL};
@@ -106,19 +106,19 @@ static char *ldd_of(const char *ldso, const char *prog, int as_ldd)
 	cr_expect(!strstr(r.out, "argv0"), "ldd mode ran the program:\n%s", r.out);
 	/* Both loaders, like musl's, go by the program's PT_INTERP (musl's
 	 * loader for lddprog.musl), whatever file they were run from. */
-	char *n = normalize_ldd(r.out, qb_musl_ldso());
+	char *n = normalize_ldd(r.out, lt_musl_ldso());
 	run_result_free(&r);
 	return n;
 }
 
 Test(tools, ldd_mode_prints_what_musls_ldd_prints)
 {
-	char *ref = ldd_of(qb_musl_ldso(), "./lddprog.musl", 1);
+	char *ref = ldd_of(lt_musl_ldso(), "./lddprog.musl", 1);
 	cr_expect(strstr(ref, "\tlibqrmid.so => ") && strstr(ref, "\tlibc.so => LDSO (ADDR)"),
 		  "musl's ldd output is not as expected:\n%s", ref);
-	char *got = ldd_of(qb_loader(), "./lddprog.musl", 1);
+	char *got = ldd_of(lt_loader(), "./lddprog.musl", 1);
 	cr_expect(!strcmp(got, ref), "ldd differs\n--- musl:\n%s--- quickbind:\n%s", ref, got);
-	char *list = ldd_of(qb_loader(), "./lddprog.musl", 0);
+	char *list = ldd_of(lt_loader(), "./lddprog.musl", 0);
 	cr_expect(!strcmp(list, ref), "--list differs\n--- musl:\n%s--- quickbind:\n%s", ref, list);
 	free(ref);
 	free(got);
@@ -131,7 +131,7 @@ static void expect_same_invocation(const char *const *opts, const char *must)
 	struct run_result ref, r;
 	for (int w = 0; w < 2; w++) {
 		int n = 0;
-		argv[n++] = w ? qb_loader() : qb_musl_ldso();
+		argv[n++] = w ? lt_loader() : lt_musl_ldso();
 		for (const char *const *o = opts; *o; o++)
 			argv[n++] = *o;
 		argv[n] = NULL;
@@ -148,36 +148,36 @@ static void expect_same_invocation(const char *const *opts, const char *must)
 
 Test(tools, library_path_option)
 {
-	expect_same_invocation(ARGS("--library-path", qb_fixtures(), "./lddprog.musl"),
+	expect_same_invocation(ARGS("--library-path", lt_fixtures(), "./lddprog.musl"),
 			       "top_value 112 dep_value 1\n");
 }
 
 Test(tools, preload_option_comes_first_in_the_global_scope)
 {
-	expect_same_invocation(ARGS("--library-path", qb_fixtures(), "--preload", "libqrpre.so",
+	expect_same_invocation(ARGS("--library-path", lt_fixtures(), "--preload", "libqrpre.so",
 				    "./lddprog.musl"), "top_value 308 dep_value 99\n");
 }
 
 Test(tools, argv0_option)
 {
-	expect_same_invocation(ARGS("--library-path", qb_fixtures(), "--argv0", "custom-name",
+	expect_same_invocation(ARGS("--library-path", lt_fixtures(), "--argv0", "custom-name",
 				    "./lddprog.musl"), "argv0 custom-name\n");
 }
 
 Test(tools, help_and_version)
 {
 	struct run_result r;
-	run_in_fixtures(&r, ARGS(qb_loader(), "--help"), bare_env, 10);
+	run_in_fixtures(&r, ARGS(lt_loader(), "--help"), bare_env, 10);
 	cr_expect(r.exited && r.exit_code == 0, "--help: %s", run_describe(&r));
 	static const char *const opts[] = {"--list", "--library-path", "--preload", "--argv0", "PROGRAM", NULL};
 	for (const char *const *o = opts; *o; o++)
 		cr_expect(strstr(r.out, *o), "--help does not mention %s:\n%s", *o, r.out);
 	run_result_free(&r);
-	run_in_fixtures(&r, ARGS(qb_loader(), "--version"), bare_env, 10);
+	run_in_fixtures(&r, ARGS(lt_loader(), "--version"), bare_env, 10);
 	cr_expect(r.exited && r.exit_code == 0 && count_lines(r.out) == 1 && strstr(r.out, "quickbind"),
 		  "--version: %s\n%s", run_describe(&r), r.out);
 	run_result_free(&r);
-	run_in_fixtures(&r, ARGS(qb_loader(), "--no-such-option", "./lddprog.musl"), bare_env, 10);
+	run_in_fixtures(&r, ARGS(lt_loader(), "--no-such-option", "./lddprog.musl"), bare_env, 10);
 	cr_expect(r.exited && r.exit_code != 0 && strstr(r.err, "--no-such-option") && !r.out_len,
 		  "unknown option: %s\n%s%s", run_describe(&r), r.out, r.err);
 	run_result_free(&r);

@@ -19,17 +19,17 @@ Test(dl, dlclose_of_dependent_unloads_closed_dependency)
  * keep libqrsibb.so mapped, pinned or counted. */
 Test(dl, dlclose_keeps_objects_bound_through_the_roots_scope)
 {
-	struct qb_case c = {.dir = ".", .prog = "rt", .args = ARGS("unload_sibling"), .env = qbr_here};
+	struct lt_case c = {.dir = ".", .prog = "rt", .args = ARGS("unload_sibling"), .env = qbr_here};
 	static const char *const must[] = {"through root 7\n", "root closed: root 0 a 1\n",
 					   "a after root closed 7\n", "a closed: a 0\n", NULL};
-	for (enum qb_way w = QB_WAY_INTERP; w <= QB_WAY_DIRECT; w++) {
+	for (enum lt_way w = LT_WAY_INTERP; w <= LT_WAY_DIRECT; w++) {
 		struct run_result r;
-		qb_run(&r, &c, w);
+		lt_run(&r, &c, w);
 		cr_expect(r.exited && r.exit_code == 0, "rt unload_sibling (%s): %s\n%s",
-			  qb_way_name(w), run_describe(&r), r.out);
+			  lt_way_name(w), run_describe(&r), r.out);
 		for (const char *const *m = must; *m; m++)
 			cr_expect(strstr(r.out, *m), "rt unload_sibling (%s): no line '%s' in:\n%s",
-				  qb_way_name(w), *m, r.out);
+				  lt_way_name(w), *m, r.out);
 		run_result_free(&r);
 	}
 }

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "harness.h"
+#include "lib/run.h"
 #include "search.h"
 
 enum { REF, QB_INTERP, QB_DIRECT, NRUNS };

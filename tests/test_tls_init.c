@@ -6,16 +6,16 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "compare.h"
+#include "lib/compare.h"
 
 static const char *const here[] = {"LD_LIBRARY_PATH=.", NULL};
 
 static void same(const char *prog, const char *must_print)
 {
-	struct qb_case c = {.dir = ".", .prog = prog, .env = here};
-	cr_assert_eq(qb_expect_same(&c), 2, "%s (" TI_ARCH "): both quickbind runs must match musl", prog);
+	struct lt_case c = {.dir = ".", .prog = prog, .env = here};
+	cr_assert_eq(lt_expect_same(&c), 2, "%s (" TI_ARCH "): both quickbind runs must match musl", prog);
 	struct run_result r;
-	qb_run(&r, &c, QB_WAY_INTERP);
+	lt_run(&r, &c, LT_WAY_INTERP);
 	cr_expect(strstr(r.out, must_print), "%s: expected \"%s\" in:\n%s", prog, must_print, r.out);
 	cr_expect(!strstr(r.out, "BAD"), "%s: a thread saw a wrong TLS value:\n%s", prog, r.out);
 	run_result_free(&r);

@@ -46,22 +46,22 @@ $$(TI_$(1))/thr.%: $(TI_SRC)/thr.c $$(TI_$(1))/libtlsinit.so tests/tlsinit.mk
 	$(Q)$(TI_CC_$(1)) $(TI_CFLAGS) -pthread -Wl,--dynamic-linker=$$(if $$(filter qb,$$*),$$(TI_LOADER_$(1)),$(TI_MUSL_LDSO_$(1))) \
 		-o $$@ $$< -L$$(@D) -ltlsinit -Wl,-rpath,'$$$$ORIGIN'
 
-$$(TI_$(1))/compare.o: tests/loader/compare.c tests/loader/compare.h tests/tlsinit.mk
+$$(TI_$(1))/lt-compare.o: tests/lib/compare.c tests/lib/compare.h tests/tlsinit.mk
 	@mkdir -p $$(@D)
 	@echo "CC $$< ($(1))"
-	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itests -DQB_LOADER='"$$(TI_LOADER_$(1))"' \
-		-DQB_FIXTURES='"$$(abspath $$(TI_$(1)))"' -DQB_MUSL_LDSO='"$(TI_MUSL_LDSO_$(1))"' -c -o $$@ $$<
-$$(TI_$(1))/test.o: tests/test_tls_init.c tests/loader/compare.h
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itests -DLT_LOADER='"$$(TI_LOADER_$(1))"' \
+		-DLT_FIXTURES='"$$(abspath $$(TI_$(1)))"' -DLT_MUSL_LDSO='"$(TI_MUSL_LDSO_$(1))"' -c -o $$@ $$<
+$$(TI_$(1))/test.o: tests/test_tls_init.c tests/lib/compare.h
 	@mkdir -p $$(@D)
 	@echo "CC $$< ($(1))"
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itests -Itests/loader -DTI_ARCH='"$(1)"' -c -o $$@ $$<
-$(B)/tests/test_tlsinit_$(1): $$(TI_$(1))/test.o $$(TI_$(1))/compare.o $(B)/tests/harness.o
+$(B)/tests/test_tlsinit_$(1): $$(TI_$(1))/test.o $$(TI_$(1))/lt-compare.o $(B)/tests/libqbtest.a
 	@echo "LD $$@"
 	$(Q)$(HOSTCC) -o $$@ $$^ -lcriterion
 
 CHECK_DEPS += $$(TI_FIX_$(1))
 CHECK_BINS += $(B)/tests/test_tlsinit_$(1)
--include $$(TI_$(1))/compare.d $$(TI_$(1))/test.d
+-include $$(TI_$(1))/lt-compare.d $$(TI_$(1))/test.d
 endef
 $(foreach a,$(ARCHS),$(eval $(call ti_arch,$(a))))
 

@@ -1,4 +1,6 @@
 #include "fpcommon.h"
+#include "lib/fixture.h"
+#include "lib/stats.h"
 
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -13,11 +15,7 @@
 
 const char *fp_fixture(const char *rel)
 {
-	static char bufs[8][4096];
-	static int k;
-	char *b = bufs[k++ % 8];
-	snprintf(b, sizeof bufs[0], "%s/%s", FP_FIXTURES, rel);
-	return b;
+	return fixture_path(FP_FIXTURES, rel);
 }
 
 const char *fp_loader(void)
@@ -97,21 +95,7 @@ void fp_expect_same(const struct fp_run *ref, const struct fp_run *qb, struct ru
 
 long fp_stat(const char *err, const char *when, const char *key)
 {
-	char tag[64], k[64];
-	snprintf(tag, sizeof tag, "statistics (%s):", when);
-	snprintf(k, sizeof k, " %s=", key);
-	long val = -1;
-	for (const char *line = err; line && *line;) {
-		const char *end = strchr(line, '\n');
-		size_t len = end ? (size_t)(end - line) : strlen(line);
-		const char *t = strstr(line, tag);
-		if (t && t < line + len) {
-			const char *p = strstr(t, k);
-			if (p && p < line + len)
-				val = strtol(p + strlen(k), NULL, 10);
-		}
-		line = end ? end + 1 : NULL;
-	}
+	long val = ld_stat(err, when, key);
 	cr_assert(val >= 0, "no %s counter in the %s statistics:\n%s", key, when, err);
 	return val;
 }

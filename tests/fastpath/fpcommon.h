@@ -7,7 +7,7 @@
 #ifndef QB_FPCOMMON_H
 #define QB_FPCOMMON_H
 
-#include "harness.h"
+#include "lib/run.h"
 
 /* What differs between the architectures, as the tools print it. Suite
  * names carry the architecture so that both runs can be told apart. */

@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "harness.h"
+#include "lib/run.h"
 
 #ifndef FZR_CORPUS
 #error "FZR_CORPUS, FZR_FIXTURES, FZR_LINKOPT, FZR_LINKOPT_ASAN and the loaders come from tests/fuzz.mk"

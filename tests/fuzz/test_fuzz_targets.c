@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness.h"
+#include "lib/run.h"
 
 #ifndef FZT_BIN
 #error "FZT_BIN, FZT_CORPUS, FZT_SEEDS, FZT_LINKOPT and the loaders come from tests/fuzz.mk"

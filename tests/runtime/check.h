@@ -1,13 +1,13 @@
 /* Helpers shared by the test_runtime_* suites (host side, Criterion):
  * run a fixture of build/tests/runtime under musl's loader and quickbind
- * (tests/loader/compare.c, built for this directory), or under quickbind
+ * (tests/lib/compare.c, built for this directory), or under quickbind
  * alone for what musl's loader does not do. */
 #ifndef QBR_CHECK_H
 #define QBR_CHECK_H
 
 #include <criterion/criterion.h>
 #include <string.h>
-#include "compare.h"
+#include "lib/compare.h"
 
 #define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
 
@@ -18,14 +18,14 @@ static const char *const qbr_here[] = {"LD_LIBRARY_PATH=.", NULL};
  * for, not about two loaders failing alike). */
 static inline int qbr_expect(const char *prog, const char *const *args, const char *expected)
 {
-	struct qb_case c = {.dir = ".", .prog = prog, .args = args, .env = qbr_here};
+	struct lt_case c = {.dir = ".", .prog = prog, .args = args, .env = qbr_here};
 	struct run_result ref;
-	qb_run(&ref, &c, QB_WAY_REF);
+	lt_run(&ref, &c, LT_WAY_REF);
 	cr_expect(ref.exited && ref.exit_code == 0 && !strcmp(ref.out, expected),
 		  "%s %s under musl's loader (%s) printed:\n%s--- expected:\n%s--- stderr:\n%s",
 		  prog, args ? args[0] : "", run_describe(&ref), ref.out, expected, ref.err);
 	run_result_free(&ref);
-	return qb_expect_same(&c);
+	return lt_expect_same(&c);
 }
 
 /* quickbind only (PT_INTERP and direct): exit 0 and exactly `expected`. */
@@ -33,14 +33,14 @@ static inline int qbr_expect_qb(const char *prog, const char *const *args,
 				const char *const *env, const char *expected)
 {
 	int matched = 0;
-	struct qb_case c = {.dir = ".", .prog = prog, .args = args, .env = env ? env : qbr_here};
-	for (enum qb_way w = QB_WAY_INTERP; w <= QB_WAY_DIRECT; w++) {
+	struct lt_case c = {.dir = ".", .prog = prog, .args = args, .env = env ? env : qbr_here};
+	for (enum lt_way w = LT_WAY_INTERP; w <= LT_WAY_DIRECT; w++) {
 		struct run_result r;
-		qb_run(&r, &c, w);
+		lt_run(&r, &c, w);
 		matched += r.exited && r.exit_code == 0 && !strcmp(r.out, expected);
 		cr_expect(r.exited && r.exit_code == 0 && !strcmp(r.out, expected),
 			  "%s %s (%s): %s, printed:\n%s--- expected:\n%s--- stderr:\n%s", prog,
-			  args ? args[0] : "", qb_way_name(w), run_describe(&r), r.out, expected, r.err);
+			  args ? args[0] : "", lt_way_name(w), run_describe(&r), r.out, expected, r.err);
 		run_result_free(&r);
 	}
 	return matched;

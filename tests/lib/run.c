@@ -1,5 +1,5 @@
 #define _GNU_SOURCE
-#include "harness.h"
+#include "run.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,7 +1,7 @@
 /* Run a program to completion and capture what it did: stdout, stderr and
  * how it ended. Generic: any suite that needs to exec a real program uses it. */
-#ifndef QB_TESTS_HARNESS_H
-#define QB_TESTS_HARNESS_H
+#ifndef QB_TESTS_LIB_RUN_H
+#define QB_TESTS_LIB_RUN_H
 
 #include <stddef.h>
 
