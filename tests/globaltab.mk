@@ -53,7 +53,7 @@ $(GT_BIN).o: tests/test_globaltab.c tests/globaltab.mk
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itests -DGT_DIR='"$(abspath $(GT))"' \
 		-DGT_LOADER_DIR='"$(abspath $(B)/lib)"' -DGT_ARCHS='"$(ARCHS)"' -c -o $@ $<
 
-$(GT_BIN): $(GT_BIN).o $(B)/host/tests/harness.o
+$(GT_BIN): $(GT_BIN).o $(B)/tests/libqbtest.a
 	@echo "LINK $@"
 	$(Q)$(HOSTCC) -o $@ $^ -lcriterion
 

@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "harness.h"
+#include "lib/run.h"
 
 static int have_arch(const char *arch)
 {
