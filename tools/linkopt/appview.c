@@ -179,15 +179,8 @@ static int add_parent(struct closure *c, struct appview *v0, char *err, size_t e
 	defmap_free(&glob);
 	if (best < 0)
 		return 0;
-	if (c->n == c->cap) {
-		struct lib *nl = realloc(c->libs, 2 * c->cap * sizeof *nl);
-		if (!nl) {
-			snprintf(err, errlen, "out of memory");
-			return -1;
-		}
-		c->libs = nl;
-		c->cap *= 2;
-	}
+	if (closure_grow(c, err, errlen) < 0)
+		return -1;
 	struct lib *l = &c->libs[c->n++];
 	*l = v0->load.libs[best];
 	l->dep = NULL;

@@ -315,7 +315,7 @@ static int loaded_by_name(const struct closure *c, const char *name)
 	return -1;
 }
 
-static int closure_grow(struct closure *c, char *err, size_t errlen)
+int closure_grow(struct closure *c, char *err, size_t errlen)
 {
 	if (c->n < c->cap)
 		return 0;

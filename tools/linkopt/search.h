@@ -60,6 +60,8 @@ int closure_start(struct elf *obj, struct closure *c, char *err, size_t errlen);
 int closure_add(struct closure *c, struct elf *e, const char *path, int needed_by, char *err, size_t errlen);
 int closure_expand(struct closure *c, const struct search_opts *o, unsigned from, char *err, size_t errlen);
 void closure_free(struct closure *c);
+/* Room for one more library in c (-1 and err set when out of memory). */
+int closure_grow(struct closure *c, char *err, size_t errlen);
 int is_musl_object(const struct elf *e);
 
 #endif
