@@ -3,10 +3,10 @@
 # column is covered when configure enabled i386 (the define is in the
 # recipe, so the binary is relinked when ARCHS changes via config.mak).
 BENCH_SMOKE_I386 := $(if $(filter i386,$(ARCHS)),1,0)
-$(B)/tests/bench_smoke: tests/bench_smoke.c tests/bench.mk $(wildcard config.mak)
+$(B)/tests/bench_smoke: tests/bench_smoke.c tests/bench.mk $(wildcard config.mak) $(B)/tests/libqbtest.a
 	@mkdir -p $(@D)
 	@echo "CC $@"
-	$(Q)$(HOSTCC) $(HOST_CFLAGS) -DBENCH_I386=$(BENCH_SMOKE_I386) -o $@ $< -lcriterion
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itests -DBENCH_I386=$(BENCH_SMOKE_I386) -o $@ $< $(B)/tests/libqbtest.a -lcriterion
 
 CHECK_BINS += $(B)/tests/bench_smoke
 -include $(B)/tests/bench_smoke.d

@@ -7,49 +7,21 @@
  * tests/bench.mk), the i386 column runs too and its rows are checked.
  */
 #include <criterion/criterion.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
+
+#include "lib/file.h"
+#include "lib/shell.h"
 
 #define OUT_TEMPLATE "build/tests/bench-smoke.XXXXXX"
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	cr_assert_not_null(f, "cannot open %s: %s", path, strerror(errno));
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc(n + 1);
-	cr_assert_not_null(buf);
-	cr_assert_eq(fread(buf, 1, n, f), (size_t)n);
-	buf[n] = 0;
-	fclose(f);
-	return buf;
-}
-
-static int run(const char *cmd)
-{
-	int st = system(cmd);
-
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-}
-
 static char *make_outdir(void)
 {
-	static char dir[sizeof OUT_TEMPLATE];
-
-	cr_assert_eq(run("mkdir -p build/tests"), 0);
-	strcpy(dir, OUT_TEMPLATE);
-	cr_assert_not_null(mkdtemp(dir), "mkdtemp: %s", strerror(errno));
-	return dir;
+	cr_assert_eq(shell_status("mkdir -p build/tests"), 0);
+	return make_tmpdir(OUT_TEMPLATE);
 }
 
 /* The report line of a variant, or NULL. */
@@ -148,12 +120,12 @@ Test(bench, tiny_suite_builds_runs_and_reports, .timeout = 600)
 		 "--weak 2 --sweep 2,3 --runs 2 --warmup 1 --dlopen-syms 100 "
 		 "--chain-syms 60 --chain 20 --no-callgrind --no-cxx%s >%s/log 2>&1",
 		 dir, BENCH_I386 ? "" : " --no-i386", dir);
-	if (run(cmd) != 0) {
+	if (shell_status("%s", cmd) != 0) {
 		snprintf(path, sizeof path, "%s/log", dir);
-		cr_assert_fail("bench.py failed:\n%s", slurp(path));
+		cr_assert_fail("bench.py failed:\n%s", must_read_file(path, NULL));
 	}
 	snprintf(path, sizeof path, "%s/report.md", dir);
-	report = slurp(path);
+	report = must_read_file(path, NULL);
 	for (i = 0; i < sizeof sections / sizeof sections[0]; i++) {
 		char *sec = section(report, sections[i]);
 
@@ -189,12 +161,13 @@ Test(bench, tiny_suite_builds_runs_and_reports, .timeout = 600)
 
 	/* The chart is a PNG when gnuplot is there (it is in scripts/deps.sh). */
 	snprintf(path, sizeof path, "%s/startup.png", dir);
-	png = slurp(path);
+	png = must_read_file(path, NULL);
 	cr_expect(memcmp(png, "\x89PNG", 4) == 0, "startup.png is not a PNG");
 	free(png);
 	free(report);
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	run(cmd);
+	shell_status("%s", cmd);
+	free(dir);
 }
 
 Test(bench, generator_is_deterministic, .timeout = 300)
@@ -207,21 +180,22 @@ Test(bench, generator_is_deterministic, .timeout = 300)
 			 "python3 bench/gen.py office %s/w%d --libs 4 --funcs 30 "
 			 "--refs 30 --weak 3 --seed 7 --linkopt /nonexistent >/dev/null 2>&1",
 			 dir, k);
-		cr_assert_eq(run(cmd), 0, "gen.py failed");
+		cr_assert_eq(shell_status("%s", cmd), 0, "gen.py failed");
 	}
 	snprintf(cmd, sizeof cmd, "diff -r %s/w0/src %s/w1/src >/dev/null", dir, dir);
-	cr_expect_eq(run(cmd), 0, "same seed, different sources");
+	cr_expect_eq(shell_status("%s", cmd), 0, "same seed, different sources");
 	/* Both builds of the same sources must print the same checksum, which
 	 * covers every binding, the weak ones included. */
 	snprintf(cmd, sizeof cmd,
 		 "test \"$(%s/w0/glibc/app check)\" = \"$(%s/w0/musl/app check)\"",
 		 dir, dir);
-	cr_expect_eq(run(cmd), 0, "glibc and musl builds disagree");
+	cr_expect_eq(shell_status("%s", cmd), 0, "glibc and musl builds disagree");
 	snprintf(cmd, sizeof cmd,
 		 "python3 bench/gen.py office %s/w2 --libs 4 --funcs 30 "
 		 "--refs 30 --weak 3 --seed 8 --linkopt /nonexistent >/dev/null 2>&1 && "
 		 "! diff -r %s/w0/src %s/w2/src >/dev/null", dir, dir, dir);
-	cr_expect_eq(run(cmd), 0, "another seed must give another workload");
+	cr_expect_eq(shell_status("%s", cmd), 0, "another seed must give another workload");
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	run(cmd);
+	shell_status("%s", cmd);
+	free(dir);
 }

@@ -28,16 +28,21 @@ $(B)/tests/cxx/fpcommon-$(1).o: tests/fastpath/fpcommon.c tests/cxx.mk
 	@mkdir -p $$(@D)
 	@echo "CC $$< (cxx $(1))"
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itests $(CXX_DEFS_$(1)) \
-		-DFP_LOADER='"$(abspath $(B)/lib/ld-quickbind-$(1).so.1)"' \
-		-DFP_FIXTURES='"$(abspath $(CXXT_$(1)))"' -DFP_MUSL_LDSO='"/lib/ld-musl-$(1).so.1"' \
 		-DFP_LINKOPT='"$(abspath $(B)/bin/linkopt)"' -c -o $$@ $$<
+
+$(B)/tests/cxx/lt-compare-$(1).o: tests/lib/compare.c tests/cxx.mk
+	@mkdir -p $$(@D)
+	@echo "CC $$< (cxx $(1))"
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itests -DLT_LOADER='"$(abspath $(B)/lib/ld-quickbind-$(1).so.1)"' \
+		-DLT_FIXTURES='"$(abspath $(CXXT_$(1)))"' -DLT_MUSL_LDSO='"/lib/ld-musl-$(1).so.1"' -c -o $$@ $$<
 
 $(B)/tests/cxx/test_cxx-$(1).o: tests/test_cxx.c tests/cxx.mk
 	@mkdir -p $$(@D)
 	@echo "CC $$< ($(1))"
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itests -Itests/fastpath $(CXX_DEFS_$(1)) -c -o $$@ $$<
 
-$(CXX_BIN_$(1)): $(B)/tests/cxx/test_cxx-$(1).o $(B)/tests/cxx/fpcommon-$(1).o $(B)/tests/libqbtest.a
+$(CXX_BIN_$(1)): $(B)/tests/cxx/test_cxx-$(1).o $(B)/tests/cxx/fpcommon-$(1).o \
+		$(B)/tests/cxx/lt-compare-$(1).o $(B)/tests/libqbtest.a
 	@echo "LD $$@"
 	$(Q)$(HOSTCC) -o $$@ $$^ -lcriterion
 
@@ -45,7 +50,7 @@ $(CXX_BIN_$(1)): $(B)/tests/cxx/test_cxx-$(1).o $(B)/tests/cxx/fpcommon-$(1).o $
 $(CXX_CHECK_$(1)): $(B)/lib/ld-quickbind-$(1).so.1 $(CXXT_$(1))/.stamp $(CXX_BIN_$(1))
 	$(CXX_BIN_$(1)) --jobs=2
 
--include $(B)/tests/cxx/fpcommon-$(1).d $(B)/tests/cxx/test_cxx-$(1).d
+-include $(B)/tests/cxx/fpcommon-$(1).d $(B)/tests/cxx/lt-compare-$(1).d $(B)/tests/cxx/test_cxx-$(1).d
 CHECK_DEPS += $(CXXT_$(1))/.stamp
 CHECK_BINS += $(CXX_BIN_$(1))
 endef

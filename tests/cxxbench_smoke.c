@@ -11,40 +11,17 @@
  * timing.
  */
 #include <criterion/criterion.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
+
+#include "lib/file.h"
+#include "lib/shell.h"
+#include "lib/stats.h"
 
 #define OUT_TEMPLATE "build/tests/cxxbench-smoke.XXXXXX"
 #define WORK "work/cxx-office-3-4"
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	cr_assert_not_null(f, "cannot open %s: %s", path, strerror(errno));
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc(n + 1);
-	cr_assert_not_null(buf);
-	cr_assert_eq(fread(buf, 1, n, f), (size_t)n);
-	buf[n] = 0;
-	fclose(f);
-	return buf;
-}
-
-static int run(const char *cmd)
-{
-	int st = system(cmd);
-
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-}
 
 /* The section of report from heading up to the next heading of the same
  * level. */
@@ -74,35 +51,10 @@ static int row_measured(const char *text, const char *label)
 	return *r >= '0' && *r <= '9';
 }
 
-struct out {
-	int status;
-	char *out, *err;
-};
-
 /* Runs PROG [ARG] of the workload in a clean environment plus env. */
-static void run_prog(struct out *o, const char *dir, const char *prog, const char *arg,
-		     const char *env)
+static struct shell_result run_prog(const char *dir, const char *prog, const char *arg, const char *env)
 {
-	char cmd[2048], p[1024];
-
-	snprintf(cmd, sizeof cmd, "cd %s/" WORK " && env -i PATH=/usr/bin:/bin LC_ALL=C %s "
-		 "./%s %s >../../out 2>../../err", dir, env, prog, arg);
-	o->status = run(cmd);
-	snprintf(p, sizeof p, "%s/out", dir);
-	o->out = slurp(p);
-	snprintf(p, sizeof p, "%s/err", dir);
-	o->err = slurp(p);
-}
-
-/* The value of key=N in the loader's statistics, or -1. */
-static long stat_value(const char *err, const char *key)
-{
-	char k[64];
-	const char *s;
-
-	snprintf(k, sizeof k, " %s=", key);
-	s = strstr(err, k);
-	return s ? strtol(s + strlen(k), NULL, 10) : -1;
+	return shell("cd %s/" WORK " && env -i PATH=/usr/bin:/bin LC_ALL=C %s ./%s %s", dir, env, prog, arg);
 }
 
 static const char *const variants[] = {
@@ -112,23 +64,22 @@ static const char *const variants[] = {
 
 Test(cxxbench, tiny_cxx_office_runs_identically_everywhere, .timeout = 900)
 {
-	static char dir[] = OUT_TEMPLATE;
-	char cmd[1024], path[512];
+	char *dir, cmd[1024], path[512];
 	char *report, *sec;
 	size_t i;
 
-	cr_assert_eq(run("mkdir -p build/tests"), 0);
-	cr_assert_not_null(mkdtemp(dir), "mkdtemp: %s", strerror(errno));
+	cr_assert_eq(shell_status("mkdir -p build/tests"), 0);
+	dir = make_tmpdir(OUT_TEMPLATE);
 	snprintf(cmd, sizeof cmd,
 		 "python3 bench/bench.py --out %s --libs 2 --funcs 6 --refs 6 --weak 1 "
 		 "--sweep '' --no-micro --no-image --no-i386 --runs 1 --warmup 0 "
 		 "--no-callgrind --cxx-libs 3 --cxx-classes 4 >%s/log 2>&1", dir, dir);
-	if (run(cmd) != 0) {
+	if (shell_status("%s", cmd) != 0) {
 		snprintf(path, sizeof path, "%s/log", dir);
-		cr_assert_fail("bench.py failed:\n%s", slurp(path));
+		cr_assert_fail("bench.py failed:\n%s", must_read_file(path, NULL));
 	}
 	snprintf(path, sizeof path, "%s/report.md", dir);
-	report = slurp(path);
+	report = must_read_file(path, NULL);
 	sec = section(report, "## C++ office workload", "\n## ");
 	for (i = 0; i < sizeof variants / sizeof variants[0]; i++)
 		cr_expect(row_measured(sec, variants[i]), "C++ workload: %s not measured:\n%s",
@@ -142,27 +93,28 @@ Test(cxxbench, tiny_cxx_office_runs_identically_everywhere, .timeout = 900)
 	/* By hand, both modes: musl's loader is the reference. */
 	const char *modes[] = { "check", "" };
 	for (i = 0; i < 2; i++) {
-		struct out ref, o;
+		struct shell_result ref, o;
 
-		run_prog(&ref, dir, "musl/app", modes[i], "");
+		ref = run_prog(dir, "musl/app", modes[i], "");
 		cr_assert_eq(ref.status, 0, "musl/app %s: status %d\n%s", modes[i], ref.status, ref.err);
 		cr_assert(!strncmp(ref.out, "cxx-office ", 11), "unexpected output: %s", ref.out);
-		run_prog(&o, dir, "glibc/app", modes[i], "LD_BIND_NOW=1");
+		o = run_prog(dir, "glibc/app", modes[i], "LD_BIND_NOW=1");
 		cr_expect(o.status == 0 && !strcmp(o.out, ref.out), "glibc build: %d %s (musl: %s)\n%s",
 			  o.status, o.out, ref.out, o.err);
-		run_prog(&o, dir, "musl/app-qb", modes[i], "");
+		o = run_prog(dir, "musl/app-qb", modes[i], "");
 		cr_expect(o.status == 0 && !strcmp(o.out, ref.out), "quickbind plain: %d %s (musl: %s)\n%s",
 			  o.status, o.out, ref.out, o.err);
-		run_prog(&o, dir, "musl-opt/app-qb", modes[i], "LD_DEBUG=statistics");
+		o = run_prog(dir, "musl-opt/app-qb", modes[i], "LD_DEBUG=statistics");
 		cr_expect(o.status == 0 && !strcmp(o.out, ref.out), "quickbind tables: %d %s (musl: %s)\n%s",
 			  o.status, o.out, ref.out, o.err);
-		cr_expect_gt(stat_value(o.err, "direct_hits"), 0, "%s", o.err);
-		cr_expect_gt(stat_value(o.err, "definition_hints"), 0, "%s", o.err);
-		run_prog(&o, dir, "musl-opt/app-qb", modes[i], "LD_DIRECT_VERIFY=1 LD_DEBUG=statistics");
+		cr_expect_gt(ld_stat(o.err, "start-up", "direct_hits"), 0, "%s", o.err);
+		cr_expect_gt(ld_stat(o.err, "start-up", "definition_hints"), 0, "%s", o.err);
+		o = run_prog(dir, "musl-opt/app-qb", modes[i], "LD_DIRECT_VERIFY=1 LD_DEBUG=statistics");
 		cr_expect(o.status == 0 && !strcmp(o.out, ref.out), "quickbind verify: %d %s (musl: %s)\n%s",
 			  o.status, o.out, ref.out, o.err);
-		cr_expect_eq(stat_value(o.err, "verify_differences"), 0, "%s", o.err);
+		cr_expect_eq(ld_stat(o.err, "start-up", "verify_differences"), 0, "%s", o.err);
 	}
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-	run(cmd);
+	shell_status("%s", cmd);
+	free(dir);
 }

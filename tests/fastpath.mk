@@ -6,7 +6,8 @@
 #
 # Everything is built once per architecture: x86_64 always, i386 when
 # configure enabled it. The test sources are the same for both; fpcommon.h
-# holds what differs (FP_ARCH_I386 is defined for i386).
+# holds what differs (FP_ARCH_I386 is defined for i386), tests/lib/compare.c
+# is compiled with each architecture's loader and fixture root.
 #   make check-fastpath     x86_64 suites   (build/tests/test_fastpath_*)
 #   make check-i386-fast    i386 suites     (build/tests/test_i386_fast_*)
 
@@ -204,20 +205,25 @@ FP_BINS_$(1) := $(FP_SUITES:%=$(FP_BIN_$(1))%)
 $(FPT_$(1))/fpcommon.o: $(FPS)/fpcommon.c tests/fastpath.mk
 	@mkdir -p $$(@D)
 	@echo "CC $$< ($(1))"
-	$(Q)$(HOSTCC) $(HOST_CFLAGS) $(FP_DEFS_$(1)) -Itests -DFP_LOADER='"$(abspath $(FP_LOADER_$(1)))"' \
-		-DFP_FIXTURES='"$(abspath $(FPT_$(1)))"' -DFP_MUSL_LDSO='"$(FP_MUSL_LDSO_$(1))"' \
-		-DFP_LINKOPT='"$(abspath $(FP_LINKOPT))"' -c -o $$@ $$<
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) $(FP_DEFS_$(1)) -Itests -DFP_LINKOPT='"$(abspath $(FP_LINKOPT))"' -c -o $$@ $$<
+
+$(FPT_$(1))/lt-compare.o: tests/lib/compare.c tests/fastpath.mk
+	@mkdir -p $$(@D)
+	@echo "CC $$< ($(1))"
+	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itests -DLT_LOADER='"$(abspath $(FP_LOADER_$(1)))"' \
+		-DLT_FIXTURES='"$(abspath $(FPT_$(1)))"' -DLT_MUSL_LDSO='"$(FP_MUSL_LDSO_$(1))"' -c -o $$@ $$<
 
 $(FP_SUITES:%=$(FPT_$(1))/test_fastpath_%.o): $(FPT_$(1))/test_fastpath_%.o: tests/test_fastpath_%.c tests/fastpath.mk
 	@mkdir -p $$(@D)
 	@echo "CC $$< ($(1))"
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) $(FP_DEFS_$(1)) -Itests -I$(FPS) -c -o $$@ $$<
 
-$(FP_SUITES:%=$(FP_BIN_$(1))%): $(FP_BIN_$(1))%: $(FPT_$(1))/test_fastpath_%.o $(FPT_$(1))/fpcommon.o $(B)/tests/libqbtest.a
+$(FP_SUITES:%=$(FP_BIN_$(1))%): $(FP_BIN_$(1))%: $(FPT_$(1))/test_fastpath_%.o $(FPT_$(1))/fpcommon.o \
+		$(FPT_$(1))/lt-compare.o $(B)/tests/libqbtest.a
 	@echo "LD $$@"
 	$(Q)$(HOSTCC) -o $$@ $$^ -lcriterion
 
-FP_DEPFILES += $(FPT_$(1))/fpcommon.d $(FP_SUITES:%=$(FPT_$(1))/test_fastpath_%.d)
+FP_DEPFILES += $(FPT_$(1))/fpcommon.d $(FPT_$(1))/lt-compare.d $(FP_SUITES:%=$(FPT_$(1))/test_fastpath_%.d)
 endef
 
 # $(call fp_check,ARCH): the suites of one architecture alone.

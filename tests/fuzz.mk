@@ -159,7 +159,7 @@ $(ASAN)/tests/linkopt_unit: tests/linkopt_unit.c $(ASAN_LO_LIBOBJS)
 	@mkdir -p $(@D)
 	@echo "CC[asan] $@"
 	$(Q)$(HOSTCC) $(ASAN_CFLAGS) -Itools/linkopt -o $@ $^ -lcriterion
-$(ASAN)/tests/linkopt_integ: tests/linkopt_integ.c tests/linkopt_util.c $(ASAN_LO_LIBOBJS)
+$(ASAN)/tests/linkopt_integ: tests/linkopt_integ.c tests/linkopt_fixture.c $(ASAN_LO_LIBOBJS) $(B)/tests/libqbtest.a
 	@mkdir -p $(@D)
 	@echo "CC[asan] $@"
 	$(Q)$(HOSTCC) $(ASAN_CFLAGS) -Itools/linkopt -Itests -DLOT_DIR='"$(LOT)"' \

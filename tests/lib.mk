@@ -1,6 +1,8 @@
 # tests/lib/: the one test harness every suite links (running a program
-# under a loader, fixture paths, comparing with musl's loader, reading
-# LD_DEBUG statistics). An archive, so a suite pulls in what it uses.
+# under a loader, shell lines and command output, reading and comparing
+# files, temporary directories, fixture paths, comparing with musl's
+# loader, reading LD_DEBUG statistics, finding lines in output). An
+# archive, so a suite pulls in what it uses.
 # compare.c is the exception: each suite compiles it with its own loader
 # and fixture root (LT_LOADER, LT_FIXTURES, LT_MUSL_LDSO).
 TESTLIB_OBJS := $(patsubst tests/lib/%.c,$(B)/tests/lib/%.o,$(filter-out %/compare.c,$(wildcard tests/lib/*.c)))

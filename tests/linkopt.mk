@@ -51,27 +51,27 @@ $(B)/tests/linkopt_unit: tests/linkopt_unit.c $(LINKOPT_LIBOBJS)
 	@echo "CC $@"
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itools/linkopt -o $@ $< $(LINKOPT_LIBOBJS) -lcriterion
 
-$(B)/tests/linkopt_integ: tests/linkopt_integ.c tests/linkopt_util.c tests/linkopt_util.h $(LINKOPT_LIBOBJS)
+$(B)/tests/linkopt_integ: tests/linkopt_integ.c tests/linkopt_fixture.c tests/linkopt_fixture.h $(LINKOPT_LIBOBJS) $(B)/tests/libqbtest.a
 	@mkdir -p $(@D)
 	@echo "CC $@"
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itools/linkopt -Itests -DLOT_DIR='"$(LOT)"' -DLINKOPT_BIN='"$(B)/bin/linkopt"' -DLINKOPT_WRAP_DIR='"$(B)/lib/linkopt"' \
-		-o $@ tests/linkopt_integ.c tests/linkopt_util.c $(LINKOPT_LIBOBJS) -lcriterion
+		-o $@ tests/linkopt_integ.c tests/linkopt_fixture.c $(LINKOPT_LIBOBJS) $(B)/tests/libqbtest.a -lcriterion
 
 CHECK_DEPS += $(LOT_FIXTURES) $(B)/bin/linkopt $(LINKOPT_WRAP)
 CHECK_BINS += $(B)/tests/linkopt_unit $(B)/tests/linkopt_integ
 
-$(B)/tests/linkopt_edit: tests/linkopt_edit.c tests/linkopt_util.c tests/linkopt_util.h $(LINKOPT_LIBOBJS)
+$(B)/tests/linkopt_edit: tests/linkopt_edit.c tests/linkopt_fixture.c tests/linkopt_fixture.h $(LINKOPT_LIBOBJS) $(B)/tests/libqbtest.a
 	@mkdir -p $(@D)
 	@echo "CC $@"
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itools/linkopt -Itests -DLOT_DIR='"$(LOT)"' -DLINKOPT_BIN='"$(B)/bin/linkopt"' -DQB_LIB_DIR='"$(B)/lib"' \
-		-o $@ tests/linkopt_edit.c tests/linkopt_util.c $(LINKOPT_LIBOBJS) -lcriterion
+		-o $@ tests/linkopt_edit.c tests/linkopt_fixture.c $(LINKOPT_LIBOBJS) $(B)/tests/libqbtest.a -lcriterion
 
 CHECK_BINS += $(B)/tests/linkopt_edit
 
-$(B)/tests/linkopt_attrs: tests/linkopt_attrs.c tests/linkopt_util.c tests/linkopt_util.h $(LINKOPT_LIBOBJS)
+$(B)/tests/linkopt_attrs: tests/linkopt_attrs.c tests/linkopt_fixture.c tests/linkopt_fixture.h $(LINKOPT_LIBOBJS) $(B)/tests/libqbtest.a
 	@mkdir -p $(@D)
 	@echo "CC $@"
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itools/linkopt -Itests -DLOT_DIR='"$(LOT)"' -DLINKOPT_BIN='"$(B)/bin/linkopt"' \
-		-o $@ tests/linkopt_attrs.c tests/linkopt_util.c $(LINKOPT_LIBOBJS) -lcriterion
+		-o $@ tests/linkopt_attrs.c tests/linkopt_fixture.c $(LINKOPT_LIBOBJS) $(B)/tests/libqbtest.a -lcriterion
 
 CHECK_BINS += $(B)/tests/linkopt_attrs

@@ -3,13 +3,13 @@
 # musl compiler and runs them under musl's loader and quickbind.
 LOAPP_BIN := $(B)/tests/test_linkopt_app
 
-$(LOAPP_BIN): tests/test_linkopt_app.c tests/linkopt_util.c tests/linkopt_util.h tests/linkopt_app.mk $(B)/tests/libqbtest.a
+$(LOAPP_BIN): tests/test_linkopt_app.c tests/linkopt_app.mk $(B)/tests/libqbtest.a
 	@mkdir -p $(@D)
 	@echo "CC $@"
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itests -DLOAPP_ARCHS='"$(ARCHS)"' -DLOAPP_SRC_DIR='"$(abspath tests/linkopt_app)"' \
-		-DLOT_DIR='"$(abspath $(LOT))"' -DLOAPP_LOADER_DIR='"$(abspath $(B)/lib)"' \
+		-DLOAPP_LOADER_DIR='"$(abspath $(B)/lib)"' \
 		-DLOAPP_IMG_DIR='"$(abspath $(B)/tests/image)"' -DLINKOPT_BIN='"$(abspath $(B)/bin/linkopt)"' \
-		-o $@ tests/test_linkopt_app.c tests/linkopt_util.c $(B)/tests/libqbtest.a -lcriterion
+		-o $@ tests/test_linkopt_app.c $(B)/tests/libqbtest.a -lcriterion
 
 CHECK_DEPS += $(B)/bin/linkopt $(foreach a,$(ARCHS),$(B)/lib/ld-quickbind-$(a).so.1)
 CHECK_BINS += $(LOAPP_BIN)

@@ -13,15 +13,8 @@
 #include <unistd.h>
 
 #include "elffile.h"
-#include "linkopt_util.h"
-
-static const char *bin(void)
-{
-	static char p[PATH_MAX];
-	if (!p[0] && !realpath(LINKOPT_BIN, p))
-		cr_assert_fail("cannot find %s", LINKOPT_BIN);
-	return p;
-}
+#include "linkopt_fixture.h"
+#include "lib/run.h"
 
 static void need_root(void)
 {
@@ -32,7 +25,7 @@ static void need_root(void)
 /* A copy of the m64bfd fixtures in a fresh directory. */
 static char *fixture(void)
 {
-	char *d = lot_tmpdir();
+	char *d = make_tmpdir(NULL);
 	lot_copy_variant("m64bfd", d);
 	return d;
 }
@@ -49,10 +42,10 @@ static int optimized(const char *path)
  * secure mode), so its libraries are named explicitly. */
 static void optimize_ok(const char *dir, const char *files)
 {
-	struct run r = lot_sh("cd %s && %s -L %s %s", dir, bin(), dir, files);
+	struct shell_result r = shell("cd %s && %s -L %s %s", dir, lot_bin(), dir, files);
 	cr_assert_eq(r.status, 0, "linkopt %s: %s", files, r.err);
 	cr_assert_str_empty(r.err);
-	lot_run_free(&r);
+	shell_result_free(&r);
 }
 
 Test(linkopt_attrs, setuid_setgid_owner_and_times)
@@ -60,9 +53,9 @@ Test(linkopt_attrs, setuid_setgid_owner_and_times)
 	need_root();
 	char *d = fixture(), p[PATH_MAX];
 	snprintf(p, sizeof p, "%s/prog", d);
-	struct run r = lot_sh("chown 1234:5678 %s && chmod 6751 %s && touch -d '2001-02-03 04:05:06' %s", p, p, p);
+	struct shell_result r = shell("chown 1234:5678 %s && chmod 6751 %s && touch -d '2001-02-03 04:05:06' %s", p, p, p);
 	cr_assert_eq(r.status, 0, "%s", r.err);
-	lot_run_free(&r);
+	shell_result_free(&r);
 	struct stat before, after;
 	cr_assert_eq(stat(p, &before), 0);
 	cr_assert_eq(before.st_mode & 07777, 06751);
@@ -79,9 +72,9 @@ Test(linkopt_attrs, setuid_setgid_owner_and_times)
 	/* -o gives the output the input's attributes too */
 	char q[PATH_MAX];
 	snprintf(q, sizeof q, "%s/out", d);
-	r = lot_sh("cd %s && chown 42:43 libb.so && chmod 2755 libb.so && %s -o out libb.so", d, bin());
+	r = shell("cd %s && chown 42:43 libb.so && chmod 2755 libb.so && %s -o out libb.so", d, lot_bin());
 	cr_assert_eq(r.status, 0, "%s", r.err);
-	lot_run_free(&r);
+	shell_result_free(&r);
 	cr_assert_eq(stat(q, &after), 0);
 	cr_assert_eq(after.st_mode & 07777, 02755);
 	cr_assert_eq(after.st_uid, 42);
@@ -106,9 +99,9 @@ Test(linkopt_attrs, file_capabilities)
 	char *d = fixture(), p[PATH_MAX];
 	snprintf(p, sizeof p, "%s/prog", d);
 	/* setcap comes with libcap2-bin (scripts/deps.sh) */
-	struct run r = lot_sh("chmod 4755 %s && setcap cap_net_raw,cap_net_bind_service+ep %s", p, p);
+	struct shell_result r = shell("chmod 4755 %s && setcap cap_net_raw,cap_net_bind_service+ep %s", p, p);
 	cr_assert_eq(r.status, 0, "%s", r.err);
-	lot_run_free(&r);
+	shell_result_free(&r);
 	ssize_t l1, l2;
 	char *c1 = xattr(p, "security.capability", &l1);
 	cr_assert(c1 && l1 > 0, "setcap set nothing");
@@ -117,9 +110,9 @@ Test(linkopt_attrs, file_capabilities)
 	char *c2 = xattr(p, "security.capability", &l2);
 	cr_assert(c2, "security.capability lost");
 	cr_assert(l1 == l2 && !memcmp(c1, c2, (size_t)l1), "capabilities changed");
-	r = lot_sh("getcap %s", p);
+	r = shell("getcap %s", p);
 	cr_assert(strstr(r.out, "cap_net_bind_service,cap_net_raw=ep"), "%s", r.out);
-	lot_run_free(&r);
+	shell_result_free(&r);
 	struct stat st;
 	cr_assert_eq(stat(p, &st), 0);
 	cr_assert_eq(st.st_mode & 07777, 04755);
@@ -133,16 +126,16 @@ Test(linkopt_attrs, acls_and_other_xattrs)
 	char *d = fixture(), p[PATH_MAX];
 	snprintf(p, sizeof p, "%s/liba.so", d);
 	/* setfacl/getfacl come with acl (scripts/deps.sh) */
-	struct run r = lot_sh("setfacl -m u:1234:rx,g:5678:r %s", p);
+	struct shell_result r = shell("setfacl -m u:1234:rx,g:5678:r %s", p);
 	cr_assert_eq(r.status, 0, "%s", r.err);
-	lot_run_free(&r);
+	shell_result_free(&r);
 	int user_ok = setxattr(p, "user.linkopt-test", "some value", 10, 0) == 0;
 	cr_assert_eq(setxattr(p, "trusted.linkopt-test", "\0\1\2", 3, 0), 0);
-	struct run before = lot_sh("getfacl -c %s", p);
+	struct shell_result before = shell("getfacl -c %s", p);
 	cr_assert(strstr(before.out, "user:1234:r-x"), "%s", before.out);
 	optimize_ok(d, "libb.so liba.so");
 	cr_assert(optimized(p));
-	struct run after = lot_sh("getfacl -c %s", p);
+	struct shell_result after = shell("getfacl -c %s", p);
 	cr_assert_str_eq(after.out, before.out);
 	ssize_t l;
 	char *v = xattr(p, "trusted.linkopt-test", &l);
@@ -153,18 +146,18 @@ Test(linkopt_attrs, acls_and_other_xattrs)
 		cr_assert(v && l == 10 && !memcmp(v, "some value", 10), "user.* attribute lost");
 		free(v);
 	}
-	lot_run_free(&before);
-	lot_run_free(&after);
+	shell_result_free(&before);
+	shell_result_free(&after);
 }
 
 /* A symbolic link stays a link; the file it names is optimized. */
 Test(linkopt_attrs, follows_symlinks)
 {
 	char *d = fixture();
-	struct run r = lot_sh("cd %s && mkdir real && mv libb.so real/libb.so.1.2 && ln -s real/libb.so.1.2 libb.so && "
+	struct shell_result r = shell("cd %s && mkdir real && mv libb.so real/libb.so.1.2 && ln -s real/libb.so.1.2 libb.so && "
 			      "ln -s prog prog-link", d);
 	cr_assert_eq(r.status, 0, "%s", r.err);
-	lot_run_free(&r);
+	shell_result_free(&r);
 	optimize_ok(d, "libb.so liba.so prog-link");
 	char p[PATH_MAX], t[PATH_MAX];
 	struct stat st;
@@ -180,12 +173,12 @@ Test(linkopt_attrs, follows_symlinks)
 		snprintf(p, sizeof p, "%s/%s", d, links[i][1]);
 		cr_assert(optimized(p), "%s not optimized", p);
 	}
-	r = lot_sh("%s/prog x y", d);
+	r = shell("%s/prog x y", d);
 	cr_assert_eq(r.status, 3, "%s", r.err);
-	lot_run_free(&r);
-	r = lot_sh("cd %s && %s --check prog liba.so", d, bin());
+	shell_result_free(&r);
+	r = shell("cd %s && %s --check prog liba.so", d, lot_bin());
 	cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
-	lot_run_free(&r);
+	shell_result_free(&r);
 }
 
 /* Replacing one name of a hard-linked file would split the links: refused
@@ -193,29 +186,29 @@ Test(linkopt_attrs, follows_symlinks)
 Test(linkopt_attrs, refuses_hard_links)
 {
 	char *d = fixture();
-	struct run r = lot_sh("cd %s && ln libb.so libb-other-name.so && cp -p libb.so ref", d);
+	struct shell_result r = shell("cd %s && ln libb.so libb-other-name.so && cp -p libb.so ref", d);
 	cr_assert_eq(r.status, 0, "%s", r.err);
-	lot_run_free(&r);
+	shell_result_free(&r);
 	char p[PATH_MAX], q[PATH_MAX];
 	snprintf(p, sizeof p, "%s/libb.so", d);
 	snprintf(q, sizeof q, "%s/ref", d);
 	struct stat before, after;
 	cr_assert_eq(stat(p, &before), 0);
-	r = lot_sh("cd %s && %s libb.so", d, bin());
+	r = shell("cd %s && %s libb.so", d, lot_bin());
 	cr_assert_eq(r.status, 2, "status %d", r.status);
-	cr_assert_eq(lot_count_lines(r.err), 1, "%s", r.err);
+	cr_assert_eq(count_lines(r.err), 1, "%s", r.err);
 	cr_assert(!strncmp(r.err, "linkopt: libb.so: ", 18) && strstr(r.err, "hard links"), "%s", r.err);
-	lot_run_free(&r);
+	shell_result_free(&r);
 	cr_assert_eq(stat(p, &after), 0);
 	cr_assert_eq(after.st_ino, before.st_ino);
 	cr_assert_eq(after.st_nlink, 2);
-	cr_assert(lot_same_file(p, q));
+	cr_assert(same_file(p, q));
 	/* -o onto a hard-linked file is refused the same way */
-	r = lot_sh("cd %s && cp libb.so in.so && %s -o libb-other-name.so in.so", d, bin());
+	r = shell("cd %s && cp libb.so in.so && %s -o libb-other-name.so in.so", d, lot_bin());
 	cr_assert_eq(r.status, 2, "status %d", r.status);
 	cr_assert(strstr(r.err, "hard links"), "%s", r.err);
-	lot_run_free(&r);
-	cr_assert(lot_same_file(p, q));
+	shell_result_free(&r);
+	cr_assert(same_file(p, q));
 }
 
 /* --root: a file whose every name lies in the tree is optimized once and
@@ -224,20 +217,20 @@ Test(linkopt_attrs, refuses_hard_links)
 Test(linkopt_attrs, root_keeps_hard_links_inside_the_tree)
 {
 	char *d = fixture();
-	struct run r = lot_sh("cd %s && mkdir -p img/usr/bin img/usr/lib img/opt && mv prog img/usr/bin/ && "
+	struct shell_result r = shell("cd %s && mkdir -p img/usr/bin img/usr/lib img/opt && mv prog img/usr/bin/ && "
 			      "cp liba.so liba.orig && mv liba.so libb.so img/usr/lib/ && ln img/usr/bin/prog img/usr/bin/prog2 && "
 			      "ln img/usr/lib/libb.so img/opt/libb-copy.so", d);
 	cr_assert_eq(r.status, 0, "%s", r.err);
-	lot_run_free(&r);
+	shell_result_free(&r);
 	char p[PATH_MAX], q[PATH_MAX], l[PATH_MAX];
 	struct stat before, a, b;
 	snprintf(p, sizeof p, "%s/img/usr/bin/prog", d);
 	snprintf(q, sizeof q, "%s/img/usr/bin/prog2", d);
 	cr_assert_eq(stat(p, &before), 0);
-	r = lot_sh("cd %s && %s --root img", d, bin());
+	r = shell("cd %s && %s --root img", d, lot_bin());
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	cr_assert_str_empty(r.err);
-	lot_run_free(&r);
+	shell_result_free(&r);
 	const char *groups[][2] = { { "usr/bin/prog", "usr/bin/prog2" }, { "usr/lib/libb.so", "opt/libb-copy.so" } };
 	for (unsigned i = 0; i < 2; i++) {
 		snprintf(p, sizeof p, "%s/img/%s", d, groups[i][0]);
@@ -249,32 +242,32 @@ Test(linkopt_attrs, root_keeps_hard_links_inside_the_tree)
 		cr_assert_eq(a.st_nlink, 2, "%s: %lu links", groups[i][0], (unsigned long)a.st_nlink);
 	}
 	cr_assert_neq(a.st_ino, before.st_ino);
-	r = lot_sh("cd %s/img && LD_LIBRARY_PATH=usr/lib usr/bin/prog2", d);
+	r = shell("cd %s/img && LD_LIBRARY_PATH=usr/lib usr/bin/prog2", d);
 	cr_assert_eq(r.status, 3, "%s%s", r.out, r.err); /* the program's own exit status */
-	lot_run_free(&r);
-	r = lot_sh("cd %s/img && %s --check --root .", d, bin());
+	shell_result_free(&r);
+	r = shell("cd %s/img && %s --check --root .", d, lot_bin());
 	cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
-	lot_run_free(&r);
+	shell_result_free(&r);
 	/* no file of the tree left behind */
-	r = lot_sh("cd %s/img && find . -name '.linkopt.*' | wc -l", d);
+	r = shell("cd %s/img && find . -name '.linkopt.*' | wc -l", d);
 	cr_assert_str_eq(r.out, "0\n");
-	lot_run_free(&r);
+	shell_result_free(&r);
 
 	/* a name outside the tree: refused, nothing changed */
-	r = lot_sh("cd %s && cp liba.orig img/usr/lib/liba.so && ln img/usr/lib/liba.so outside.so", d);
+	r = shell("cd %s && cp liba.orig img/usr/lib/liba.so && ln img/usr/lib/liba.so outside.so", d);
 	cr_assert_eq(r.status, 0, "%s", r.err);
-	lot_run_free(&r);
+	shell_result_free(&r);
 	snprintf(l, sizeof l, "%s/img/usr/lib/liba.so", d);
 	snprintf(q, sizeof q, "%s/liba.orig", d);
 	cr_assert_eq(stat(l, &before), 0);
-	r = lot_sh("cd %s && %s --root img", d, bin());
+	r = shell("cd %s && %s --root img", d, lot_bin());
 	cr_assert_eq(r.status, 2, "status %d: %s", r.status, r.err);
 	cr_assert(strstr(r.err, "liba.so: has 2 hard links"), "%s", r.err);
-	lot_run_free(&r);
+	shell_result_free(&r);
 	cr_assert_eq(stat(l, &a), 0);
 	cr_assert_eq(a.st_ino, before.st_ino);
 	cr_assert_eq(a.st_nlink, 2);
-	cr_assert(lot_same_file(l, q));
+	cr_assert(same_file(l, q));
 }
 
 /* Pointing the other names at the new file can fail too (here: one name's
@@ -290,27 +283,27 @@ Test(linkopt_attrs, root_hard_link_failure_changes_nothing)
 	for (unsigned k = 0; k < 2; k++) {
 		char *d = fixture();
 		const char *lock = k ? "img/l1" : "img/l2";
-		struct run r = lot_sh("cd %s && mkdir -p img/l1 img/l2 img/usr/lib img/usr/bin && cp libb.so img/l1/libx.so && "
+		struct shell_result r = shell("cd %s && mkdir -p img/l1 img/l2 img/usr/lib img/usr/bin && cp libb.so img/l1/libx.so && "
 				      "ln img/l1/libx.so img/l2/libx.so && mv liba.so libb.so img/usr/lib/ && mv prog img/usr/bin/ && "
 				      "chattr +i %s", d, lock);
 		if (r.status)
 			cr_skip_test("chattr +i not possible here (needs ext2/3/4, xfs or btrfs): %s", r.err);
-		lot_run_free(&r);
-		r = lot_sh("cd %s/img && find . -type f -printf '%%p %%s %%i %%n\\n' | sort && "
+		shell_result_free(&r);
+		r = shell("cd %s/img && find . -type f -printf '%%p %%s %%i %%n\\n' | sort && "
 			   "cat $(find . -type f | sort) | md5sum", d);
 		char *before = r.out;
 		free(r.err);
-		r = lot_sh("cd %s && %s --root img", d, bin());
-		struct run u = lot_sh("chattr -i %s/%s", d, lock);
-		lot_run_free(&u);
+		r = shell("cd %s && %s --root img", d, lot_bin());
+		struct shell_result u = shell("chattr -i %s/%s", d, lock);
+		shell_result_free(&u);
 		cr_assert_eq(r.status, 2, "%s locked: status %d: %s", lock, r.status, r.err);
 		cr_assert(strstr(r.err, "no file changed"), "%s locked: %s", lock, r.err);
 		relink_failed += strstr(r.err, "cannot point the hard link") != NULL;
-		lot_run_free(&r);
-		r = lot_sh("cd %s/img && find . -type f -printf '%%p %%s %%i %%n\\n' | sort && "
+		shell_result_free(&r);
+		r = shell("cd %s/img && find . -type f -printf '%%p %%s %%i %%n\\n' | sort && "
 			   "cat $(find . -type f | sort) | md5sum", d);
 		cr_assert_str_eq(r.out, before, "%s locked", lock);
-		lot_run_free(&r);
+		shell_result_free(&r);
 		free(before);
 	}
 	cr_assert_eq(relink_failed, 1, "the failure after the replacement was not reached");

@@ -11,34 +11,9 @@
 #include <string.h>
 
 #include "elffile.h"
-#include "linkopt_util.h"
+#include "linkopt_fixture.h"
 
-static const char *const variants[] = {
-	"g64bfd", "g64lld", "g64mold", "m64bfd", "m64lld", "m64mold",
-	"m32bfd", "m32lld", "m32mold", "g32bfd", "g32lld", "g64sysv", "m32sysv",
-	"g64gold", "m64gold",
-};
-#define NVAR (sizeof variants / sizeof *variants)
-static const char *const files[] = { "prog", "liba.so", "libb.so" };
-
-static int *var_idx(void)
-{
-	static int idx[NVAR];
-	for (size_t i = 0; i < NVAR; i++)
-		idx[i] = (int)i;
-	return idx;
-}
-#define VARIANT_TEST(name) \
-	ParameterizedTestParameters(linkopt_edit, name) { return cr_make_param_array(int, var_idx(), NVAR); } \
-	ParameterizedTest(int *vi, linkopt_edit, name, .timeout = 120)
-
-static const char *bin(void)
-{
-	static char p[PATH_MAX];
-	if (!p[0] && !realpath(LINKOPT_BIN, p))
-		cr_assert_fail("cannot find %s", LINKOPT_BIN);
-	return p;
-}
+#define VARIANT_TEST(name) LOT_VARIANT_TEST(linkopt_edit, name, .timeout = 120)
 
 static int is_musl(const char *v) { return v[0] == 'm'; }
 static int is32(const char *v) { return v[1] == '3'; }
@@ -67,56 +42,56 @@ static const char *quickbind(const char *v)
 }
 
 /* What the unoptimized program prints, run the way the fixture tests do. */
-static struct run reference(const char *v)
+static struct shell_result reference(const char *v)
 {
-	char *d = lot_tmpdir();
+	char *d = make_tmpdir(NULL);
 	lot_copy_variant(v, d);
-	struct run r = lot_sh("%s %s/prog x y", lot_loader_prefix(v), d);
+	struct shell_result r = shell("%s %s/prog x y", lot_loader_prefix(v), d);
 	cr_assert_eq(r.status, 3, "%s: original program: status %d %s", v, r.status, r.err);
 	return r;
 }
 
 static char *optimized(const char *v)
 {
-	char *d = lot_tmpdir();
+	char *d = make_tmpdir(NULL);
 	lot_copy_variant(v, d);
-	struct run r = lot_sh("%s %s/prog %s/liba.so %s/libb.so", bin(), d, d, d);
+	struct shell_result r = shell("%s %s/prog %s/liba.so %s/libb.so", lot_bin(), d, d, d);
 	cr_assert_eq(r.status, 0, "%s: linkopt failed: %s", v, r.err);
-	lot_run_free(&r);
+	shell_result_free(&r);
 	return d;
 }
 
 /* Runs dir/prog directly (the kernel, or qemu-user for i386, maps it and
  * starts the loader its PT_INTERP names) and compares with ref. */
-static void runs_like(const char *v, const char *dir, const char *prog, const struct run *ref, const char *what)
+static void runs_like(const char *v, const char *dir, const char *prog, const struct shell_result *ref, const char *what)
 {
-	struct run r = lot_sh("cd %s && %s ./%s x y", dir, run_env(v), prog);
+	struct shell_result r = shell("cd %s && %s ./%s x y", dir, run_env(v), prog);
 	cr_assert_eq(r.status, ref->status, "%s %s: status %d: %s", v, what, r.status, r.err);
 	cr_assert_str_eq(r.out, ref->out, "%s %s", v, what);
-	lot_run_free(&r);
+	shell_result_free(&r);
 }
 
 /* Under quickbind, every direct binding checked against the standard
  * lookup: the tables of the edited files must not give a wrong answer. */
-static void quickbind_agrees(const char *v, const char *dir, const char *prog, const struct run *ref, const char *what)
+static void quickbind_agrees(const char *v, const char *dir, const char *prog, const struct shell_result *ref, const char *what)
 {
-	struct run r = lot_sh("cd %s && LD_DIRECT_VERIFY=1 LD_DEBUG=statistics ./%s x y", dir, prog);
+	struct shell_result r = shell("cd %s && LD_DIRECT_VERIFY=1 LD_DEBUG=statistics ./%s x y", dir, prog);
 	cr_assert_eq(r.status, ref->status, "%s %s: status %d: %s", v, what, r.status, r.err);
 	cr_assert_str_eq(r.out, ref->out, "%s %s", v, what);
 	cr_assert(strstr(r.err, "verify_differences=0"), "%s %s: %s", v, what, r.err);
-	lot_run_free(&r);
+	shell_result_free(&r);
 }
 
 VARIANT_TEST(program_headers_stay_in_place)
 {
-	const char *v = variants[*vi];
-	char *orig = lot_tmpdir();
+	const char *v = lot_variants[*vi];
+	char *orig = make_tmpdir(NULL);
 	lot_copy_variant(v, orig);
 	char *d = optimized(v);
 	for (unsigned i = 0; i < 3; i++) {
 		char p[PATH_MAX], q[PATH_MAX];
-		snprintf(p, sizeof p, "%s/%s", orig, files[i]);
-		snprintf(q, sizeof q, "%s/%s", d, files[i]);
+		snprintf(p, sizeof p, "%s/%s", orig, lot_files[i]);
+		snprintf(q, sizeof q, "%s/%s", d, lot_files[i]);
 		struct elf a, b;
 		cr_assert_eq(elf_load_file(&a, p), 0, "%s", a.err);
 		cr_assert_eq(elf_load_file(&b, q), 0, "%s", b.err);
@@ -150,34 +125,34 @@ VARIANT_TEST(program_headers_stay_in_place)
 
 VARIANT_TEST(survives_patchelf_set_interpreter_twice)
 {
-	const char *v = variants[*vi];
-	struct run ref = reference(v);
+	const char *v = lot_variants[*vi];
+	struct shell_result ref = reference(v);
 	char *d = optimized(v);
 	/* longer paths than the linker wrote: patchelf has to move .interp */
-	struct run r = lot_sh("cd %s && ln -s %s %s/stock-loader-under-a-much-longer-name.so.1 && "
+	struct shell_result r = shell("cd %s && ln -s %s %s/stock-loader-under-a-much-longer-name.so.1 && "
 			      "ln -s %s %s/stock-loader-under-an-even-longer-name-than-before.so.1 && "
 			      "cp -p prog p1 && patchelf --set-interpreter %s/stock-loader-under-a-much-longer-name.so.1 p1",
 			      d, stock_loader(v), d, stock_loader(v), d, d);
 	cr_assert_eq(r.status, 0, "%s: %s", v, r.err);
-	lot_run_free(&r);
+	shell_result_free(&r);
 	runs_like(v, d, "p1", &ref, "after one patchelf");
-	r = lot_sh("cd %s && patchelf --set-interpreter %s/stock-loader-under-an-even-longer-name-than-before.so.1 p1", d, d);
+	r = shell("cd %s && patchelf --set-interpreter %s/stock-loader-under-an-even-longer-name-than-before.so.1 p1", d, d);
 	cr_assert_eq(r.status, 0, "%s: %s", v, r.err);
-	lot_run_free(&r);
+	shell_result_free(&r);
 	runs_like(v, d, "p1", &ref, "after two patchelf calls");
 	if (is_musl(v)) {
-		r = lot_sh("cd %s && ln -s %s quickbind-loader-under-a-long-name.so.1 && cp -p prog p2 && "
+		r = shell("cd %s && ln -s %s quickbind-loader-under-a-long-name.so.1 && cp -p prog p2 && "
 			   "patchelf --set-interpreter %s/quickbind-loader-under-a-long-name.so.1 p2",
 			   d, quickbind(v), d);
 		cr_assert_eq(r.status, 0, "%s: %s", v, r.err);
-		lot_run_free(&r);
+		shell_result_free(&r);
 		quickbind_agrees(v, d, "p2", &ref, "quickbind through PT_INTERP");
-		r = lot_sh("cd %s && patchelf --set-interpreter %s p2", d, quickbind(v));
+		r = shell("cd %s && patchelf --set-interpreter %s p2", d, quickbind(v));
 		cr_assert_eq(r.status, 0, "%s: %s", v, r.err);
-		lot_run_free(&r);
+		shell_result_free(&r);
 		quickbind_agrees(v, d, "p2", &ref, "quickbind after a second patchelf");
 	}
-	lot_run_free(&ref);
+	shell_result_free(&ref);
 }
 
 /* libb.so has no run path: patchelf inserts DT_RUNPATH at the head of
@@ -185,54 +160,54 @@ VARIANT_TEST(survives_patchelf_set_interpreter_twice)
  * replaced by a longer one (new .dynstr). */
 VARIANT_TEST(survives_patchelf_set_rpath)
 {
-	const char *v = variants[*vi];
-	struct run ref = reference(v);
+	const char *v = lot_variants[*vi];
+	struct shell_result ref = reference(v);
 	char *d = optimized(v);
-	struct run r = lot_sh("cd %s && patchelf --set-rpath /nonexistent/directory/for/libb libb.so && "
+	struct shell_result r = shell("cd %s && patchelf --set-rpath /nonexistent/directory/for/libb libb.so && "
 			      "patchelf --set-rpath '$ORIGIN:/nonexistent/directory/for/prog' prog", d);
 	cr_assert_eq(r.status, 0, "%s: %s", v, r.err);
-	lot_run_free(&r);
+	shell_result_free(&r);
 	runs_like(v, d, "prog", &ref, "after --set-rpath");
 	if (is_musl(v)) {
-		r = lot_sh("cd %s && cp -p prog q && patchelf --set-interpreter %s q", d, quickbind(v));
+		r = shell("cd %s && cp -p prog q && patchelf --set-interpreter %s q", d, quickbind(v));
 		cr_assert_eq(r.status, 0, "%s: %s", v, r.err);
-		lot_run_free(&r);
+		shell_result_free(&r);
 		quickbind_agrees(v, d, "q", &ref, "quickbind after --set-rpath");
 	}
 	/* optimizing the edited files again brings the tables up to date */
-	r = lot_sh("cd %s && %s libb.so liba.so prog && %s --check prog liba.so libb.so", d, bin(), bin());
+	r = shell("cd %s && %s libb.so liba.so prog && %s --check prog liba.so libb.so", d, lot_bin(), lot_bin());
 	cr_assert_eq(r.status, 0, "%s: %s%s", v, r.out, r.err);
-	lot_run_free(&r);
+	shell_result_free(&r);
 	runs_like(v, d, "prog", &ref, "re-optimized after --set-rpath");
-	lot_run_free(&ref);
+	shell_result_free(&ref);
 }
 
 VARIANT_TEST(survives_strip)
 {
-	const char *v = variants[*vi];
-	struct run ref = reference(v);
+	const char *v = lot_variants[*vi];
+	struct shell_result ref = reference(v);
 	char *d = optimized(v);
-	struct run r = lot_sh("cd %s && strip prog liba.so libb.so", d);
+	struct shell_result r = shell("cd %s && strip prog liba.so libb.so", d);
 	cr_assert_eq(r.status, 0, "%s: %s", v, r.err);
-	lot_run_free(&r);
+	shell_result_free(&r);
 	runs_like(v, d, "prog", &ref, "after strip");
 	/* the tables are still there and still current */
-	r = lot_sh("cd %s && %s --check prog liba.so libb.so", d, bin());
+	r = shell("cd %s && %s --check prog liba.so libb.so", d, lot_bin());
 	cr_assert_eq(r.status, 0, "%s: %s%s", v, r.out, r.err);
-	lot_run_free(&r);
+	shell_result_free(&r);
 	for (unsigned i = 0; i < 3; i++) {
 		char p[PATH_MAX];
-		snprintf(p, sizeof p, "%s/%s", d, files[i]);
+		snprintf(p, sizeof p, "%s/%s", d, lot_files[i]);
 		struct elf e;
 		cr_assert_eq(elf_load_file(&e, p), 0, "%s", e.err);
 		cr_assert(e.qbt_off && e.syminfo_off, "%s: strip lost the tables", p);
 		elf_free(&e);
 	}
 	if (is_musl(v)) {
-		r = lot_sh("cd %s && patchelf --set-interpreter %s prog", d, quickbind(v));
+		r = shell("cd %s && patchelf --set-interpreter %s prog", d, quickbind(v));
 		cr_assert_eq(r.status, 0, "%s: %s", v, r.err);
-		lot_run_free(&r);
+		shell_result_free(&r);
 		quickbind_agrees(v, d, "prog", &ref, "quickbind after strip");
 	}
-	lot_run_free(&ref);
+	shell_result_free(&ref);
 }

@@ -12,47 +12,22 @@
 #include <unistd.h>
 
 #include "elffile.h"
-#include "linkopt_util.h"
+#include "linkopt_fixture.h"
+#include "lib/run.h"
+#include "lib/text.h"
 #include "qbtable.h"
 
-static const char *const variants[] = {
-	"g64bfd", "g64lld", "g64mold", "m64bfd", "m64lld", "m64mold",
-	"m32bfd", "m32lld", "m32mold", "g32bfd", "g32lld", "g64sysv", "m32sysv",
-	"g64gold", "m64gold",
-};
-#define NVAR (sizeof variants / sizeof *variants)
-static const char *const files[] = { "prog", "liba.so", "libb.so" };
-
-/* 0 .. NVAR-1, filled from the table so a new variant cannot be missed */
-static int *var_idx(void)
-{
-	static int idx[NVAR];
-	for (size_t i = 0; i < NVAR; i++)
-		idx[i] = (int)i;
-	return idx;
-}
-/* one test per fixture variant; parameters are indices, not pointers */
-#define VARIANT_TEST(name) \
-	ParameterizedTestParameters(linkopt, name) { return cr_make_param_array(int, var_idx(), NVAR); } \
-	ParameterizedTest(int *vi, linkopt, name)
-
-static const char *bin(void)
-{
-	static char p[PATH_MAX];
-	if (!p[0] && !realpath(LINKOPT_BIN, p))
-		cr_assert_fail("cannot find %s", LINKOPT_BIN);
-	return p;
-}
+#define VARIANT_TEST(name) LOT_VARIANT_TEST(linkopt, name)
 
 /* A fresh copy of a variant's fixtures, optimized (all three files). */
 static char *optimized_copy_opt(const char *v, const char *opt)
 {
-	char *d = lot_tmpdir();
+	char *d = make_tmpdir(NULL);
 	lot_copy_variant(v, d);
-	struct run r = lot_sh("%s %s %s/prog %s/liba.so %s/libb.so", bin(), opt, d, d, d);
+	struct shell_result r = shell("%s %s %s/prog %s/liba.so %s/libb.so", lot_bin(), opt, d, d, d);
 	cr_assert_eq(r.status, 0, "%s: linkopt failed: %s", v, r.err);
 	cr_assert_str_empty(r.err, "%s: linkopt printed: %s", v, r.err);
-	lot_run_free(&r);
+	shell_result_free(&r);
 	return d;
 }
 
@@ -63,12 +38,12 @@ static char *optimized_copy(const char *v)
 
 VARIANT_TEST(stock_loader_runs_optimized_program)
 {
-	const char *v = variants[*vi];
-	char *orig = lot_tmpdir();
+	const char *v = lot_variants[*vi];
+	char *orig = make_tmpdir(NULL);
 	lot_copy_variant(v, orig);
 	char *d = optimized_copy(v);
-	struct run a = lot_sh("%s %s/prog x y", lot_loader_prefix(v), orig);
-	struct run b = lot_sh("%s %s/prog x y", lot_loader_prefix(v), d);
+	struct shell_result a = shell("%s %s/prog x y", lot_loader_prefix(v), orig);
+	struct shell_result b = shell("%s %s/prog x y", lot_loader_prefix(v), d);
 	cr_assert_eq(a.status, 3, "%s: original program: status %d %s", v, a.status, a.err);
 	cr_assert_eq(b.status, a.status, "%s: status %d vs %d: %s", v, b.status, a.status, b.err);
 	cr_assert_str_eq(b.out, a.out, "%s", v);
@@ -76,7 +51,7 @@ VARIANT_TEST(stock_loader_runs_optimized_program)
 	/* the tables really are there */
 	for (unsigned i = 0; i < 3; i++) {
 		char p[PATH_MAX];
-		snprintf(p, sizeof p, "%s/%s", d, files[i]);
+		snprintf(p, sizeof p, "%s/%s", d, lot_files[i]);
 		struct elf e;
 		cr_assert_eq(elf_load_file(&e, p), 0, "%s: %s", p, e.err);
 		cr_assert(e.syminfo_off && e.syminfo_size == 4ull * e.nsyms, "%s: no DT_SYMINFO", p);
@@ -96,22 +71,22 @@ VARIANT_TEST(stock_loader_runs_optimized_program)
 		}
 		elf_free(&e);
 	}
-	lot_run_free(&a);
-	lot_run_free(&b);
+	shell_result_free(&a);
+	shell_result_free(&b);
 }
 
 VARIANT_TEST(second_run_is_byte_identical)
 {
-	const char *v = variants[*vi];
+	const char *v = lot_variants[*vi];
 	char *d = optimized_copy(v);
 	for (unsigned i = 0; i < 3; i++) {
 		char p[PATH_MAX], q[PATH_MAX + 8];
-		snprintf(p, sizeof p, "%s/%s", d, files[i]);
+		snprintf(p, sizeof p, "%s/%s", d, lot_files[i]);
 		snprintf(q, sizeof q, "%s.first", p);
-		struct run c = lot_sh("cp -p %s %s && %s %s", p, q, bin(), p);
+		struct shell_result c = shell("cp -p %s %s && %s %s", p, q, lot_bin(), p);
 		cr_assert_eq(c.status, 0, "%s: %s", p, c.err);
-		cr_assert(lot_same_file(p, q), "%s: second run changed the file", p);
-		lot_run_free(&c);
+		cr_assert(same_file(p, q), "%s: second run changed the file", p);
+		shell_result_free(&c);
 	}
 }
 
@@ -124,16 +99,16 @@ VARIANT_TEST(second_run_is_byte_identical)
 
 VARIANT_TEST(elflint_reports_nothing_new)
 {
-	const char *v = variants[*vi];
-	char *orig = lot_tmpdir();
+	const char *v = lot_variants[*vi];
+	char *orig = make_tmpdir(NULL);
 	lot_copy_variant(v, orig);
 	char *d = optimized_copy(v);
 	for (unsigned i = 0; i < 3; i++) {
 		char p[PATH_MAX], q[PATH_MAX];
-		snprintf(p, sizeof p, "%s/%s", d, files[i]);
-		snprintf(q, sizeof q, "%s/%s", orig, files[i]);
-		struct run a = lot_sh(ELFLINT, q, orig);
-		struct run b = lot_sh(ELFLINT, p, d);
+		snprintf(p, sizeof p, "%s/%s", d, lot_files[i]);
+		snprintf(q, sizeof q, "%s/%s", orig, lot_files[i]);
+		struct shell_result a = shell(ELFLINT, q, orig);
+		struct shell_result b = shell(ELFLINT, p, d);
 		struct elf e;
 		cr_assert_eq(elf_load_file(&e, p), 0, "%s", e.err);
 		char *save, *line;
@@ -146,11 +121,11 @@ VARIANT_TEST(elflint_reports_nothing_new)
 				continue;
 			if (!strcmp(line, "No errors") && !strstr(a.out, "No errors"))
 				continue;
-			cr_assert_fail("%s/%s: new elflint message: %s", v, files[i], line);
+			cr_assert_fail("%s/%s: new elflint message: %s", v, lot_files[i], line);
 		}
 		elf_free(&e);
-		lot_run_free(&a);
-		lot_run_free(&b);
+		shell_result_free(&a);
+		shell_result_free(&b);
 	}
 }
 
@@ -167,21 +142,21 @@ static const char *field(char *line, int n)
 /* --dump and readelf's "Dynamic info segment" agree on every entry. */
 VARIANT_TEST(dump_agrees_with_readelf)
 {
-	const char *v = variants[*vi];
+	const char *v = lot_variants[*vi];
 	char *d = optimized_copy(v);
 	for (unsigned i = 0; i < 3; i++) {
 		char p[PATH_MAX];
-		snprintf(p, sizeof p, "%s/%s", d, files[i]);
-		struct run dump = lot_sh("%s --dump %s | awk '$1 ~ /^[0-9]+$/'", bin(), p);
-		struct run re = lot_sh("readelf -dW %s | sed -n '/Dynamic info segment/,$p' | "
+		snprintf(p, sizeof p, "%s/%s", d, lot_files[i]);
+		struct shell_result dump = shell("%s --dump %s | awk '$1 ~ /^[0-9]+$/'", lot_bin(), p);
+		struct shell_result re = shell("readelf -dW %s | sed -n '/Dynamic info segment/,$p' | "
 				       "awk '$1 ~ /^[0-9]+:$/ && $1 != \"0:\"'", p);
 		cr_assert_eq(dump.status, 0);
 		struct elf e;
 		cr_assert_eq(elf_load_file(&e, p), 0, "%s", e.err);
-		cr_assert_eq(lot_count_lines(dump.out), e.nsyms - 1, "%s: dump has %u lines for %u symbols", p,
-			     lot_count_lines(dump.out), e.nsyms);
-		cr_assert_eq(lot_count_lines(re.out), e.nsyms - 1, "%s: readelf shows %u entries\n%s", p,
-			     lot_count_lines(re.out), re.out);
+		cr_assert_eq(count_lines(dump.out), e.nsyms - 1, "%s: dump has %u lines for %u symbols", p,
+			     count_lines(dump.out), e.nsyms);
+		cr_assert_eq(count_lines(re.out), e.nsyms - 1, "%s: readelf shows %u entries\n%s", p,
+			     count_lines(re.out), re.out);
 		char *s1, *s2, *l1 = strtok_r(dump.out, "\n", &s1), *l2 = strtok_r(re.out, "\n", &s2);
 		for (; l1 && l2; l1 = strtok_r(NULL, "\n", &s1), l2 = strtok_r(NULL, "\n", &s2)) {
 			char a[512], b[512], idx[64], name[256], bound[256], hint[64];
@@ -213,8 +188,8 @@ VARIANT_TEST(dump_agrees_with_readelf)
 				cr_assert_str_eq(rb, bound, "%s: %s | %s", p, l1, l2);
 		}
 		elf_free(&e);
-		lot_run_free(&dump);
-		lot_run_free(&re);
+		shell_result_free(&dump);
+		shell_result_free(&re);
 	}
 }
 
@@ -234,10 +209,10 @@ static const char *bound_of(const char *dump, const char *sym)
 
 VARIANT_TEST(binding_decisions)
 {
-	const char *v = variants[*vi];
+	const char *v = lot_variants[*vi];
 	char *d = optimized_copy(v);
-	struct run p = lot_sh("%s --dump %s/prog", bin(), d);
-	struct run a = lot_sh("%s --dump %s/liba.so", bin(), d);
+	struct shell_result p = shell("%s --dump %s/prog", lot_bin(), d);
+	struct shell_result a = shell("%s --dump %s/liba.so", lot_bin(), d);
 	cr_assert_str_eq(bound_of(p.out, "a_func"), "liba.so", "%s\n%s", v, p.out);
 	cr_assert_str_eq(bound_of(p.out, "b_func"), "libb.so", "%s\n%s", v, p.out);
 	cr_assert_str_eq(bound_of(p.out, "shared_dup"), "<multi>", "%s\n%s", v, p.out);
@@ -245,62 +220,62 @@ VARIANT_TEST(binding_decisions)
 	cr_assert_str_eq(bound_of(a.out, "_ZTV4Fake"), "<vague>", "%s\n%s", v, a.out);
 	cr_assert_str_eq(bound_of(a.out, "b_func"), "libb.so", "%s\n%s", v, a.out);
 	cr_assert_str_eq(bound_of(a.out, "a_func"), "<self>", "%s\n%s", v, a.out);
-	lot_run_free(&p);
-	lot_run_free(&a);
+	shell_result_free(&p);
+	shell_result_free(&a);
 }
 
 VARIANT_TEST(check_detects_changed_library)
 {
-	const char *v = variants[*vi];
+	const char *v = lot_variants[*vi];
 	char *d = optimized_copy(v);
-	struct run ok = lot_sh("%s --check %s/prog %s/liba.so", bin(), d, d);
+	struct shell_result ok = shell("%s --check %s/prog %s/liba.so", lot_bin(), d, d);
 	cr_assert_eq(ok.status, 0, "%s: fresh tables reported stale: %s%s", v, ok.out, ok.err);
-	struct run st = lot_sh("cp %s/libb2.so %s/libb.so && %s --check %s/liba.so", d, d, bin(), d);
+	struct shell_result st = shell("cp %s/libb2.so %s/libb.so && %s --check %s/liba.so", d, d, lot_bin(), d);
 	cr_assert_eq(st.status, 1, "%s: stale binding not detected: %s%s", v, st.out, st.err);
 	cr_assert(strstr(st.out, "b_func bound to libb.so"), "%s: %s", v, st.out);
 	cr_assert(strstr(st.out, "libb.so changed since linkopt ran"), "%s: %s", v, st.out);
-	cr_assert_eq(lot_count_lines(st.out), 2, "%s: only b_func and libb's identity went stale: %s", v, st.out);
-	lot_run_free(&ok);
-	lot_run_free(&st);
+	cr_assert_eq(count_lines(st.out), 2, "%s: only b_func and libb's identity went stale: %s", v, st.out);
+	shell_result_free(&ok);
+	shell_result_free(&st);
 }
 
 VARIANT_TEST(interposers_lists_duplicate_definitions)
 {
-	const char *v = variants[*vi];
-	char *d = lot_tmpdir();
+	const char *v = lot_variants[*vi];
+	char *d = make_tmpdir(NULL);
 	lot_copy_variant(v, d);
-	struct run r = lot_sh("%s --interposers %s/prog", bin(), d);
+	struct shell_result r = shell("%s --interposers %s/prog", lot_bin(), d);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	char want[1024];
 	snprintf(want, sizeof want, "shared_dup: %s/liba.so %s/libb.so\n", d, d);
 	cr_assert(strstr(r.out, want), "%s: %s", v, r.out);
 	cr_assert(!strstr(r.out, "a_func:"), "%s: %s", v, r.out);
-	lot_run_free(&r);
+	shell_result_free(&r);
 }
 
 VARIANT_TEST(interpose_list_and_nodirect)
 {
-	const char *v = variants[*vi];
-	char *d = lot_tmpdir();
+	const char *v = lot_variants[*vi];
+	char *d = make_tmpdir(NULL);
 	lot_copy_variant(v, d);
-	struct run r = lot_sh("printf 'a_func\\n' > %s/list && %s --nodirect %s/libb.so && "
+	struct shell_result r = shell("printf 'a_func\\n' > %s/list && %s --nodirect %s/libb.so && "
 			      "%s --interpose-list %s/list %s/prog && %s --dump %s/prog && %s --dump %s/libb.so",
-			      d, bin(), d, bin(), d, d, bin(), d, bin(), d);
+			      d, lot_bin(), d, lot_bin(), d, d, lot_bin(), d, lot_bin(), d);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	cr_assert_str_eq(bound_of(r.out, "a_func"), "<nodirect>", "%s\n%s", v, r.out);
 	cr_assert_str_eq(bound_of(r.out, "b_func"), "<nodirect>", "%s\n%s", v, r.out);
 	cr_assert_str_eq(bound_of(strstr(r.out, "libb.so: ELFCLASS"), "b_func"), "<self,nodirect>", "%s\n%s", v, r.out);
-	lot_run_free(&r);
+	shell_result_free(&r);
 }
 
 VARIANT_TEST(keeps_mode_owner_and_times)
 {
-	const char *v = variants[*vi];
-	char *d = lot_tmpdir();
+	const char *v = lot_variants[*vi];
+	char *d = make_tmpdir(NULL);
 	lot_copy_variant(v, d);
 	char p[PATH_MAX];
 	snprintf(p, sizeof p, "%s/prog", d);
-	struct run r = lot_sh("chmod 751 %s && touch -d '2001-02-03 04:05:06' %s && %s %s", p, p, bin(), p);
+	struct shell_result r = shell("chmod 751 %s && touch -d '2001-02-03 04:05:06' %s && %s %s", p, p, lot_bin(), p);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	struct stat st;
 	cr_assert_eq(stat(p, &st), 0);
@@ -312,26 +287,26 @@ VARIANT_TEST(keeps_mode_owner_and_times)
 	cr_assert_eq(elf_load_file(&e, p), 0);
 	cr_assert(e.qbt_off, "not optimized");
 	elf_free(&e);
-	lot_run_free(&r);
+	shell_result_free(&r);
 }
 
 VARIANT_TEST(dash_o_leaves_input_alone)
 {
-	const char *v = variants[*vi];
-	char *d = lot_tmpdir();
+	const char *v = lot_variants[*vi];
+	char *d = make_tmpdir(NULL);
 	lot_copy_variant(v, d);
-	struct run r = lot_sh("cp -p %s/liba.so %s/ref && %s -o %s/out.so %s/liba.so", d, d, bin(), d, d);
+	struct shell_result r = shell("cp -p %s/liba.so %s/ref && %s -o %s/out.so %s/liba.so", d, d, lot_bin(), d, d);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	char a[PATH_MAX], b[PATH_MAX];
 	snprintf(a, sizeof a, "%s/liba.so", d);
 	snprintf(b, sizeof b, "%s/ref", d);
-	cr_assert(lot_same_file(a, b));
+	cr_assert(same_file(a, b));
 	snprintf(a, sizeof a, "%s/out.so", d);
 	struct elf e;
 	cr_assert_eq(elf_load_file(&e, a), 0, "%s", e.err);
 	cr_assert(e.qbt_off);
 	elf_free(&e);
-	lot_run_free(&r);
+	shell_result_free(&r);
 }
 
 /* One line "linkopt: FILE: reason", exit status 2, file untouched. */
@@ -339,37 +314,37 @@ static void expect_rejected(const char *path, const char *why)
 {
 	char ref[PATH_MAX + 8];
 	snprintf(ref, sizeof ref, "%s.ref", path);
-	struct run c = lot_sh("cp -p %s %s", path, ref);
-	lot_run_free(&c);
+	struct shell_result c = shell("cp -p %s %s", path, ref);
+	shell_result_free(&c);
 	struct stat before, after;
 	cr_assert_eq(stat(path, &before), 0);
-	struct run r = lot_sh("%s %s", bin(), path);
+	struct shell_result r = shell("%s %s", lot_bin(), path);
 	cr_assert_eq(r.status, 2, "%s: status %d", why, r.status);
 	cr_assert_str_empty(r.out, "%s", why);
-	cr_assert_eq(lot_count_lines(r.err), 1, "%s: %s", why, r.err);
+	cr_assert_eq(count_lines(r.err), 1, "%s: %s", why, r.err);
 	char prefix[PATH_MAX + 16];
 	snprintf(prefix, sizeof prefix, "linkopt: %s: ", path);
 	cr_assert(!strncmp(r.err, prefix, strlen(prefix)) && strlen(r.err) > strlen(prefix) + 1, "%s: %s", why, r.err);
-	cr_assert(lot_same_file(path, ref), "%s: file changed", why);
+	cr_assert(same_file(path, ref), "%s: file changed", why);
 	cr_assert_eq(stat(path, &after), 0);
 	cr_assert_eq(before.st_ino, after.st_ino, "%s: file replaced", why);
-	lot_run_free(&r);
+	shell_result_free(&r);
 }
 
 VARIANT_TEST(bad_input_is_rejected_cleanly)
 {
-	const char *v = variants[*vi];
-	char *d = lot_tmpdir();
+	const char *v = lot_variants[*vi];
+	char *d = make_tmpdir(NULL);
 	lot_copy_variant(v, d);
 	char p[PATH_MAX];
 	snprintf(p, sizeof p, "%s/notelf", d);
-	struct run r = lot_sh("printf 'just text\\n' > %s", p);
-	lot_run_free(&r);
+	struct shell_result r = shell("printf 'just text\\n' > %s", p);
+	shell_result_free(&r);
 	expect_rejected(p, "not ELF");
 
 	size_t len;
 	snprintf(p, sizeof p, "%s/prog", d);
-	char *img = lot_read(p, &len);
+	char *img = read_file(p, &len);
 	size_t cuts[] = { 0, 3, 16, 40, 63, 100, 600, len / 3, len / 2, len - 700, len - 1 };
 	for (unsigned i = 0; i < sizeof cuts / sizeof *cuts; i++) {
 		char t[PATH_MAX];
@@ -388,32 +363,32 @@ VARIANT_TEST(bad_input_is_rejected_cleanly)
 	expect_rejected(p, "unknown machine");
 	free(img);
 
-	r = lot_sh("rm %s/libb.so", d);
-	lot_run_free(&r);
+	r = shell("rm %s/libb.so", d);
+	shell_result_free(&r);
 	snprintf(p, sizeof p, "%s/prog", d);
 	expect_rejected(p, "missing library");
-	r = lot_sh("%s %s/prog", bin(), d);
+	r = shell("%s %s/prog", lot_bin(), d);
 	cr_assert(strstr(r.err, "libb.so"), "%s", r.err);
-	lot_run_free(&r);
+	shell_result_free(&r);
 }
 
 /* --root: every dynamic ELF object of a small image, libraries resolved
  * inside the image; other files untouched. */
 Test(linkopt, root_optimizes_an_image_tree)
 {
-	char *d = lot_tmpdir(), fix[PATH_MAX];
+	char *d = make_tmpdir(NULL), fix[PATH_MAX];
 	cr_assert(realpath(LOT_DIR, fix));
-	struct run r = lot_sh("cd %s && mkdir -p usr/bin usr/lib etc && cp %s/m64bfd/prog usr/bin/ && "
+	struct shell_result r = shell("cd %s && mkdir -p usr/bin usr/lib etc && cp %s/m64bfd/prog usr/bin/ && "
 			      "cp %s/m64bfd/liba.so %s/m64bfd/libb.so usr/lib/ && printf 'hello\\n' > etc/motd && "
 			      "printf 'int main(void){return 0;}' | musl-gcc -static -x c -o usr/bin/static - && "
 			      "cp -p usr/bin/static static.ref && cp etc/motd motd.ref",
 			      d, fix, fix, fix);
 	cr_assert_eq(r.status, 0, "%s", r.err);
-	lot_run_free(&r);
-	r = lot_sh("%s --root %s", bin(), d);
+	shell_result_free(&r);
+	r = shell("%s --root %s", lot_bin(), d);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	cr_assert_str_empty(r.err);
-	lot_run_free(&r);
+	shell_result_free(&r);
 	const char *objs[] = { "usr/bin/prog", "usr/lib/liba.so", "usr/lib/libb.so" };
 	for (unsigned i = 0; i < 3; i++) {
 		char p[PATH_MAX];
@@ -423,24 +398,24 @@ Test(linkopt, root_optimizes_an_image_tree)
 		cr_assert(e.qbt_off && e.syminfo_off, "%s not optimized", p);
 		elf_free(&e);
 	}
-	r = lot_sh("%s --dump %s/usr/lib/liba.so", bin(), d);
+	r = shell("%s --dump %s/usr/lib/liba.so", lot_bin(), d);
 	cr_assert_str_eq(bound_of(r.out, "b_func"), "libb.so", "%s", r.out);
-	lot_run_free(&r);
+	shell_result_free(&r);
 	char a[PATH_MAX], b[PATH_MAX];
 	snprintf(a, sizeof a, "%s/usr/bin/static", d);
 	snprintf(b, sizeof b, "%s/static.ref", d);
-	cr_assert(lot_same_file(a, b));
+	cr_assert(same_file(a, b));
 	snprintf(a, sizeof a, "%s/etc/motd", d);
 	snprintf(b, sizeof b, "%s/motd.ref", d);
-	cr_assert(lot_same_file(a, b));
+	cr_assert(same_file(a, b));
 	/* the libraries are not in the rpath of the program: only the image's
 	 * /usr/lib has them, so running it proves the search used the root */
-	r = lot_sh("LD_LIBRARY_PATH=%s/usr/lib %s/usr/bin/prog", d, d);
+	r = shell("LD_LIBRARY_PATH=%s/usr/lib %s/usr/bin/prog", d, d);
 	cr_assert_eq(r.status, 3, "%s", r.err);
-	lot_run_free(&r);
-	r = lot_sh("%s --root %s", bin(), d);
+	shell_result_free(&r);
+	r = shell("%s --root %s", lot_bin(), d);
 	cr_assert_eq(r.status, 0, "%s", r.err);
-	lot_run_free(&r);
+	shell_result_free(&r);
 }
 
 /* An image's symbolic links are followed inside the image, absolute
@@ -448,55 +423,55 @@ Test(linkopt, root_optimizes_an_image_tree)
  * file, not the host's), as a program chrooted into it finds them. */
 Test(linkopt, root_follows_absolute_links_inside_the_image)
 {
-	char *d = lot_tmpdir(), fix[PATH_MAX];
+	char *d = make_tmpdir(NULL), fix[PATH_MAX];
 	cr_assert(realpath(LOT_DIR, fix));
-	struct run r = lot_sh("cd %s && mkdir -p img/usr/bin img/usr/lib img/opt/real img/lib && cp %s/m64bfd/prog img/usr/bin/ && "
+	struct shell_result r = shell("cd %s && mkdir -p img/usr/bin img/usr/lib img/opt/real img/lib && cp %s/m64bfd/prog img/usr/bin/ && "
 			      "cp %s/m64bfd/liba.so img/usr/lib/ && cp %s/m64bfd/libb.so img/opt/real/libb.so.1 && "
 			      "ln -s /opt/real/libb.so.1 img/usr/lib/libb.so && cp /lib/ld-musl-x86_64.so.1 img/lib/ && "
 			      "test ! -e /opt/real/libb.so.1",
 			      d, fix, fix, fix);
 	cr_assert_eq(r.status, 0, "%s", r.err);
-	lot_run_free(&r);
-	r = lot_sh("cd %s && %s --root img", d, bin());
+	shell_result_free(&r);
+	r = shell("cd %s && %s --root img", d, lot_bin());
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	cr_assert_str_empty(r.err);
-	lot_run_free(&r);
-	r = lot_sh("cd %s && %s --dump img/usr/lib/liba.so", d, bin());
+	shell_result_free(&r);
+	r = shell("cd %s && %s --dump img/usr/lib/liba.so", d, lot_bin());
 	cr_assert_str_eq(bound_of(r.out, "b_func"), "libb.so", "%s", r.out);
-	lot_run_free(&r);
+	shell_result_free(&r);
 	char p[PATH_MAX];
 	snprintf(p, sizeof p, "%s/img/opt/real/libb.so.1", d);
 	struct elf e;
 	cr_assert_eq(elf_load_file(&e, p), 0, "%s", e.err);
 	cr_assert(e.qbt_off && e.syminfo_off, "the link's target was not optimized");
 	elf_free(&e);
-	r = lot_sh("cd %s && %s --check --root img", d, bin());
+	r = shell("cd %s && %s --check --root img", d, lot_bin());
 	cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
-	lot_run_free(&r);
+	shell_result_free(&r);
 	if (geteuid() == 0) {
-		r = lot_sh("chroot %s/img /usr/bin/prog x y", d);
+		r = shell("chroot %s/img /usr/bin/prog x y", d);
 		cr_assert_eq(r.status, 3, "in the image: %s", r.err);
-		lot_run_free(&r);
+		shell_result_free(&r);
 	}
 }
 
 Test(linkopt, cli_help_version_and_usage)
 {
-	struct run r = lot_sh("%s --help", bin());
+	struct shell_result r = shell("%s --help", lot_bin());
 	cr_assert_eq(r.status, 0);
 	cr_assert(strstr(r.out, "--dump") && strstr(r.out, "--root"));
-	lot_run_free(&r);
-	r = lot_sh("%s --version", bin());
+	shell_result_free(&r);
+	r = shell("%s --version", lot_bin());
 	cr_assert_eq(r.status, 0);
 	cr_assert(!strncmp(r.out, "linkopt ", 8));
-	lot_run_free(&r);
-	r = lot_sh("%s", bin());
+	shell_result_free(&r);
+	r = shell("%s", lot_bin());
 	cr_assert_eq(r.status, 2);
-	lot_run_free(&r);
-	r = lot_sh("%s /nonexistent/file", bin());
+	shell_result_free(&r);
+	r = shell("%s /nonexistent/file", lot_bin());
 	cr_assert_eq(r.status, 2);
-	cr_assert_eq(lot_count_lines(r.err), 1, "%s", r.err);
-	lot_run_free(&r);
+	cr_assert_eq(count_lines(r.err), 1, "%s", r.err);
+	shell_result_free(&r);
 }
 
 struct symview {
@@ -540,18 +515,18 @@ static int cmps(const void *a, const void *b)
  * .hash and .gnu.hash against .dynsym) finds nothing new. */
 VARIANT_TEST(o1_renumbers_consistently)
 {
-	const char *v = variants[*vi];
-	char *orig = lot_tmpdir();
+	const char *v = lot_variants[*vi];
+	char *orig = make_tmpdir(NULL);
 	lot_copy_variant(v, orig);
 	char *d = optimized_copy_opt(v, "-O1");
-	struct run a = lot_sh("%s %s/prog", lot_loader_prefix(v), orig);
-	struct run b = lot_sh("%s %s/prog", lot_loader_prefix(v), d);
+	struct shell_result a = shell("%s %s/prog", lot_loader_prefix(v), orig);
+	struct shell_result b = shell("%s %s/prog", lot_loader_prefix(v), d);
 	cr_assert_eq(b.status, a.status, "%s: %s", v, b.err);
 	cr_assert_str_eq(b.out, a.out, "%s", v);
 	for (unsigned i = 0; i < 3; i++) {
 		char p[PATH_MAX], q[PATH_MAX];
-		snprintf(p, sizeof p, "%s/%s", orig, files[i]);
-		snprintf(q, sizeof q, "%s/%s", d, files[i]);
+		snprintf(p, sizeof p, "%s/%s", orig, lot_files[i]);
+		snprintf(q, sizeof q, "%s/%s", d, lot_files[i]);
 		struct symview x, y;
 		relnames(p, &x);
 		relnames(q, &y);
@@ -570,11 +545,11 @@ VARIANT_TEST(o1_renumbers_consistently)
 		memcpy(&h, e.buf + e.qbt_off, sizeof h);
 		cr_assert(h.flags & QB_TF_DYNSORTED);
 		elf_free(&e);
-		struct run again = lot_sh("cp %s %s.1 && %s -O1 %s && cmp %s %s.1", q, q, bin(), q, q, q);
+		struct shell_result again = shell("cp %s %s.1 && %s -O1 %s && cmp %s %s.1", q, q, lot_bin(), q, q, q);
 		cr_assert_eq(again.status, 0, "%s: second -O1 run changed the file: %s", q, again.out);
-		struct run la = lot_sh(ELFLINT " | grep -v 'unknown tag' | grep -v 'No errors'", p, orig);
-		struct run lb = lot_sh(ELFLINT " | grep -v 'unknown tag' | grep -v 'No errors'", q, d);
-		const char *extra = lot_new_line(la.out, lb.out);
+		struct shell_result la = shell(ELFLINT " | grep -v 'unknown tag' | grep -v 'No errors'", p, orig);
+		struct shell_result lb = shell(ELFLINT " | grep -v 'unknown tag' | grep -v 'No errors'", q, d);
+		const char *extra = first_new_line(la.out, lb.out);
 		cr_assert(!extra, "%s: new elflint message: %s", q, extra);
 	}
 }
@@ -588,8 +563,8 @@ Test(linkopt, link_wrapper_optimizes_every_link)
 	cr_assert(realpath("tests/linkopt", src));
 	const char *ccs[] = { "gcc", "gcc -fuse-ld=lld", "musl-gcc -fuse-ld=mold", "i386-linux-musl-gcc" };
 	for (unsigned i = 0; i < sizeof ccs / sizeof *ccs; i++) {
-		char *d = lot_tmpdir();
-		struct run r = lot_sh("cd %s && %s -B%s -shared -fPIC -o libb.so %s/libb.c && "
+		char *d = make_tmpdir(NULL);
+		struct shell_result r = shell("cd %s && %s -B%s -shared -fPIC -o libb.so %s/libb.c && "
 				      "%s -B%s -shared -fPIC -o liba.so %s/liba.c -L. -lb && "
 				      "%s -B%s -o prog %s/prog.c -L. -la -lb -Wl,-rpath,%s && "
 				      "%s -B%s -c -o x.o %s/libb.c && %s -B%s -r -o r.o x.o && cp r.o r.ref && ./prog",
@@ -608,14 +583,14 @@ Test(linkopt, link_wrapper_optimizes_every_link)
 		char a[PATH_MAX], b[PATH_MAX];
 		snprintf(a, sizeof a, "%s/r.o", d);
 		snprintf(b, sizeof b, "%s/r.ref", d);
-		cr_assert(lot_same_file(a, b));
-		lot_run_free(&r);
+		cr_assert(same_file(a, b));
+		shell_result_free(&r);
 	}
-	struct run s = lot_sh("cd %s && printf 'int main(void){return 0;}' | musl-gcc -B%s -static -x c -o st - && ./st",
-			      lot_tmpdir(), w);
+	struct shell_result s = shell("cd %s && printf 'int main(void){return 0;}' | musl-gcc -B%s -static -x c -o st - && ./st",
+			      make_tmpdir(NULL), w);
 	cr_assert_eq(s.status, 0, "%s", s.err);
 	cr_assert_str_empty(s.err, "static link: %s", s.err);
-	lot_run_free(&s);
+	shell_result_free(&s);
 }
 
 /* Random corruption of real files: linkopt either optimizes the file or
@@ -623,13 +598,13 @@ Test(linkopt, link_wrapper_optimizes_every_link)
 Test(linkopt, corrupted_files_never_crash, .timeout = 120)
 {
 	const char *srcs[] = { "m64bfd/prog", "g32bfd/liba.so", "g64mold/prog", "m32lld/libb.so" };
-	char *d = lot_tmpdir();
+	char *d = make_tmpdir(NULL);
 	srand(4242);
 	for (int it = 0; it < 160; it++) {
 		char src[PATH_MAX], p[PATH_MAX];
 		snprintf(src, sizeof src, "%s/%s", LOT_DIR, srcs[it % 4]);
 		size_t len;
-		uint8_t *b = (uint8_t *)lot_read(src, &len);
+		uint8_t *b = (uint8_t *)read_file(src, &len);
 		cr_assert(b);
 		size_t lim = it % 3 == 0 ? 1024 : len;
 		for (int k = 0; k < 1 + it % 8; k++)
@@ -641,13 +616,13 @@ Test(linkopt, corrupted_files_never_crash, .timeout = 120)
 		fwrite(b, 1, len, f);
 		fclose(f);
 		free(b);
-		struct run r = lot_sh("%s -O1 -o %s/out %s", bin(), d, p);
-		cr_assert(r.status == 0 || (r.status == 2 && lot_count_lines(r.err) == 1),
+		struct shell_result r = shell("%s -O1 -o %s/out %s", lot_bin(), d, p);
+		cr_assert(r.status == 0 || (r.status == 2 && count_lines(r.err) == 1),
 			  "iteration %d (%s): status %d: %s", it, srcs[it % 4], r.status, r.err);
-		lot_run_free(&r);
-		r = lot_sh("%s --dump %s", bin(), p);
+		shell_result_free(&r);
+		r = shell("%s --dump %s", lot_bin(), p);
 		cr_assert(r.status == 0 || r.status == 2, "dump of iteration %d: status %d", it, r.status);
-		lot_run_free(&r);
+		shell_result_free(&r);
 	}
 }
 
@@ -659,12 +634,12 @@ Test(linkopt, section_name_table_not_in_the_file)
 {
 	const char *srcs[] = { "m64bfd/libb.so", "m32bfd/libb.so" };
 	const uint32_t types[] = { SHT_NULL, SHT_NOBITS };
-	char *d = lot_tmpdir();
+	char *d = make_tmpdir(NULL);
 	for (int i = 0; i < 4; i++) {
 		char src[PATH_MAX], p[PATH_MAX], ref[PATH_MAX];
 		snprintf(src, sizeof src, "%s/%s", LOT_DIR, srcs[i % 2]);
 		size_t len;
-		uint8_t *b = (uint8_t *)lot_read(src, &len);
+		uint8_t *b = (uint8_t *)read_file(src, &len);
 		cr_assert(b);
 		struct elf e;
 		cr_assert_eq(elf_load_file(&e, src), 0, "%s", e.err);
@@ -685,15 +660,15 @@ Test(linkopt, section_name_table_not_in_the_file)
 			cr_assert(f && fwrite(b, 1, len, f) == len && !fclose(f));
 		}
 		free(b);
-		struct run r = lot_sh("%s -o %s/out%d.so %s", bin(), d, i, p);
-		cr_expect(r.status == 2 && lot_count_lines(r.err) == 1 && strstr(r.err, p),
+		struct shell_result r = shell("%s -o %s/out%d.so %s", lot_bin(), d, i, p);
+		cr_expect(r.status == 2 && count_lines(r.err) == 1 && strstr(r.err, p),
 			  "%s (type %u), -o: status %d: %s", srcs[i % 2], types[i / 2], r.status, r.err);
-		lot_run_free(&r);
-		r = lot_sh("%s %s", bin(), p);
-		cr_expect(r.status == 2 && lot_count_lines(r.err) == 1,
+		shell_result_free(&r);
+		r = shell("%s %s", lot_bin(), p);
+		cr_expect(r.status == 2 && count_lines(r.err) == 1,
 			  "%s (type %u), in place: status %d: %s", srcs[i % 2], types[i / 2], r.status, r.err);
-		lot_run_free(&r);
-		cr_expect(lot_same_file(p, ref), "%s: input changed", srcs[i % 2]);
+		shell_result_free(&r);
+		cr_expect(same_file(p, ref), "%s: input changed", srcs[i % 2]);
 	}
 }
 
@@ -701,7 +676,7 @@ Test(linkopt, section_name_table_not_in_the_file)
  * that a replaced or rewritten file shows. */
 static char *dir_state(const char *dir)
 {
-	struct run r = lot_sh("cd %s && find . -type f -printf '%%p %%s %%i\\n' | sort && cat $(find . -type f | sort) | md5sum",
+	struct shell_result r = shell("cd %s && find . -type f -printf '%%p %%s %%i\\n' | sort && cat $(find . -type f | sort) | md5sum",
 			      dir);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	free(r.err);
@@ -715,28 +690,28 @@ Test(linkopt, several_files_all_or_nothing)
 {
 	const char *vs[] = { "m64bfd", "m32lld" };
 	for (unsigned k = 0; k < 2; k++) {
-		char *d = lot_tmpdir();
+		char *d = make_tmpdir(NULL);
 		lot_copy_variant(vs[k], d);
-		struct run r = lot_sh("cd %s && printf 'not ELF\\n' > zz-notelf && head -c 900 libb.so > trunc.so", d);
-		lot_run_free(&r);
+		struct shell_result r = shell("cd %s && printf 'not ELF\\n' > zz-notelf && head -c 900 libb.so > trunc.so", d);
+		shell_result_free(&r);
 		char *before = dir_state(d);
 		const char *lists[] = { "prog liba.so libb.so zz-notelf", "trunc.so prog liba.so libb.so",
 					"-O1 libb.so liba.so prog zz-notelf" };
 		for (unsigned i = 0; i < 3; i++) {
-			r = lot_sh("cd %s && %s %s", d, bin(), lists[i]);
+			r = shell("cd %s && %s %s", d, lot_bin(), lists[i]);
 			cr_assert_eq(r.status, 2, "%s: %s: status %d", vs[k], lists[i], r.status);
 			cr_assert(strstr(r.err, "no file changed (3 optimized files discarded)"), "%s: %s", lists[i], r.err);
 			char *after = dir_state(d);
 			cr_assert_str_eq(after, before, "%s: %s changed files", vs[k], lists[i]);
 			free(after);
-			lot_run_free(&r);
+			shell_result_free(&r);
 		}
 		/* the good files alone go through, together */
-		r = lot_sh("cd %s && %s prog liba.so libb.so && %s --check prog liba.so libb.so && ls -a | grep -c linkopt",
-			   d, bin(), bin());
+		r = shell("cd %s && %s prog liba.so libb.so && %s --check prog liba.so libb.so && ls -a | grep -c linkopt",
+			   d, lot_bin(), lot_bin());
 		cr_assert_eq(r.status, 1, "%s: %s", vs[k], r.err); /* grep -c found nothing */
 		cr_assert_str_eq(r.out, "0\n");
-		lot_run_free(&r);
+		shell_result_free(&r);
 		free(before);
 	}
 }
@@ -745,24 +720,24 @@ Test(linkopt, several_files_all_or_nothing)
  * other one from being rewritten. */
 Test(linkopt, root_all_or_nothing)
 {
-	char *d = lot_tmpdir(), fix[PATH_MAX];
+	char *d = make_tmpdir(NULL), fix[PATH_MAX];
 	cr_assert(realpath(LOT_DIR, fix));
-	struct run r = lot_sh("cd %s && mkdir -p usr/bin usr/lib && cp %s/m64bfd/prog usr/bin/ && "
+	struct shell_result r = shell("cd %s && mkdir -p usr/bin usr/lib && cp %s/m64bfd/prog usr/bin/ && "
 			      "cp %s/m64bfd/liba.so %s/m64bfd/libb.so usr/lib/ && head -c 1000 usr/lib/liba.so > usr/lib/libdamaged.so",
 			      d, fix, fix, fix);
 	cr_assert_eq(r.status, 0, "%s", r.err);
-	lot_run_free(&r);
+	shell_result_free(&r);
 	char *before = dir_state(d);
-	r = lot_sh("%s --root %s", bin(), d);
+	r = shell("%s --root %s", lot_bin(), d);
 	cr_assert_eq(r.status, 2, "status %d: %s", r.status, r.err);
 	cr_assert(strstr(r.err, "libdamaged.so"), "%s", r.err);
 	char *after = dir_state(d);
 	cr_assert_str_eq(after, before);
 	free(after);
-	lot_run_free(&r);
-	r = lot_sh("rm %s/usr/lib/libdamaged.so && %s --root %s && %s --check --root %s", d, bin(), d, bin(), d);
+	shell_result_free(&r);
+	r = shell("rm %s/usr/lib/libdamaged.so && %s --root %s && %s --check --root %s", d, lot_bin(), d, lot_bin(), d);
 	cr_assert_eq(r.status, 0, "%s", r.err);
-	lot_run_free(&r);
+	shell_result_free(&r);
 	free(before);
 }
 
@@ -770,18 +745,18 @@ Test(linkopt, root_all_or_nothing)
  * named once, before anything is optimized for it. */
 Test(linkopt, root_program_that_cannot_be_loaded)
 {
-	char *d = lot_tmpdir(), fix[PATH_MAX];
+	char *d = make_tmpdir(NULL), fix[PATH_MAX];
 	cr_assert(realpath(LOT_DIR, fix));
-	struct run r = lot_sh("cd %s && mkdir -p usr/bin usr/lib && cp %s/m64bfd/prog usr/bin/ && cp %s/m64bfd/liba.so usr/lib/",
+	struct shell_result r = shell("cd %s && mkdir -p usr/bin usr/lib && cp %s/m64bfd/prog usr/bin/ && cp %s/m64bfd/liba.so usr/lib/",
 			      d, fix, fix);
 	cr_assert_eq(r.status, 0, "%s", r.err);
-	lot_run_free(&r);
+	shell_result_free(&r);
 	char *before = dir_state(d);
-	r = lot_sh("%s --root %s", bin(), d);
+	r = shell("%s --root %s", lot_bin(), d);
 	cr_assert_eq(r.status, 2, "status %d: %s", r.status, r.err);
-	cr_assert_eq(lot_count_lines(r.err), 1, "%s", r.err);
+	cr_assert_eq(count_lines(r.err), 1, "%s", r.err);
 	cr_assert(strstr(r.err, "usr/bin/prog: cannot be loaded: needed library libb.so not found"), "%s", r.err);
-	lot_run_free(&r);
+	shell_result_free(&r);
 	char *after = dir_state(d);
 	cr_assert_str_eq(after, before);
 	free(after);
@@ -792,26 +767,26 @@ Test(linkopt, root_program_that_cannot_be_loaded)
  * file cannot be linked or replaced): every input stays as it was. */
 Test(linkopt, failed_replacement_changes_nothing)
 {
-	char *d = lot_tmpdir();
+	char *d = make_tmpdir(NULL);
 	lot_copy_variant("m64bfd", d);
 	char p[PATH_MAX];
 	snprintf(p, sizeof p, "%s/liba.so", d);
-	struct run r = lot_sh("chattr +i %s", p);
+	struct shell_result r = shell("chattr +i %s", p);
 	if (r.status)
 		cr_skip_test("chattr +i not possible here (needs root and ext2/3/4, xfs or btrfs): %s", r.err);
-	lot_run_free(&r);
+	shell_result_free(&r);
 	char *before = dir_state(d);
-	r = lot_sh("cd %s && %s prog liba.so libb.so", d, bin());
-	struct run u = lot_sh("chattr -i %s", p);
-	lot_run_free(&u);
+	r = shell("cd %s && %s prog liba.so libb.so", d, lot_bin());
+	struct shell_result u = shell("chattr -i %s", p);
+	shell_result_free(&u);
 	cr_assert_eq(r.status, 2, "status %d: %s", r.status, r.err);
-	cr_assert_eq(lot_count_lines(r.err), 1, "%s", r.err);
+	cr_assert_eq(count_lines(r.err), 1, "%s", r.err);
 	cr_assert(strstr(r.err, "liba.so") && strstr(r.err, "no file changed"), "%s", r.err);
 	char *after = dir_state(d);
 	cr_assert_str_eq(after, before);
 	free(after);
 	free(before);
-	lot_run_free(&r);
+	shell_result_free(&r);
 }
 
 /* Without section headers linkopt cannot tell what follows the program
@@ -819,15 +794,15 @@ Test(linkopt, failed_replacement_changes_nothing)
  * the program still runs, natively, with the same output. */
 Test(linkopt, no_section_headers_fallback)
 {
-	char *d = lot_tmpdir();
+	char *d = make_tmpdir(NULL);
 	lot_copy_variant("m64bfd", d);
-	struct run r = lot_sh("cd %s && ./prog x y > ref.out; cp prog noshdr && "
+	struct shell_result r = shell("cd %s && ./prog x y > ref.out; cp prog noshdr && "
 			      "printf '\\0\\0\\0\\0\\0\\0\\0\\0' | dd of=noshdr bs=1 seek=40 conv=notrunc status=none && "
 			      "printf '\\0\\0\\0\\0' | dd of=noshdr bs=1 seek=60 conv=notrunc status=none && "
-			      "%s noshdr && ./noshdr x y > new.out; echo $? && cmp ref.out new.out", d, bin());
+			      "%s noshdr && ./noshdr x y > new.out; echo $? && cmp ref.out new.out", d, lot_bin());
 	cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
 	cr_assert_str_eq(r.out, "3\n", "%s", r.err);
-	lot_run_free(&r);
+	shell_result_free(&r);
 	char p[PATH_MAX];
 	snprintf(p, sizeof p, "%s/noshdr", d);
 	struct elf e;

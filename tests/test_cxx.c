@@ -20,7 +20,7 @@ static void scenario(const char *name, const char *want, const char *when)
 	const char *args[] = {name, NULL};
 	struct fp_run ref = {.dir = ".", .prog = "app", .libpath = ".", .args = args};
 	struct run_result m;
-	fp_exec(&m, fp_musl_ldso(), &ref);
+	fp_exec(&m, lt_musl_ldso(), &ref);
 	cr_assert(m.exited && m.exit_code == 0, "app %s under musl: %s\n%s", name, run_describe(&m), m.err);
 	cr_assert_str_eq(m.out, want, "app %s under musl's loader: unexpected output\nstderr:\n%s", name, m.err);
 	run_result_free(&m);
@@ -91,14 +91,14 @@ Test(FP_SUITE(cxx), dlopened_plugin)
 
 Test(FP_SUITE(cxx), fixtures_carry_vague_symbols_and_tables)
 {
-	const char *argv[] = {"/usr/bin/readelf", "--dyn-syms", "-W", fp_fixture("opt/libcircle.so"), NULL};
-	char *syms = fp_command_output(argv);
+	const char *argv[] = {"/usr/bin/readelf", "--dyn-syms", "-W", lt_fixture_path("opt/libcircle.so"), NULL};
+	char *syms = command_output(argv);
 	cr_expect(has_line(syms, "WEAK", "_ZTI11InlineError"), "no weak typeinfo in libcircle:\n%s", syms);
 	cr_expect(has_line(syms, "GLOBAL", "_ZTV6Circle"), "no vtable in libcircle:\n%s", syms);
 	free(syms);
 	fp_expect_arch("opt/libc++.so.1");
-	const char *dyn[] = {"/usr/bin/readelf", "-dW", fp_fixture("opt/app"), NULL};
-	char *d = fp_command_output(dyn);
+	const char *dyn[] = {"/usr/bin/readelf", "-dW", lt_fixture_path("opt/app"), NULL};
+	char *d = command_output(dyn);
 	cr_expect(strstr(d, "(SYMINFO)") && strstr(d, "[libc++.so.1]") && strstr(d, "[libc.so]"),
 		  "app is not an optimized musl C++ program:\n%s", d);
 	free(d);

@@ -18,8 +18,8 @@ Test(FP_SUITE(app50), fixture_is_of_the_architecture_with_copy_relocations)
 {
 	fp_expect_arch("app/opt/prog");
 	fp_expect_arch("app/opt/libg49.so");
-	const char *argv[] = {"/usr/bin/readelf", "-rW", fp_fixture("app/opt/prog"), NULL};
-	char *rel = fp_command_output(argv);
+	const char *argv[] = {"/usr/bin/readelf", "-rW", lt_fixture_path("app/opt/prog"), NULL};
+	char *rel = command_output(argv);
 	cr_expect(strstr(rel, FP_R_COPY), "no copy relocation in the executable:\n%s", rel);
 	free(rel);
 }

@@ -16,8 +16,8 @@ Test(FP_SUITE(fastpath), fixtures_are_optimized_files_of_the_architecture)
 		"tls/opt/libt3.so", "app/opt/libg0.so", NULL};
 	for (const char *const *f = files; *f; f++) {
 		fp_expect_arch(*f);
-		const char *argv[] = {"/usr/bin/readelf", "-dW", fp_fixture(*f), NULL};
-		char *dyn = fp_command_output(argv);
+		const char *argv[] = {"/usr/bin/readelf", "-dW", lt_fixture_path(*f), NULL};
+		char *dyn = command_output(argv);
 		/* readelf names DT_QB_TABLE by its value, 8 or 16 digits wide */
 		char qbtag[32];
 		snprintf(qbtag, sizeof qbtag, "%x)", DT_QB_TABLE);
@@ -77,8 +77,8 @@ Test(FP_SUITE(fastpath), no_interposer_binds_directly)
 
 Test(FP_SUITE(fastpath), library_sees_executables_copy)
 {
-	const char *argv[] = {"/usr/bin/readelf", "-rW", fp_fixture("copyreloc/opt/prog"), NULL};
-	char *rel = fp_command_output(argv);
+	const char *argv[] = {"/usr/bin/readelf", "-rW", lt_fixture_path("copyreloc/opt/prog"), NULL};
+	char *rel = command_output(argv);
 	cr_assert(has_line(rel, FP_R_COPY, "cr_table"), "no copy relocation for cr_table:\n%s", rel);
 	free(rel);
 	cr_assert_eq(dump_flags("copyreloc/opt/libcruser.so", "cr_table"), 0x0001,
@@ -144,7 +144,7 @@ Test(FP_SUITE(fastpath), verify_mode_reports_and_undoes_a_difference)
 
 	/* Without verification, direct binding's documented semantics hold. */
 	struct fp_run direct = {.dir = "dup", .prog = "opt/prog_d2only", .libpath = "opt"};
-	fp_exec(&r, fp_loader(), &direct);
+	fp_exec(&r, lt_loader(), &direct);
 	cr_assert(r.exited && r.exit_code == 0, "%s\n%s", run_describe(&r), r.err);
 	cr_expect(strstr(r.out, "d12: dup_fn=libd2 dup_data=2\n"), "libd2only not bound to libd2:\n%s", r.out);
 	run_result_free(&r);
@@ -190,8 +190,8 @@ Test(FP_SUITE(fastpath), dlopen_rtld_global)
 
 static void expect_reloc(const char *file, const char *type)
 {
-	const char *argv[] = {"/usr/bin/readelf", "-rW", fp_fixture(file), NULL};
-	char *rel = fp_command_output(argv);
+	const char *argv[] = {"/usr/bin/readelf", "-rW", lt_fixture_path(file), NULL};
+	char *rel = command_output(argv);
 	cr_assert(has_line(rel, type, "t1_"), "%s has no %s against libt1's variables:\n%s", file, type, rel);
 	free(rel);
 }
@@ -217,12 +217,12 @@ Test(FP_SUITE(fastpath), tls_general_dynamic_and_descriptors_across_optimized_li
  * the loader compares before names in the SysV chains. */
 Test(FP_SUITE(fastpath), sysv_hash_only_objects)
 {
-	const char *argv[] = {"/usr/bin/readelf", "-dW", fp_fixture("sysv/opt/libcore.so"), NULL};
-	char *dyn = fp_command_output(argv);
+	const char *argv[] = {"/usr/bin/readelf", "-dW", lt_fixture_path("sysv/opt/libcore.so"), NULL};
+	char *dyn = command_output(argv);
 	cr_assert(strstr(dyn, "(HASH)") && !strstr(dyn, "(GNU_HASH)"), "libcore.so is not SysV-only:\n%s", dyn);
 	free(dyn);
-	const char *dump[] = {fp_linkopt(), "--dump", fp_fixture("sysv/opt/libuser.so"), NULL};
-	char *d = fp_command_output(dump);
+	const char *dump[] = {fp_linkopt(), "--dump", lt_fixture_path("sysv/opt/libuser.so"), NULL};
+	char *d = command_output(dump);
 	cr_assert(strstr(d, "sysvhash"), "no SysV hash values in the table:\n%s", d);
 	free(d);
 	struct fp_run ref = {.dir = "sysv", .prog = "prog_exe", .libpath = "."};

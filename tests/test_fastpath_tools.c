@@ -11,7 +11,7 @@
 static void run_tool(struct run_result *r, const char *dir, const char *const *argv, int timeout)
 {
 	char cwd[4096];
-	snprintf(cwd, sizeof cwd, "%s", fp_fixture(dir));
+	snprintf(cwd, sizeof cwd, "%s", lt_fixture_path(dir));
 	char *const env[] = {"PATH=/usr/bin:/bin", "LC_ALL=C", "LD_LIBRARY_PATH=opt", "LD_DEBUG=statistics", NULL};
 	struct run_opts o = {.cwd = cwd, .envp = env, .timeout_s = timeout};
 	cr_assert(run_program(r, (char *const *)argv, &o) == 0, "cannot run %s", argv[0]);
@@ -21,12 +21,12 @@ static void run_tool(struct run_result *r, const char *dir, const char *const *a
  * invocation): same output as prog_exe under musl, fast paths taken. */
 Test(FP_SUITE(tools), optimized_program_runs_through_pt_interp)
 {
-	const char *argv[] = {"/usr/bin/readelf", "-lW", fp_fixture("interpose/opt/prog_gdb"), NULL};
-	char *ph = fp_command_output(argv);
+	const char *argv[] = {"/usr/bin/readelf", "-lW", lt_fixture_path("interpose/opt/prog_gdb"), NULL};
+	char *ph = command_output(argv);
 	cr_assert(strstr(ph, FP_LOADER_NAME), "PT_INTERP is not " FP_LOADER_NAME ":\n%s", ph);
 	free(ph);
 	struct run_result m, r;
-	fp_exec(&m, fp_musl_ldso(), &(struct fp_run){.dir = "interpose", .prog = "prog_exe", .libpath = "."});
+	fp_exec(&m, lt_musl_ldso(), &(struct fp_run){.dir = "interpose", .prog = "prog_exe", .libpath = "."});
 	cr_assert(m.exited && m.exit_code == 0, "reference: %s\n%s", run_describe(&m), m.err);
 	const char *prog[] = {"./opt/prog_gdb", NULL};
 	run_tool(&r, "interpose", prog, 30);
@@ -93,7 +93,7 @@ Test(FP_SUITE(tools), gdb_breaks_in_a_dlopened_library, .timeout = 120)
 
 static void valgrind_case(const char *dir, const char *prog, const char *expect)
 {
-	const char *argv[] = {"/usr/bin/valgrind", "-q", "--error-exitcode=99", fp_loader(), prog, NULL};
+	const char *argv[] = {"/usr/bin/valgrind", "-q", "--error-exitcode=99", lt_loader(), prog, NULL};
 	struct run_result r;
 	run_tool(&r, dir, argv, 100);
 	cr_expect(r.exited && r.exit_code == 0, "valgrind %s/%s: %s\n%s", dir, prog, run_describe(&r), r.err);

@@ -17,7 +17,7 @@
 static void run_ipmain(struct run_result *r, const char *mode)
 {
 	struct fp_run qb = {.dir = "unload", .prog = "ipmain", .libpath = "opt:.", .args = ARGS(mode)};
-	fp_exec(r, fp_loader(), &qb);
+	fp_exec(r, lt_loader(), &qb);
 	cr_assert(r->exited, "ipmain %s under quickbind: %s\nstderr:\n%s", mode, run_describe(r), r->err);
 }
 
@@ -119,7 +119,7 @@ Test(FP_SUITE(unload), dlclose_unloads_a_library_reached_only_through_its_handle
 {
 	struct fp_run qb = {.dir = "unload", .prog = "dlmain", .libpath = ".", .args = ARGS("handle", "./libplain.so")};
 	struct run_result r;
-	fp_exec(&r, fp_loader(), &qb);
+	fp_exec(&r, lt_loader(), &qb);
 	cr_expect(r.exited && r.exit_code == 0 &&
 		  !strcmp(r.out, "through the handle: 4\n./libplain.so loaded after dlclose: no\n"),
 		  "dlmain handle: %s\n%s\nstderr:\n%s", run_describe(&r), r.out, r.err);

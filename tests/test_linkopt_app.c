@@ -11,7 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "linkopt_util.h"
+#include "lib/file.h"
+#include "lib/shell.h"
 #include "lib/stats.h"
 
 static const char *const arch_cc[][2] = {
@@ -47,20 +48,20 @@ static void sh_must(const char *dir, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(cmd, sizeof cmd, fmt, ap);
 	va_end(ap);
-	struct run r = lot_sh("cd %s && %s", dir, cmd);
+	struct shell_result r = shell("cd %s && %s", dir, cmd);
 	cr_assert_eq(r.status, 0, "`%s` exited %d\nstdout: %s\nstderr: %s", cmd, r.status, r.out, r.err);
-	lot_run_free(&r);
+	shell_result_free(&r);
 }
 
-static struct run sh(const char *dir, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static struct run sh(const char *dir, const char *fmt, ...)
+static struct shell_result sh(const char *dir, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static struct shell_result sh(const char *dir, const char *fmt, ...)
 {
 	char cmd[6000];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(cmd, sizeof cmd, fmt, ap);
 	va_end(ap);
-	return lot_sh("cd %s && %s", dir, cmd);
+	return shell("cd %s && %s", dir, cmd);
 }
 
 /* The number in "verify_differences=N" of LD_DEBUG=statistics output
@@ -79,15 +80,15 @@ static long run_both(const char *arch, const char *dir, const char *prog_args)
 	 * program headers linkopt moved are mapped wrongly through PT_INTERP
 	 * (qemu derives AT_PHDR from e_phoff); that is not this suite's
 	 * subject */
-	struct run ref = sh(dir, "/lib/ld-musl-%s.so.1 ./%s", arch, prog_args);
+	struct shell_result ref = sh(dir, "/lib/ld-musl-%s.so.1 ./%s", arch, prog_args);
 	cr_assert_eq(ref.status, 0, "%s: %s under musl: %d %s", arch, prog_args, ref.status, ref.err);
-	struct run qb = sh(dir, "LD_DIRECT_VERIFY=1 LD_DEBUG=statistics %s ./%s", loader(arch), prog_args);
+	struct shell_result qb = sh(dir, "LD_DIRECT_VERIFY=1 LD_DEBUG=statistics %s ./%s", loader(arch), prog_args);
 	cr_assert_eq(qb.status, 0, "%s: %s under quickbind: %d %s", arch, prog_args, qb.status, qb.err);
 	cr_expect_str_eq(qb.out, ref.out, "%s: %s: quickbind's output differs from musl's", arch, prog_args);
 	long d = verify_diffs(qb.err);
 	cr_assert_geq(d, 0, "%s: %s: no statistics line in\n%s", arch, prog_args, qb.err);
-	lot_run_free(&ref);
-	lot_run_free(&qb);
+	shell_result_free(&ref);
+	shell_result_free(&qb);
 	return d;
 }
 
@@ -96,7 +97,7 @@ static long run_both(const char *arch, const char *dir, const char *prog_args)
  * (<multi>, <notfound>, ...). */
 static char *binding(const char *dir, const char *file, const char *sym)
 {
-	struct run r = sh(dir, "%s --dump %s", LINKOPT_BIN, file);
+	struct shell_result r = sh(dir, "%s --dump %s", LINKOPT_BIN, file);
 	cr_assert_eq(r.status, 0, "--dump %s: %s", file, r.err);
 	char *res = NULL;
 	for (char *line = strtok(r.out, "\n"); line && !res; line = strtok(NULL, "\n")) {
@@ -105,7 +106,7 @@ static char *binding(const char *dir, const char *file, const char *sym)
 			continue;
 		res = strdup(line);
 	}
-	lot_run_free(&r);
+	shell_result_free(&r);
 	cr_assert(res, "%s: no syminfo line for %s", file, sym);
 	return res;
 }
@@ -131,7 +132,7 @@ static int is_direct(const char *line, const char *lib)
 
 static char *tmpdir_for(const char *arch)
 {
-	char *d = lot_tmpdir();
+	char *d = make_tmpdir(NULL);
 	cr_log_info("%s fixtures in %s", arch, d);
 	return d;
 }
@@ -157,15 +158,15 @@ static void chain30(const char *arch)
 	char *d = build_chain30(arch);
 	/* Without the program, a library keeps today's behaviour: its own
 	 * search cannot find what only the program's RUNPATH reaches. */
-	struct run r = sh(d, "%s libl0.so", LINKOPT_BIN);
+	struct shell_result r = sh(d, "%s libl0.so", LINKOPT_BIN);
 	cr_expect_eq(r.status, 2, "%s: a library without its program: exit %d", arch, r.status);
 	cr_expect(strstr(r.err, "needed library libl1.so not found"), "%s: %s", arch, r.err);
-	lot_run_free(&r);
+	shell_result_free(&r);
 	/* With the program among the inputs: every file, no -L. */
 	r = sh(d, "%s *.so app", LINKOPT_BIN);
 	cr_assert_eq(r.status, 0, "%s: linkopt *.so app: exit %d: %s", arch, r.status, r.err);
 	cr_expect_str_empty(r.err, "%s: %s", arch, r.err);
-	lot_run_free(&r);
+	shell_result_free(&r);
 	for (int i = 0; i < 29; i++) {
 		char lib[32], sym[16], want[40];
 		snprintf(lib, sizeof lib, "libl%d.so", i);
@@ -178,7 +179,7 @@ static void chain30(const char *arch)
 	cr_expect_eq(run_both(arch, d, "app"), 0, "%s: direct bindings differ from the standard lookup", arch);
 	r = sh(d, "%s --check *.so app", LINKOPT_BIN);
 	cr_expect_eq(r.status, 0, "%s: --check: %s%s", arch, r.out, r.err);
-	lot_run_free(&r);
+	shell_result_free(&r);
 	/* --app names the program without optimizing it */
 	sh_must(d, "cp libl7.so libl7.so.orig && %s -o libl7.so.new --app ./app libl7.so && cmp -s libl7.so libl7.so.new",
 		LINKOPT_BIN);
@@ -209,10 +210,10 @@ static void weak_before_libc(const char *arch)
 		cr_skip_test("%s not configured", arch);
 	char *d = build_weak(arch);
 	/* musl: user.so's memcpy is pp.so's */
-	struct run r = sh(d, "/lib/ld-musl-%s.so.1 ./app_pp", arch);
+	struct shell_result r = sh(d, "/lib/ld-musl-%s.so.1 ./app_pp", arch);
 	cr_assert_eq(r.status, 0, "%s: app_pp: %s", arch, r.err);
 	cr_assert_str_eq(r.out, "hello pp_copies=1\n", "%s: the fixture does not reproduce: %s", arch, r.out);
-	lot_run_free(&r);
+	shell_result_free(&r);
 
 	/* File by file, user.so's closure is libc alone: memcpy bound
 	 * directly to libc, which the program's load order contradicts. */
@@ -222,7 +223,7 @@ static void weak_before_libc(const char *arch)
 	free(b);
 	r = sh(d, "LD_DIRECT_VERIFY=1 LD_DEBUG=statistics %s ./app_pp", loader(arch));
 	cr_expect_eq(verify_diffs(r.err), 1, "%s: verify mode should see the wrong binding:\n%s", arch, r.err);
-	lot_run_free(&r);
+	shell_result_free(&r);
 
 	/* With the program: memcpy falls back, 0 differences. */
 	sh_must(d, "cp orig/* . && %s app_pp libpp.so libuser.so", LINKOPT_BIN);
@@ -246,7 +247,7 @@ static void weak_before_libc(const char *arch)
 	sh_must(d, "cp orig/* . && %s -v --app app_pp app_user libpp.so libuser.so > v.out", LINKOPT_BIN);
 	char path[PATH_MAX];
 	snprintf(path, sizeof path, "%s/v.out", d);
-	char *v = lot_read(path, NULL);
+	char *v = read_file(path, NULL);
 	cr_assert(v);
 	cr_expect(strstr(v, "libuser.so: memcpy: the loader's lookup from app_pp finds it in libpp.so, not libc.so"),
 		  "%s: -v output:\n%s", arch, v);
@@ -259,7 +260,7 @@ static void weak_before_libc(const char *arch)
 	cr_expect_eq(run_both(arch, d, "app_user"), 0, "%s: app_user", arch);
 	r = sh(d, "%s --check --app app_pp --app app_user libuser.so", LINKOPT_BIN);
 	cr_expect_eq(r.status, 0, "%s: --check: %s%s", arch, r.out, r.err);
-	lot_run_free(&r);
+	shell_result_free(&r);
 	free(d);
 }
 
@@ -305,9 +306,9 @@ static void plugin_parent(const char *arch)
 	/* The loader knows an object's identity from its own table: the
 	 * host's library not optimized, no parent, the standard lookup. */
 	cr_expect_eq(run_both(arch, d, "host ./mod.so"), 0, "%s: unoptimized host library", arch);
-	struct run r = sh(d, "LD_DEBUG=direct %s ./host ./mod.so", loader(arch));
+	struct shell_result r = sh(d, "LD_DEBUG=direct %s ./host ./mod.so", loader(arch));
 	cr_expect(has_line(r.err, "mod.so: parent not loaded", ""), "%s: an unoptimized host library:\n%s", arch, r.err);
-	lot_run_free(&r);
+	shell_result_free(&r);
 	/* The host and its library optimized too (listed after the module:
 	 * linkopt optimizes the parent first, the module records its final
 	 * identity): the loader binds to the parent, as the standard lookup
@@ -322,7 +323,7 @@ static void plugin_parent(const char *arch)
 		  has_line(r.err, "mod.so: host_api_add -> ", "libhost.so") &&
 		  has_line(r.err, "mod.so: host_api_say -> ", "libhost.so"),
 		  "%s: no parent binding in\n%s", arch, r.err);
-	lot_run_free(&r);
+	shell_result_free(&r);
 	/* A rebuilt host library (another symbol table) is not the parent. */
 	sh_must(d, "%s -O1 -fPIC -shared -DEXTRA -o libhost.so %s/hostlib.c && %s host libhost.so",
 		cc_of(arch), SRC, LINKOPT_BIN);
@@ -330,7 +331,7 @@ static void plugin_parent(const char *arch)
 	r = sh(d, "LD_DEBUG=direct %s ./host ./mod.so", loader(arch));
 	cr_expect(has_line(r.err, "mod.so: parent not loaded", ""), "%s: a rebuilt host library is not the parent:\n%s",
 		  arch, r.err);
-	lot_run_free(&r);
+	shell_result_free(&r);
 	free(d);
 }
 
@@ -365,7 +366,7 @@ static void root_image(const char *arch)
 		   "%s -O1 -o img/opt/plug/host %s/host.c -Limg/opt/plug -lhost -Wl,-rpath,'$ORIGIN' && "
 		   "%s -O1 -fPIC -shared -fno-builtin -o img/opt/plug/mod.so %s/mod.c",
 		cc, SRC, cc, SRC, cc, SRC);
-	struct run r = sh(d, "%s -v --root img", LINKOPT_BIN);
+	struct shell_result r = sh(d, "%s -v --root img", LINKOPT_BIN);
 	cr_assert_eq(r.status, 0, "%s: linkopt --root: exit %d: %s", arch, r.status, r.err);
 	cr_expect_str_empty(r.err, "%s: %s", arch, r.err);
 	cr_expect(strstr(r.out, "libuser.so: memcpy: the loader's lookup from img/opt/app/app_pp finds it in libpp.so, "
@@ -374,7 +375,7 @@ static void root_image(const char *arch)
 		  r.out);
 	cr_expect(strstr(r.out, "mod.so: a module of the programs that supply its host symbols; img/opt/app/app_pp "
 				"supplies none"), "%s: -v output:\n%s", arch, r.out);
-	lot_run_free(&r);
+	shell_result_free(&r);
 	char *b = binding(d, "img/opt/app/libuser.so", "memcpy");
 	cr_expect(strstr(b, "<multi>"), "%s: memcpy in the image: %s", arch, b);
 	free(b);
@@ -393,14 +394,14 @@ static void root_image(const char *arch)
 	r = sh(d, "LD_DEBUG=direct %s img/opt/plug/host img/opt/plug/mod.so", loader(arch));
 	cr_expect(has_line(r.err, "mod.so: host_api_add -> ", "libhost.so"), "%s: no parent binding in\n%s", arch,
 		  r.err);
-	lot_run_free(&r);
+	shell_result_free(&r);
 
 	/* A second run changes nothing; --check agrees with the tables. */
 	sh_must(d, "find img -type f -exec md5sum {} + | sort > sums && %s --root img && "
 		   "find img -type f -exec md5sum {} + | sort | cmp -s - sums", LINKOPT_BIN);
 	r = sh(d, "%s --check --root img", LINKOPT_BIN);
 	cr_expect_eq(r.status, 0, "%s: --check --root: %s%s", arch, r.out, r.err);
-	lot_run_free(&r);
+	shell_result_free(&r);
 
 	/* A library of the image replaced by a new build: --check names the
 	 * program whose tables record the old one; everything still runs as
@@ -410,14 +411,14 @@ static void root_image(const char *arch)
 	r = sh(d, "%s --check --root img", LINKOPT_BIN);
 	cr_expect_eq(r.status, 1, "%s: --check --root after replacing libpp.so: %d %s%s", arch, r.status, r.out, r.err);
 	cr_expect(has_line(r.out, "app_pp: stale: ", "libpp.so"), "%s: --check does not name app_pp:\n%s", arch, r.out);
-	lot_run_free(&r);
+	shell_result_free(&r);
 	snprintf(dir, sizeof dir, "%s/img/opt/app", d);
 	cr_expect_eq(run_both(arch, dir, "app_pp"), 0, "%s: app_pp with a replaced libpp.so", arch);
 	cr_expect_eq(run_both(arch, dir, "app_user"), 0, "%s: app_user with a replaced libpp.so", arch);
 	/* linkopt --root again: the image is consistent once more */
 	r = sh(d, "%s --root img && %s --check --root img", LINKOPT_BIN, LINKOPT_BIN);
 	cr_expect_eq(r.status, 0, "%s: --root after the replacement: %s%s", arch, r.out, r.err);
-	lot_run_free(&r);
+	shell_result_free(&r);
 	free(d);
 }
 
@@ -437,7 +438,7 @@ static const char *summary_of(const char *out)
 	return p ? p + 14 : out;
 }
 
-static struct run lua_run(const char *d, const char *moddir)
+static struct shell_result lua_run(const char *d, const char *moddir)
 {
 	return sh(d, "LD_LIBRARY_PATH=img/usr/lib LD_DIRECT_VERIFY=1 LD_DEBUG=statistics %s img/usr/bin/lua -e "
 		     "'package.cpath = \"%s/?.so\" local m = require(\"qbmod\") print(m.join(\"a\", \"b\"), m.sum(1, 2))'",
@@ -451,28 +452,28 @@ Test(linkopt_app, lua_module_measured_with_its_host, .timeout = 240)
 	char *d = tmpdir_for("x86_64");
 	sh_must(d, "cp -a %s/qb img && mkdir alone host", LOAPP_IMG_DIR);
 	const char *mod = "img/usr/lib/lua/5.4/qbmod.so";
-	struct run r = sh(d, "%s -v --sysroot img -o alone/qbmod.so %s", LINKOPT_BIN, mod);
+	struct shell_result r = sh(d, "%s -v --sysroot img -o alone/qbmod.so %s", LINKOPT_BIN, mod);
 	cr_assert_eq(r.status, 0, "without the host: %s", r.err);
 	cr_expect(!strncmp(summary_of(r.out), "1 direct,", 9), "without the host: %s", r.out);
-	lot_run_free(&r);
+	shell_result_free(&r);
 	r = sh(d, "%s -v --sysroot img --app img/usr/bin/lua -o host/qbmod.so %s", LINKOPT_BIN, mod);
 	cr_assert_eq(r.status, 0, "with --app lua: %s", r.err);
 	cr_expect(!strncmp(summary_of(r.out), "12 direct,", 10), "with --app lua: %s", r.out);
-	lot_run_free(&r);
+	shell_result_free(&r);
 	r = sh(d, "%s --dump host/qbmod.so | grep -c '<parent>  *0x0001 '", LINKOPT_BIN);
 	cr_expect_str_eq(r.out, "11\n", "references bound to the parent");
-	lot_run_free(&r);
+	shell_result_free(&r);
 	/* --root: the same module tables */
 	r = sh(d, "%s -v --root img", LINKOPT_BIN);
 	cr_assert_eq(r.status, 0, "--root: %s", r.err);
-	lot_run_free(&r);
+	shell_result_free(&r);
 	r = sh(d, "%s --dump %s | grep -c '<parent>  *0x0001 '", LINKOPT_BIN, mod);
 	cr_expect_str_eq(r.out, "11\n", "references bound to the parent by --root");
-	lot_run_free(&r);
+	shell_result_free(&r);
 	sh_must(d, "cmp %s host/qbmod.so", mod);
 	/* lua and liblua optimized (by --root): the module with and without
 	 * its parent bindings */
-	struct run a = lua_run(d, "alone"), h = lua_run(d, "host");
+	struct shell_result a = lua_run(d, "alone"), h = lua_run(d, "host");
 	cr_assert_eq(a.status, 0, "%s", a.err);
 	cr_assert_eq(h.status, 0, "%s", h.err);
 	cr_expect_str_eq(a.out, "a+b\t3\n");
@@ -483,7 +484,7 @@ Test(linkopt_app, lua_module_measured_with_its_host, .timeout = 240)
 		     h.err);
 	cr_expect_eq(stat_of(h.err, "definition_hints") - stat_of(a.err, "definition_hints"), 11,
 		     "definition hints:\n%s\n%s", a.err, h.err);
-	lot_run_free(&a);
-	lot_run_free(&h);
+	shell_result_free(&a);
+	shell_result_free(&h);
 	free(d);
 }

@@ -11,32 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/file.h"
 #include "lib/run.h"
-
-static char *const env[] = {"PATH=/usr/bin:/bin", "LC_ALL=C", NULL};
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	cr_assert(f, "cannot read %s", path);
-	size_t cap = 4096, n = 0;
-	char *s = malloc(cap);
-	size_t k;
-	while ((k = fread(s + n, 1, cap - n - 1, f)) > 0) {
-		n += k;
-		if (cap - n < 2) {
-			cap *= 2;
-			s = realloc(s, cap);
-		}
-	}
-	s[n] = 0;
-	fclose(f);
-	return s;
-}
 
 static void run(struct run_result *r, const char *dir, char *const *argv)
 {
-	struct run_opts o = {.cwd = dir, .envp = env, .timeout_s = 120};
+	struct run_opts o = {.cwd = dir, .envp = run_base_env, .timeout_s = 120};
 	cr_assert(run_program(r, argv, &o) == 0, "cannot run %s", argv[0]);
 }
 
@@ -55,7 +35,7 @@ static void program(const char *fam, const char *prog)
 	snprintf(exp, sizeof exp, "%s/%s.expected", dir, prog);
 	snprintf(musl, sizeof musl, "./%s.musl", prog);
 	snprintf(qb, sizeof qb, "./%s.qb", prog);
-	char *want = slurp(exp);
+	char *want = must_read_file(exp, NULL);
 	cr_assert(count_lines(want) > 50, "%s: the expectation is too small", exp);
 
 	struct run_result r;

@@ -9,7 +9,6 @@
 #include "runtime/check.h"
 
 static char *const tool_env[] = {"PATH=/usr/bin:/bin", "LC_ALL=C", "LD_LIBRARY_PATH=.", NULL};
-static char *const bare_env[] = {"PATH=/usr/bin:/bin", "LC_ALL=C", NULL};
 
 static void run_in_fixtures(struct run_result *r, const char *const *argv, char *const *env, int timeout)
 {
@@ -135,7 +134,7 @@ static void expect_same_invocation(const char *const *opts, const char *must)
 		for (const char *const *o = opts; *o; o++)
 			argv[n++] = *o;
 		argv[n] = NULL;
-		run_in_fixtures(w ? &r : &ref, argv, bare_env, 30);
+		run_in_fixtures(w ? &r : &ref, argv, run_base_env, 30);
 	}
 	cr_expect(ref.exited && ref.exit_code == 0 && strstr(ref.out, must),
 		  "musl's loader with %s: %s\n%s%s", opts[0], run_describe(&ref), ref.out, ref.err);
@@ -167,17 +166,17 @@ Test(tools, argv0_option)
 Test(tools, help_and_version)
 {
 	struct run_result r;
-	run_in_fixtures(&r, ARGS(lt_loader(), "--help"), bare_env, 10);
+	run_in_fixtures(&r, ARGS(lt_loader(), "--help"), run_base_env, 10);
 	cr_expect(r.exited && r.exit_code == 0, "--help: %s", run_describe(&r));
 	static const char *const opts[] = {"--list", "--library-path", "--preload", "--argv0", "PROGRAM", NULL};
 	for (const char *const *o = opts; *o; o++)
 		cr_expect(strstr(r.out, *o), "--help does not mention %s:\n%s", *o, r.out);
 	run_result_free(&r);
-	run_in_fixtures(&r, ARGS(lt_loader(), "--version"), bare_env, 10);
+	run_in_fixtures(&r, ARGS(lt_loader(), "--version"), run_base_env, 10);
 	cr_expect(r.exited && r.exit_code == 0 && count_lines(r.out) == 1 && strstr(r.out, "quickbind"),
 		  "--version: %s\n%s", run_describe(&r), r.out);
 	run_result_free(&r);
-	run_in_fixtures(&r, ARGS(lt_loader(), "--no-such-option", "./lddprog.musl"), bare_env, 10);
+	run_in_fixtures(&r, ARGS(lt_loader(), "--no-such-option", "./lddprog.musl"), run_base_env, 10);
 	cr_expect(r.exited && r.exit_code != 0 && strstr(r.err, "--no-such-option") && !r.out_len,
 		  "unknown option: %s\n%s%s", run_describe(&r), r.out, r.err);
 	run_result_free(&r);

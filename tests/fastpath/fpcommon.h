@@ -1,13 +1,18 @@
-/* Shared by the fast-path suites: run a fixture under musl's loader (the
- * reference: the plain build) and under quickbind (the linkopt-optimized
- * copy), compare, and read the loader's LD_DEBUG=statistics counters.
+/* What the fast-path suites add to tests/lib/: run a fixture by direct
+ * invocation under musl's loader (the reference: the plain build) and
+ * under quickbind (the linkopt-optimized copy) and compare, with the
+ * loader's LD_DEBUG=statistics counters; read what linkopt recorded.
  * The suites and this file are compiled once per architecture; the build
- * defines FP_ARCH_I386 for i386 and points FP_LOADER, FP_FIXTURES,
- * FP_MUSL_LDSO and FP_LINKOPT at that architecture's files. */
+ * defines FP_ARCH_I386 for i386, FP_LINKOPT, and compiles tests/lib's
+ * compare.c with that architecture's loader, fixture root and musl loader
+ * (lt_loader(), lt_fixture_path(), lt_musl_ldso()). */
 #ifndef QB_FPCOMMON_H
 #define QB_FPCOMMON_H
 
+#include "lib/compare.h"
 #include "lib/run.h"
+#include "lib/shell.h"
+#include "lib/text.h"
 
 /* What differs between the architectures, as the tools print it. Suite
  * names carry the architecture so that both runs can be told apart. */
@@ -56,10 +61,7 @@ struct fp_run {
 	const char *const *args;
 };
 
-const char *fp_fixture(const char *rel);  /* absolute, static rotating buffer */
-const char *fp_loader(void);
 const char *fp_linkopt(void);
-const char *fp_musl_ldso(void);
 
 /* Runs prog by direct invocation of loader (musl's or quickbind) with a
  * fixed minimal environment plus run->env. */
@@ -74,12 +76,6 @@ void fp_expect_same(const struct fp_run *ref, const struct fp_run *qb, struct ru
  * printed at `when` ("start-up", "dlopen"; the last such line counts).
  * Fails the test when the counter is absent. */
 long fp_stat(const char *err, const char *when, const char *key);
-
-/* stdout of a host command (asserted to exit 0); free it. */
-char *fp_command_output(const char *const *argv);
-
-/* Non-zero when a line of s contains both a and b. */
-int has_line(const char *s, const char *a, const char *b);
 
 /* si_flags linkopt recorded for reference name of the optimized file
  * (relative to the fixture root), read from `linkopt --dump`, which must

@@ -16,14 +16,6 @@
 #define LT_MUSL_LDSO "/lib/ld-musl-x86_64.so.1"
 #endif
 
-/* The same small environment for every run, so that the three ways see
- * identical input whatever the environment of `make check` is. */
-static char *const base_env[] = {
-	"PATH=/usr/bin:/bin",
-	"LC_ALL=C",
-	NULL,
-};
-
 #define TIMEOUT_S 60
 
 const char *lt_loader(void)
@@ -77,7 +69,7 @@ void lt_run(struct run_result *r, const struct lt_case *c, enum lt_way way)
 		argv[n++] = *a;
 	argv[n] = NULL;
 
-	char **env = env_build(base_env, (char *const *)c->env);
+	char **env = env_build(run_base_env, (char *const *)c->env);
 	struct run_opts o = {.cwd = cwd, .envp = env, .timeout_s = TIMEOUT_S};
 	int rc = run_program(r, (char *const *)argv, &o);
 	env_free(env);

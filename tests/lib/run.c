@@ -226,6 +226,12 @@ char **env_build(char *const *base, char *const *extra)
 	return env;
 }
 
+char *const run_base_env[] = {
+	"PATH=/usr/bin:/bin",
+	"LC_ALL=C",
+	NULL,
+};
+
 void env_free(char **env)
 {
 	for (char **p = env; p && *p; p++)

@@ -46,6 +46,11 @@ int count_lines(const char *s);
 char **env_build(char *const *base, char *const *extra);
 void env_free(char **env);
 
+/* The small fixed environment programs under test start from, so that a
+ * run sees the same input whatever the environment of `make check` is:
+ * PATH=/usr/bin:/bin and LC_ALL=C. */
+extern char *const run_base_env[];
+
 /* Non-zero when i386 programs run under qemu-user through binfmt_misc
  * (scripts/i386-exec.sh registers it where the kernel cannot run them):
  * they run correctly, but gdb and valgrind cannot trace them. */
