@@ -38,7 +38,6 @@ rebuilt.
 """
 
 import argparse
-import json
 import os
 import random
 import re
@@ -50,6 +49,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import dag    # noqa: E402
 import names  # noqa: E402
+import workload  # noqa: E402
+from workload import write  # noqa: E402
 
 GEN_VERSION = 1
 TOP = os.path.dirname(HERE)
@@ -284,11 +285,6 @@ def main_source(libs):
     return "".join(out)
 
 
-def write(path, text):
-    with open(path, "w") as f:
-        f.write(text)
-
-
 def tasks(a, out, libs, loader):
     """The build graph for both libcs."""
     src = lambda *p: os.path.join(out, "src", *p)  # noqa: E731
@@ -332,21 +328,10 @@ LINKOPT_KEYS = ("symbols", "direct", "defined", "vague", "multi", "nodirect", "n
 def optimize(out, linkopt, files):
     """Copy OUT/musl to OUT/musl-opt and run linkopt -v on it: (status,
     summed symbol classification of linkopt -v)."""
-    opt = os.path.join(out, "musl-opt")
-    shutil.rmtree(opt, ignore_errors=True)
-    if not linkopt or not os.access(linkopt, os.X_OK):
-        return "linkopt not built", None
-    shutil.copytree(os.path.join(out, "musl"), opt, symlinks=True)
-    argv = [os.path.abspath(linkopt), "-v", "-L", "."] + files
-    try:
-        r = subprocess.run(argv, cwd=opt, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           timeout=600)
-    except (OSError, subprocess.TimeoutExpired) as e:
-        return "linkopt: %s" % e, None
-    text = r.stdout.decode(errors="replace")
-    if r.returncode != 0:
-        lines = text.strip().splitlines()
-        return "linkopt exit %d: %s" % (r.returncode, lines[-1] if lines else ""), None
+    status, text = workload.linkopt_copy(out, linkopt, lambda opt: ["-v", "-L", "."] + files,
+                                         cwd_opt=True)
+    if status != "ok":
+        return status, None
     sums = dict.fromkeys(LINKOPT_KEYS, 0)
     for m in LINKOPT_LINE.finditer(text):
         for key, v in zip(LINKOPT_KEYS, m.groups()):
@@ -390,19 +375,13 @@ def generate(a):
     params = {k: v for k, v in vars(a).items()
               if k not in ("out", "jobs", "force", "verbose", "linkopt")}
     params["gen_version"] = GEN_VERSION
-    meta_path = os.path.join(a.out, "workload.json")
-    linkopt_mtime = os.path.getmtime(a.linkopt) if os.path.exists(a.linkopt) else 0
-    if not a.force and os.path.exists(meta_path):
-        with open(meta_path) as f:
-            meta = json.load(f)
-        if meta.get("params") == params:
-            if meta.get("linkopt_mtime") != linkopt_mtime:
-                meta["linkopt"], meta["linkopt_symbols"] = optimize(
-                    a.out, a.linkopt, meta["opt_files"])
-                meta["linkopt_mtime"] = linkopt_mtime
-                with open(meta_path, "w") as f:
-                    json.dump(meta, f, indent=1)
-            return meta
+    linkopt_mtime = workload.linkopt_mtime(a.linkopt)
+
+    def reoptimize(meta):
+        meta["linkopt"], meta["linkopt_symbols"] = optimize(a.out, a.linkopt, meta["opt_files"])
+    meta = workload.reuse(a, params, reoptimize)
+    if meta is not None:
+        return meta
     shutil.rmtree(a.out, ignore_errors=True)
     for d in ("src", "obj-glibc", "obj-musl", "glibc", "musl"):
         os.makedirs(os.path.join(a.out, d))
@@ -424,12 +403,7 @@ def generate(a):
             "programs": {"app": {"args": [], "check_args": ["check"]}},
             "files": files, "opt_files": files + RUNTIME + ["app-qb"]}
     meta["linkopt"], meta["linkopt_symbols"] = optimize(a.out, a.linkopt, meta["opt_files"])
-    meta["linkopt_mtime"] = linkopt_mtime
-    for d in ("obj-glibc", "obj-musl"):
-        shutil.rmtree(os.path.join(a.out, d), ignore_errors=True)
-    with open(meta_path, "w") as f:
-        json.dump(meta, f, indent=1)
-    return meta
+    return workload.finish(a, meta, linkopt_mtime)
 
 
 def main(argv):

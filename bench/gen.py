@@ -15,17 +15,17 @@ rebuilt.
 """
 
 import argparse
-import json
 import os
 import random
 import shutil
 import struct
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import dag    # noqa: E402
 import names  # noqa: E402
+import workload  # noqa: E402
+from workload import write  # noqa: E402
 
 GEN_VERSION = 3
 LIB_CFLAGS = ["-O1", "-fPIC", "-w"]
@@ -50,11 +50,6 @@ ARCHS = {
                               "-Wl,-rpath," + GLIBC_I386_DIR],
              "loader": "build/lib/ld-quickbind-i386.so.1"},
 }
-
-
-def write(path, text):
-    with open(path, "w") as f:
-        f.write(text)
 
 
 def fn_def(name, mul, add, weak=False):
@@ -390,21 +385,7 @@ def gen_chain(a, b, nbucket=None):
 def optimize(out, linkopt, files):
     """Copy OUT/musl to OUT/musl-opt and run linkopt on it; returns a status
     string ("ok" or the reason it failed)."""
-    opt = os.path.join(out, "musl-opt")
-    shutil.rmtree(opt, ignore_errors=True)
-    if not linkopt or not os.access(linkopt, os.X_OK):
-        return "linkopt not built"
-    shutil.copytree(os.path.join(out, "musl"), opt, symlinks=True)
-    argv = [linkopt] + [os.path.join(opt, f) for f in files]
-    try:
-        r = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           timeout=600)
-    except (OSError, subprocess.TimeoutExpired) as e:
-        return "linkopt: %s" % e
-    if r.returncode != 0:
-        text = r.stdout.decode(errors="replace").strip().splitlines()
-        return "linkopt exit %d: %s" % (r.returncode, text[-1] if text else "")
-    return "ok"
+    return workload.linkopt_copy(out, linkopt, lambda opt: [os.path.join(opt, f) for f in files])[0]
 
 
 def parse_args(argv):
@@ -456,18 +437,13 @@ def generate(a):
               if k not in ("out", "jobs", "force", "verbose", "linkopt")
               and (k != "arch" or v != "x86_64") and (k != "floor" or v)}
     params["gen_version"] = GEN_VERSION
-    meta_path = os.path.join(a.out, "workload.json")
-    linkopt_mtime = os.path.getmtime(a.linkopt) if os.path.exists(a.linkopt) else 0
-    if not a.force and os.path.exists(meta_path):
-        with open(meta_path) as f:
-            meta = json.load(f)
-        if meta.get("params") == params:
-            if meta.get("linkopt_mtime") != linkopt_mtime:
-                meta["linkopt"] = optimize(a.out, a.linkopt, meta["opt_files"])
-                meta["linkopt_mtime"] = linkopt_mtime
-                with open(meta_path, "w") as f:
-                    json.dump(meta, f, indent=1)
-            return meta
+    linkopt_mtime = workload.linkopt_mtime(a.linkopt)
+
+    def reoptimize(meta):
+        meta["linkopt"] = optimize(a.out, a.linkopt, meta["opt_files"])
+    meta = workload.reuse(a, params, reoptimize)
+    if meta is not None:
+        return meta
     shutil.rmtree(a.out, ignore_errors=True)
     b = Build(a.out, a.loader, a.jobs, a.verbose, a.arch)
     info = {"office": gen_office, "dlopen": gen_dlopen, "chain": gen_chain}[a.kind](a, b)
@@ -484,12 +460,7 @@ def generate(a):
     meta["opt_files"] = sorted(info["files"] + list(
         p + "-qb" for p in info["programs"]))
     meta["linkopt"] = optimize(a.out, a.linkopt, meta["opt_files"])
-    meta["linkopt_mtime"] = linkopt_mtime
-    for d in ("obj-glibc", "obj-musl"):
-        shutil.rmtree(os.path.join(a.out, d), ignore_errors=True)
-    with open(meta_path, "w") as f:
-        json.dump(meta, f, indent=1)
-    return meta
+    return workload.finish(a, meta, linkopt_mtime)
 
 
 def main(argv):

@@ -1,0 +1,75 @@
+"""What the workload generators (gen.py, cxxgen.py) share: writing sources,
+the linkopt-optimized copy OUT/musl-opt, and OUT/workload.json, which lets
+an unchanged workload be reused (only re-optimized when linkopt changed).
+"""
+
+import json
+import os
+import shutil
+import subprocess
+
+
+def write(path, text):
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def linkopt_copy(out, linkopt, args, cwd_opt=False):
+    """Copy OUT/musl to OUT/musl-opt and run linkopt on the copy with the
+    arguments args(OUT/musl-opt) returns, in that directory when cwd_opt.
+    Returns (status, output): status "ok" or why it failed, output what
+    linkopt printed on stdout and stderr (None when it did not run)."""
+    opt = os.path.join(out, "musl-opt")
+    shutil.rmtree(opt, ignore_errors=True)
+    if not linkopt or not os.access(linkopt, os.X_OK):
+        return "linkopt not built", None
+    shutil.copytree(os.path.join(out, "musl"), opt, symlinks=True)
+    argv = [os.path.abspath(linkopt) if cwd_opt else linkopt] + args(opt)
+    try:
+        r = subprocess.run(argv, cwd=opt if cwd_opt else None, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, timeout=600)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return "linkopt: %s" % e, None
+    text = r.stdout.decode(errors="replace")
+    if r.returncode != 0:
+        lines = text.strip().splitlines()
+        return "linkopt exit %d: %s" % (r.returncode, lines[-1] if lines else ""), text
+    return "ok", text
+
+
+def linkopt_mtime(linkopt):
+    return os.path.getmtime(linkopt) if os.path.exists(linkopt) else 0
+
+
+def reuse(a, params, reoptimize):
+    """The recorded description of OUT when it was built from the same
+    params (and --force was not given), re-optimized first by
+    reoptimize(meta) when linkopt changed since; else None."""
+    meta_path = os.path.join(a.out, "workload.json")
+    mtime = linkopt_mtime(a.linkopt)
+    if a.force or not os.path.exists(meta_path):
+        return None
+    with open(meta_path) as f:
+        meta = json.load(f)
+    if meta.get("params") != params:
+        return None
+    if meta.get("linkopt_mtime") != mtime:
+        reoptimize(meta)
+        meta["linkopt_mtime"] = mtime
+        save(a.out, meta)
+    return meta
+
+
+def save(out, meta):
+    with open(os.path.join(out, "workload.json"), "w") as f:
+        json.dump(meta, f, indent=1)
+
+
+def finish(a, meta, mtime):
+    """Records mtime (linkopt's, when the build started), drops the object
+    files and writes OUT/workload.json."""
+    meta["linkopt_mtime"] = mtime
+    for d in ("obj-glibc", "obj-musl"):
+        shutil.rmtree(os.path.join(a.out, d), ignore_errors=True)
+    save(a.out, meta)
+    return meta
