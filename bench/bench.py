@@ -218,22 +218,27 @@ def demo_table(w):
     return "\n".join(out)
 
 
+# The variants whose instructions bench profiles, by function
+PROFILED = ("qb-none", "qb-all")
+
+
 def x86_64_part(a, res):
     """The x86_64 workloads under every variant, and the library-count sweep."""
     loader = os.path.abspath(a.loader)
 
-    def measure(wdir, cg):
-        return run.run_workload(wdir, loader, a.runs, a.warmup, cg, cg, log=log)
+    def measure(wdir, cg, profile=()):
+        return run.run_workload(wdir, loader, a.runs, a.warmup, cg, cg, log=log,
+                                profile=profile)
 
     main_dir = build(a, "office", office_dir(a, a.libs), **office_params(a, a.libs))
     key = "office-%d" % a.libs
-    res["workloads"][key] = measure(main_dir, not a.no_callgrind)
+    res["workloads"][key] = measure(main_dir, not a.no_callgrind, PROFILED)
     res["main_office"] = key
     measure_floor(a, res, key, "x86_64", None, not a.no_callgrind)
     if not a.no_micro:
         d = build(a, "dlopen", "dlopen-%d" % a.dlopen_syms,
                   syms=a.dlopen_syms, refs=a.dlopen_syms)
-        res["workloads"]["dlopen"] = measure(d, not a.no_callgrind)
+        res["workloads"]["dlopen"] = measure(d, not a.no_callgrind, PROFILED)
         res["main_dlopen"] = "dlopen"
         d = build(a, "chain", "chain-%d-%d" % (a.chain_syms, a.chain),
                   syms=a.chain_syms, chain=a.chain)

@@ -404,6 +404,28 @@ def chart(res, outdir):
         "plot " + plots])
 
 
+def profile_section(res):
+    """Where the instructions go: the top functions of each profiled run."""
+    out = []
+    for key, w in res.get("workloads", {}).items():
+        for n in VARIANT_NAMES:
+            cg = (w["variants"].get(n) or {}).get("callgrind") or {}
+            prof, total = cg.get("profile"), cg.get("Ir")
+            if not prof or not total:
+                continue
+            out += ["### %s / %s: %.1f M instructions" % (key, LABELS[n], total / 1e6), "",
+                    "| Ir (M) | share | function | object |", "|---:|---:|---|---|"]
+            for ir_, where, obj in prof:
+                out.append("| %.2f | %.1f%% | `%s` | %s |" % (
+                    ir_ / 1e6, 100.0 * ir_ / total, where, obj))
+            shown = sum(p[0] for p in prof)
+            out += ["| %.2f | %.1f%% | (all other functions) | |" % (
+                (total - shown) / 1e6, 100.0 * (total - shown) / total), ""]
+    if out:
+        out = ["## Profile (callgrind, exclusive instructions per function)", ""] + out
+    return out
+
+
 def render(res, outdir):
     m = res.get("machine", {})
     lines = ["# quickbind start-up benchmark", ""]
@@ -464,6 +486,7 @@ def render(res, outdir):
                 stats.append("%s / %s:\n```\n%s\n```" % (key, LABELS[n], "\n".join(ls)))
     if stats:
         lines += ["## Loader statistics (LD_DEBUG=statistics)", ""] + stats + [""]
+    lines += profile_section(res)
     text = "\n".join(lines)
     with open(os.path.join(outdir, "report.md"), "w") as f:
         f.write(text)

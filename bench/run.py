@@ -50,6 +50,9 @@ I386_VARIANTS = ["glibc-lazy", "glibc-now", "musl", "qb-none", "qb-all"]
 # caller cannot change what is measured.
 BASE_ENV = {"PATH": "/usr/bin:/bin", "LC_ALL": "C"}
 CHECK_TIMEOUT = 120
+# functions listed per profiled variant (bench.py profiles quickbind on the
+# main office workload, with and without tables)
+PROFILE_TOP = 15
 
 
 def variant_cmds(wdir, meta, prog="app", only=None):
@@ -158,8 +161,34 @@ def time_variants(vs, runs, warmup, seed=0):
     return out
 
 
-def callgrind(v, tmpdir):
-    """Totals of one run under callgrind with the cache simulator."""
+def annotate(f, top=PROFILE_TOP):
+    """The functions with the most instructions (exclusive), as
+    [Ir, "file:function", object] rows, from callgrind_annotate."""
+    try:
+        r = subprocess.run(["callgrind_annotate", "--inclusive=no", f],
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=600)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    rows = []
+    for line in r.stdout.decode(errors="replace").splitlines():
+        m = re.match(r"^\s*([\d,]+)\s+\(\s*[\d.]+%\)\s+(\S+)(?:\s+\[(.*)\])?\s*$", line)
+        if not m or m.group(2) == "PROGRAM" or "PROGRAM TOTALS" in line:
+            continue
+        where = m.group(2)
+        # file paths differ between machines: keep the file's name
+        if ":" in where:
+            path, fn = where.rsplit(":", 1)
+            where = "%s:%s" % (os.path.basename(path), fn)
+        rows.append([int(m.group(1).replace(",", "")), where,
+                     os.path.basename(m.group(3) or "")])
+        if len(rows) >= top:
+            break
+    return rows
+
+
+def callgrind(v, tmpdir, profile=False):
+    """Totals of one run under callgrind with the cache simulator; with
+    profile, also the functions where the instructions go."""
     f = os.path.join(tmpdir, "cg.%s.out" % v["name"])
     argv = ["valgrind", "--tool=callgrind", "--cache-sim=yes", "-q",
             "--callgrind-out-file=" + f, v["exe"]] + v["args"]
@@ -179,10 +208,14 @@ def callgrind(v, tmpdir):
                 events = line.split()[1:]
             elif line.startswith("summary:") or (line.startswith("totals:") and summary is None):
                 summary = [int(x) for x in line.split()[1:]]
+    prof = annotate(f) if profile else None
     os.unlink(f)
     if not events or not summary:
         return {"error": "no totals in callgrind output"}
-    return dict(zip(events, summary))
+    out = dict(zip(events, summary))
+    if prof:
+        out["profile"] = prof
+    return out
 
 
 def ld_statistics(v):
@@ -217,8 +250,9 @@ def ld_statistics(v):
 
 
 def run_workload(wdir, loader, runs, warmup, do_cg, do_stats, log=print,
-                 variants=None):
-    """variants: the names to run (default: all)."""
+                 variants=None, profile=()):
+    """variants: the names to run (default: all); profile: the variants
+    whose callgrind run also records where the instructions go."""
     with open(os.path.join(wdir, "workload.json")) as f:
         meta = json.load(f)
     vs = variant_cmds(wdir, meta, only=variants)
@@ -256,7 +290,7 @@ def run_workload(wdir, loader, runs, warmup, do_cg, do_stats, log=print,
             continue
         if do_cg:
             with tempfile.TemporaryDirectory() as td:
-                r["callgrind"] = callgrind(v, td)
+                r["callgrind"] = callgrind(v, td, v["name"] in profile)
         if do_stats and not v["name"].startswith("musl"):
             r["ld_statistics"] = ld_statistics(v)
     return res
