@@ -25,9 +25,7 @@ static void need_root(void)
 /* A copy of the m64bfd fixtures in a fresh directory. */
 static char *fixture(void)
 {
-	char *d = make_tmpdir(NULL);
-	lot_copy_variant("m64bfd", d);
-	return d;
+	return lot_copy_variant("m64bfd");
 }
 
 static int optimized(const char *path)

@@ -44,8 +44,7 @@ static const char *quickbind(const char *v)
 /* What the unoptimized program prints, run the way the fixture tests do. */
 static struct shell_result reference(const char *v)
 {
-	char *d = make_tmpdir(NULL);
-	lot_copy_variant(v, d);
+	char *d = lot_copy_variant(v);
 	struct shell_result r = shell("%s %s/prog x y", lot_loader_prefix(v), d);
 	cr_assert_eq(r.status, 3, "%s: original program: status %d %s", v, r.status, r.err);
 	return r;
@@ -53,8 +52,7 @@ static struct shell_result reference(const char *v)
 
 static char *optimized(const char *v)
 {
-	char *d = make_tmpdir(NULL);
-	lot_copy_variant(v, d);
+	char *d = lot_copy_variant(v);
 	struct shell_result r = shell("%s %s/prog %s/liba.so %s/libb.so", lot_bin(), d, d, d);
 	cr_assert_eq(r.status, 0, "%s: linkopt failed: %s", v, r.err);
 	shell_result_free(&r);
@@ -85,8 +83,7 @@ static void quickbind_agrees(const char *v, const char *dir, const char *prog, c
 VARIANT_TEST(program_headers_stay_in_place)
 {
 	const char *v = lot_variants[*vi];
-	char *orig = make_tmpdir(NULL);
-	lot_copy_variant(v, orig);
+	char *orig = lot_copy_variant(v);
 	char *d = optimized(v);
 	for (unsigned i = 0; i < 3; i++) {
 		char p[PATH_MAX], q[PATH_MAX];

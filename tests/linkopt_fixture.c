@@ -36,11 +36,13 @@ const char *lot_bin(void)
 	return p;
 }
 
-void lot_copy_variant(const char *variant, const char *dir)
+char *lot_copy_variant(const char *variant)
 {
+	char *dir = make_tmpdir(NULL);
 	int st = shell_status("cp -p %s/%s/prog %s/%s/liba.so %s/%s/libb.so %s/%s/libb2.so %s/",
 			      LOT_DIR, variant, LOT_DIR, variant, LOT_DIR, variant, LOT_DIR, variant, dir);
 	cr_assert_eq(st, 0, "cannot copy the %s fixtures to %s", variant, dir);
+	return dir;
 }
 
 const char *lot_loader_prefix(const char *variant)

@@ -27,8 +27,9 @@ int *lot_variant_indices(void);
 
 /* Absolute path of the linkopt under test (LINKOPT_BIN). */
 const char *lot_bin(void);
-/* Copies the fixture files of a variant into dir. */
-void lot_copy_variant(const char *variant, const char *dir);
+/* A new temporary directory holding a copy of a variant's fixture files
+ * (prog, liba.so, libb.so, and libb2.so: libb.so rebuilt). Free it. */
+char *lot_copy_variant(const char *variant);
 /* Command prefix that runs a variant's program under its stock loader. */
 const char *lot_loader_prefix(const char *variant);
 

@@ -22,8 +22,7 @@
 /* A fresh copy of a variant's fixtures, optimized (all three files). */
 static char *optimized_copy_opt(const char *v, const char *opt)
 {
-	char *d = make_tmpdir(NULL);
-	lot_copy_variant(v, d);
+	char *d = lot_copy_variant(v);
 	struct shell_result r = shell("%s %s %s/prog %s/liba.so %s/libb.so", lot_bin(), opt, d, d, d);
 	cr_assert_eq(r.status, 0, "%s: linkopt failed: %s", v, r.err);
 	cr_assert_str_empty(r.err, "%s: linkopt printed: %s", v, r.err);
@@ -39,8 +38,7 @@ static char *optimized_copy(const char *v)
 VARIANT_TEST(stock_loader_runs_optimized_program)
 {
 	const char *v = lot_variants[*vi];
-	char *orig = make_tmpdir(NULL);
-	lot_copy_variant(v, orig);
+	char *orig = lot_copy_variant(v);
 	char *d = optimized_copy(v);
 	struct shell_result a = shell("%s %s/prog x y", lot_loader_prefix(v), orig);
 	struct shell_result b = shell("%s %s/prog x y", lot_loader_prefix(v), d);
@@ -100,8 +98,7 @@ VARIANT_TEST(second_run_is_byte_identical)
 VARIANT_TEST(elflint_reports_nothing_new)
 {
 	const char *v = lot_variants[*vi];
-	char *orig = make_tmpdir(NULL);
-	lot_copy_variant(v, orig);
+	char *orig = lot_copy_variant(v);
 	char *d = optimized_copy(v);
 	for (unsigned i = 0; i < 3; i++) {
 		char p[PATH_MAX], q[PATH_MAX];
@@ -242,8 +239,7 @@ VARIANT_TEST(check_detects_changed_library)
 VARIANT_TEST(interposers_lists_duplicate_definitions)
 {
 	const char *v = lot_variants[*vi];
-	char *d = make_tmpdir(NULL);
-	lot_copy_variant(v, d);
+	char *d = lot_copy_variant(v);
 	struct shell_result r = shell("%s --interposers %s/prog", lot_bin(), d);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	char want[1024];
@@ -256,8 +252,7 @@ VARIANT_TEST(interposers_lists_duplicate_definitions)
 VARIANT_TEST(interpose_list_and_nodirect)
 {
 	const char *v = lot_variants[*vi];
-	char *d = make_tmpdir(NULL);
-	lot_copy_variant(v, d);
+	char *d = lot_copy_variant(v);
 	struct shell_result r = shell("printf 'a_func\\n' > %s/list && %s --nodirect %s/libb.so && "
 			      "%s --interpose-list %s/list %s/prog && %s --dump %s/prog && %s --dump %s/libb.so",
 			      d, lot_bin(), d, lot_bin(), d, d, lot_bin(), d, lot_bin(), d);
@@ -271,8 +266,7 @@ VARIANT_TEST(interpose_list_and_nodirect)
 VARIANT_TEST(keeps_mode_owner_and_times)
 {
 	const char *v = lot_variants[*vi];
-	char *d = make_tmpdir(NULL);
-	lot_copy_variant(v, d);
+	char *d = lot_copy_variant(v);
 	char p[PATH_MAX];
 	snprintf(p, sizeof p, "%s/prog", d);
 	struct shell_result r = shell("chmod 751 %s && touch -d '2001-02-03 04:05:06' %s && %s %s", p, p, lot_bin(), p);
@@ -293,8 +287,7 @@ VARIANT_TEST(keeps_mode_owner_and_times)
 VARIANT_TEST(dash_o_leaves_input_alone)
 {
 	const char *v = lot_variants[*vi];
-	char *d = make_tmpdir(NULL);
-	lot_copy_variant(v, d);
+	char *d = lot_copy_variant(v);
 	struct shell_result r = shell("cp -p %s/liba.so %s/ref && %s -o %s/out.so %s/liba.so", d, d, lot_bin(), d, d);
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	char a[PATH_MAX], b[PATH_MAX];
@@ -334,8 +327,7 @@ static void expect_rejected(const char *path, const char *why)
 VARIANT_TEST(bad_input_is_rejected_cleanly)
 {
 	const char *v = lot_variants[*vi];
-	char *d = make_tmpdir(NULL);
-	lot_copy_variant(v, d);
+	char *d = lot_copy_variant(v);
 	char p[PATH_MAX];
 	snprintf(p, sizeof p, "%s/notelf", d);
 	struct shell_result r = shell("printf 'just text\\n' > %s", p);
@@ -516,8 +508,7 @@ static int cmps(const void *a, const void *b)
 VARIANT_TEST(o1_renumbers_consistently)
 {
 	const char *v = lot_variants[*vi];
-	char *orig = make_tmpdir(NULL);
-	lot_copy_variant(v, orig);
+	char *orig = lot_copy_variant(v);
 	char *d = optimized_copy_opt(v, "-O1");
 	struct shell_result a = shell("%s %s/prog", lot_loader_prefix(v), orig);
 	struct shell_result b = shell("%s %s/prog", lot_loader_prefix(v), d);
@@ -690,8 +681,7 @@ Test(linkopt, several_files_all_or_nothing)
 {
 	const char *vs[] = { "m64bfd", "m32lld" };
 	for (unsigned k = 0; k < 2; k++) {
-		char *d = make_tmpdir(NULL);
-		lot_copy_variant(vs[k], d);
+		char *d = lot_copy_variant(vs[k]);
 		struct shell_result r = shell("cd %s && printf 'not ELF\\n' > zz-notelf && head -c 900 libb.so > trunc.so", d);
 		shell_result_free(&r);
 		char *before = dir_state(d);
@@ -767,8 +757,7 @@ Test(linkopt, root_program_that_cannot_be_loaded)
  * file cannot be linked or replaced): every input stays as it was. */
 Test(linkopt, failed_replacement_changes_nothing)
 {
-	char *d = make_tmpdir(NULL);
-	lot_copy_variant("m64bfd", d);
+	char *d = lot_copy_variant("m64bfd");
 	char p[PATH_MAX];
 	snprintf(p, sizeof p, "%s/liba.so", d);
 	struct shell_result r = shell("chattr +i %s", p);
@@ -794,8 +783,7 @@ Test(linkopt, failed_replacement_changes_nothing)
  * the program still runs, natively, with the same output. */
 Test(linkopt, no_section_headers_fallback)
 {
-	char *d = make_tmpdir(NULL);
-	lot_copy_variant("m64bfd", d);
+	char *d = lot_copy_variant("m64bfd");
 	struct shell_result r = shell("cd %s && ./prog x y > ref.out; cp prog noshdr && "
 			      "printf '\\0\\0\\0\\0\\0\\0\\0\\0' | dd of=noshdr bs=1 seek=40 conv=notrunc status=none && "
 			      "printf '\\0\\0\\0\\0' | dd of=noshdr bs=1 seek=60 conv=notrunc status=none && "

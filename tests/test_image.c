@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/fixture.h"
 #include "lib/run.h"
 #include "lib/stats.h"
 
@@ -22,11 +23,7 @@ static void need_root(void)
 
 static const char *img(const char *rel)
 {
-	static char buf[4][4096];
-	static int k;
-	k = (k + 1) % 4;
-	snprintf(buf[k], sizeof buf[k], "%s/%s", IMG_DIR, rel);
-	return buf[k];
+	return fixture_path(IMG_DIR, rel);
 }
 
 static void run_in(struct run_result *r, char *const argv[], const char *extra_env)
