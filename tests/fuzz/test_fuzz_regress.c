@@ -21,7 +21,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/file.h"
 #include "lib/run.h"
+#include "lib/shell.h"
 
 #ifndef FZR_CORPUS
 #error "FZR_CORPUS, FZR_FIXTURES, FZR_LINKOPT, FZR_LINKOPT_ASAN and the loaders come from tests/fuzz.mk"
@@ -47,20 +49,6 @@ static void corpus(void)
 	cr_assert_gt(nfiles, 0, "the regression corpus %s is empty", FZR_CORPUS);
 }
 
-static unsigned char *slurp(const char *path, size_t *n)
-{
-	FILE *f = fopen(path, "rb");
-	cr_assert_not_null(f, "cannot open %s", path);
-	fseek(f, 0, SEEK_END);
-	long sz = ftell(f);
-	rewind(f);
-	unsigned char *b = malloc(sz > 0 ? sz : 1);
-	cr_assert(b && fread(b, 1, sz, f) == (size_t)sz, "cannot read %s", path);
-	fclose(f);
-	*n = (size_t)sz;
-	return b;
-}
-
 static void spill(const char *path, const unsigned char *b, size_t n, mode_t mode)
 {
 	unlink(path);
@@ -69,19 +57,13 @@ static void spill(const char *path, const unsigned char *b, size_t n, mode_t mod
 	chmod(path, mode);
 }
 
-static char *tmpdir(void)
-{
-	static char d[64];
-	strcpy(d, "/tmp/qbfzXXXXXX");  /* short: PT_INTERP is patched to point into it */
-	cr_assert_not_null(mkdtemp(d));
-	return d;
-}
+/* short: PT_INTERP is patched to point into it */
+#define TMPDIR_TEMPLATE "/tmp/qbfzXXXXXX"
 
-static void rmtree(const char *d)
+static void rmtree(char *d)
 {
-	char cmd[256];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", d);
-	cr_assert_eq(system(cmd), 0);
+	cr_assert_eq(shell_status("rm -rf '%s'", d), 0);
+	free(d);
 }
 
 static char *dirname_of(const char *path)
@@ -187,8 +169,8 @@ static void loader_runs(const struct arch *a)
 	for (int i = 0; i < nfiles; i++) {
 		const char *f = rel(files[i]);
 		size_t n;
-		unsigned char *b = slurp(files[i], &n);
-		char *d = tmpdir(), lib[128], prog[128], libpath[8300];
+		unsigned char *b = (unsigned char *)must_read_file(files[i], &n);
+		char *d = make_tmpdir(TMPDIR_TEMPLATE), lib[128], prog[128], libpath[8300];
 		snprintf(lib, sizeof lib, "%s/libfzr.so", d);
 		snprintf(prog, sizeof prog, "%s/prog", d);
 		spill(lib, b, n, 0755);
@@ -283,8 +265,8 @@ static void linkopt_runs(const char *linkopt)
 	for (int i = 0; i < nfiles; i++) {
 		const char *f = rel(files[i]);
 		size_t n, m;
-		unsigned char *b = slurp(files[i], &n);
-		char *d = tmpdir(), in[128], out[128], inplace[128], ldir[4200];
+		unsigned char *b = (unsigned char *)must_read_file(files[i], &n);
+		char *d = make_tmpdir(TMPDIR_TEMPLATE), in[128], out[128], inplace[128], ldir[4200];
 		snprintf(in, sizeof in, "%s/in.so", d);
 		snprintf(out, sizeof out, "%s/out.so", d);
 		snprintf(inplace, sizeof inplace, "%s/inplace.so", d);
@@ -299,7 +281,7 @@ static void linkopt_runs(const char *linkopt)
 			expect_linkopt(f, modes[k], &r, k == 1 ? 1 : 0);
 			int wrote = k == 2 && r.exited && r.exit_code == 0;
 			run_result_free(&r);
-			unsigned char *c = slurp(in, &m);
+			unsigned char *c = (unsigned char *)must_read_file(in, &m);
 			cr_expect(m == n && !memcmp(b, c, n), "%s: linkopt %s changed its input", f, modes[k]);
 			free(c);
 			if (wrote) {
@@ -314,7 +296,7 @@ static void linkopt_runs(const char *linkopt)
 		cr_assert_eq(run_program(&r, v, &(struct run_opts){ .timeout_s = 60 }), 0);
 		expect_linkopt(f, "(in place)", &r, 0);
 		if (!(r.exited && r.exit_code == 0)) {
-			unsigned char *c = slurp(inplace, &m);
+			unsigned char *c = (unsigned char *)must_read_file(inplace, &m);
 			cr_expect(m == n && !memcmp(b, c, n), "%s: linkopt failed in place but changed the file", f);
 			free(c);
 		}

@@ -18,7 +18,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/file.h"
 #include "lib/run.h"
+#include "lib/shell.h"
 
 #ifndef FZT_BIN
 #error "FZT_BIN, FZT_CORPUS, FZT_SEEDS, FZT_LINKOPT and the loaders come from tests/fuzz.mk"
@@ -94,14 +96,12 @@ static void expect_refusal(const char *tool, const char *opt, const char *file, 
 {
 	if (!*tool)
 		cr_skip_test("this architecture is not configured");
-	char src[4096], tmp[64] = "/tmp/qbfztXXXXXX", in[128], out[128];
+	char src[4096], in[128], out[128];
 	snprintf(src, sizeof src, "%s/%s", FZT_CORPUS, file);
-	cr_assert_not_null(mkdtemp(tmp));
+	char *tmp = make_tmpdir("/tmp/qbfztXXXXXX");
 	snprintf(in, sizeof in, "%s/in", tmp);
 	snprintf(out, sizeof out, "%s/out", tmp);
-	char cp[8400];
-	snprintf(cp, sizeof cp, "cp '%s' '%s' && chmod 755 '%s'", src, in, in);
-	cr_assert_eq(system(cp), 0);
+	cr_assert_eq(shell_status("cp '%s' '%s' && chmod 755 '%s'", src, in, in), 0);
 	char *v[] = { (char *)tool, (char *)opt, opt[1] == 'o' ? out : in, in, NULL };
 	if (opt[1] != 'o')
 		v[3] = NULL;
@@ -113,10 +113,9 @@ static void expect_refusal(const char *tool, const char *opt, const char *file, 
 		  "%s %s %s: expected one line naming %s and saying \"%s\", got:\n%s", tool, opt, file,
 		  in, why, r.err);
 	run_result_free(&r);
-	snprintf(cp, sizeof cp, "cmp -s '%s' '%s'", src, in);
-	cr_expect_eq(system(cp), 0, "%s %s changed %s", tool, opt, file);
-	snprintf(cp, sizeof cp, "rm -rf '%s'", tmp);
-	cr_assert_eq(system(cp), 0);
+	cr_expect(same_file(src, in), "%s %s changed %s", tool, opt, file);
+	cr_assert_eq(shell_status("rm -rf '%s'", tmp), 0);
+	free(tmp);
 }
 
 /* DT_VERSYM lying over the relocations: linkopt's symbol reordering used
