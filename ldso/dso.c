@@ -30,6 +30,8 @@ hidden void qb_dso_view(const struct dso *p, struct qb_elfview *v)
 /* The symbol count and the hash tables lookups walk. */
 static const char *decode_hashes(struct dso *p, const struct qb_elfview *v)
 {
+	if (qb_memo_hashes(p))
+		return 0;
 	struct qb_hashinfo h;
 	const char *why = qb_hashinfo(v, p->dyn.hash, p->dyn.gnu_hash, &h);
 	if (why)

@@ -107,6 +107,9 @@ hidden void qb_debug_stats(const char *when)
 		s->strcmps, s->cache_hits);
 	qb_dbg("statistics (%s): direct_hits=%zu direct_misses=%zu interposer_hits=%zu precomputed_hashes=%zu names_hashed=%zu definition_hints=%zu",
 		when, s->direct_hits, s->direct_misses, s->interposer_hits, s->prehashed, s->hashed, s->hinted);
+	if (s->memo_recorded || s->memo_objs)
+		qb_dbg("statistics (%s): memo_recorded=%zu memo_reused=%zu memo_bindings=%zu memo_bytes=%zu",
+			when, s->memo_recorded, s->memo_objs, s->memo_binds, qb_memo_bytes());
 	if (qb.verify)
 		qb_dbg("statistics (%s): verify_differences=%zu", when, qb.verify_diffs);
 	qb_dbg("statistics (%s): relocation_time=%.3f ms", when, s->reloc_ns / 1e6);

@@ -75,6 +75,7 @@ struct dso {
 	size_t vmin, vmax;      /* link-time address range of the PT_LOADs */
 	dev_t dev;
 	ino_t ino;
+	uint64_t fsize, fmtime, fctime;  /* with dev and ino: the file's identity */
 	const char *soname;
 	const char *shortname;  /* the name it was asked for */
 	char *rpath, *runpath;  /* expanded lazily: raw dynamic strings */
@@ -128,6 +129,8 @@ struct dso {
 	unsigned char ip_many;      /* interposers may take more than ip_def */
 	uint32_t ip_def[2];         /* definitions an interposer may take (fastpath.c) */
 	unsigned ip_gen;            /* interposer list ip_def was computed for */
+	struct qb_memo *memo;       /* its bindings, kept past dlclose (bindmemo.c) */
+	uint32_t memo_pos;          /* 1 + place in the scope being recorded */
 };
 
 struct symdef {
@@ -153,7 +156,7 @@ struct qb_state {
 	size_t static_tls_cnt;     /* modules in every thread's static area */
 	char errbuf[512];
 	unsigned debug;            /* QB_DBG_* bits from LD_DEBUG */
-	unsigned char no_direct, no_hashvals, no_symcache, no_hints, verify;
+	unsigned char no_direct, no_hashvals, no_symcache, no_hints, verify, no_memo;
 	struct dso **interposers;  /* checked before any direct target */
 	size_t ninterposers;
 	size_t *ibloom;            /* bloom filter over their exported names */
@@ -163,6 +166,7 @@ struct qb_state {
 		size_t lookups, probes, strcmps, relocs, cache_hits;
 		size_t direct_hits, direct_misses, interposer_hits, prehashed, hashed, hinted;
 		size_t hinted_fast;  /* bound in the relocation loop by a hint */
+		size_t memo_objs, memo_binds, memo_recorded;  /* bindmemo.c */
 		size_t bykind[RK_TLSDESC + 1];
 		uint64_t reloc_ns;
 	} stats;
@@ -313,6 +317,25 @@ hidden void qb_txn_flag(unsigned char *field, unsigned char v);
 hidden void qb_txn_save_word(size_t *where);
 hidden void *qb_owned_alloc(struct dso *p, size_t size);
 hidden void qb_forget_object(struct dso *p);
+
+/* bindmemo.c: the bindings of an object loaded by dlopen, kept past its
+ * dlclose for a reload in the same scope. */
+struct qb_memo_use {
+	struct qb_memo *rec;        /* recording this pass's bindings */
+	const uint32_t *ent;        /* reusing: by symbol index (0: none) */
+	size_t nent;
+	struct dso **objs;          /* the scope, in lookup order */
+	size_t nobjs;
+	int readback;               /* the hinted loop binds too: read its work back */
+};
+hidden int qb_memo_begin(struct dso *p, struct qb_memo_use *u);
+hidden void qb_memo_record(struct qb_memo_use *u, size_t symi, const struct symdef *d);
+hidden void qb_memo_end(struct dso *p, struct qb_memo_use *u);
+hidden void qb_memo_relocs(struct dso *p, struct qb_memo_use *u, const size_t *r, size_t n,
+	int rela, qb_slow_reloc_fn slow, void *ctx);
+hidden void qb_memo_unload(struct dso *p, int keep);
+hidden size_t qb_memo_bytes(void);
+hidden int qb_memo_hashes(struct dso *p);
 
 /* dlopen.c */
 hidden void qb_pin_binding(struct dso *from, struct dso *def);

@@ -228,6 +228,9 @@ hidden struct dso *qb_map_file(int fd, const char *path, int allow_exec, const c
 		}
 	p->dev = st.st_dev;
 	p->ino = st.st_ino;
+	p->fsize = st.st_size;
+	p->fmtime = (uint64_t)st.st_mtim.tv_sec * 1000000000u + st.st_mtim.tv_nsec;
+	p->fctime = (uint64_t)st.st_ctim.tv_sec * 1000000000u + st.st_ctim.tv_nsec;
 	p->name = (char *)path;  /* the caller keeps its own copy */
 	if ((*why = qb_dso_decode(p)))
 		goto fail;

@@ -20,6 +20,7 @@ struct resolver {
 	int lazy_plt;   /* the relocation being resolved is such a slot */
 	int retrying;   /* a deferred slot tried again: stays in the list */
 	int fast;       /* qb_fast_prepare: the hinted loop applies */
+	struct qb_memo_use memo;  /* bindmemo.c: recording or reusing */
 	size_t key[CACHE_SLOTS];
 	struct symdef val[CACHE_SLOTS];
 };
@@ -28,6 +29,8 @@ static void resolver_init(struct resolver *rs, struct dso *p)
 {
 	rs->p = p;
 	rs->lazy_ok = rs->lazy_plt = rs->retrying = rs->fast = 0;
+	rs->memo.rec = 0;
+	rs->memo.ent = 0;
 	for (size_t i = 0; i < CACHE_SLOTS; i++)
 		rs->key[i] = (size_t)-1;
 }
@@ -113,6 +116,8 @@ static inline __attribute__((always_inline)) int resolve(struct resolver *rs, si
 bound:
 	if (out->sym && out->dso->runtime && out->dso != p)
 		qb_pin_binding(p, out->dso);
+	if (rs->memo.rec && out->sym && !copy && !rs->retrying)
+		qb_memo_record(&rs->memo, symi, out);
 	if (!copy && !qb.no_symcache) {
 		rs->key[slot] = symi;
 		rs->val[slot] = *out;
@@ -305,6 +310,10 @@ static void apply_table(struct dso *p, struct resolver *rs, size_t vaddr, size_t
 		return;
 	size_t ent = rela ? 3 : 2;
 	const size_t *r = qb_laddr(p, vaddr);
+	if (rs->memo.ent) {
+		qb_memo_relocs(p, &rs->memo, r, size / (ent * sizeof(size_t)), rela, apply_slow, rs);
+		return;
+	}
 	if (rs->fast) {
 		qb_fast_relocs(p, r, size / (ent * sizeof(size_t)), rela, apply_slow, rs);
 		return;
@@ -362,6 +371,12 @@ hidden void qb_relocate(struct dso *p, int lazy_ok)
 	resolver_init(&rs, p);
 	rs.lazy_ok = lazy_ok;
 	rs.fast = qb_fast_prepare(p);
+	/* a memo replaces both loops, or records what they bind */
+	int memo = qb_memo_begin(p, &rs.memo);
+	if (memo == 1)
+		rs.fast = 0;
+	else if (memo == 2)
+		rs.memo.readback = rs.fast;
 	int textrel = (p->dyn.have & QB_HAVE_TEXTREL) || (p->dyn.flags & DF_TEXTREL);
 	if (textrel)
 		text_writable(p, 1);
@@ -374,7 +389,12 @@ hidden void qb_relocate(struct dso *p, int lazy_ok)
 	apply_table(p, &rs, p->dyn.jmprel, p->dyn.pltrelsz, p->dyn.pltrel == DT_RELA);
 	if (textrel)
 		text_writable(p, 0);
-	qb_release_tables(p);
+	qb_memo_end(p, &rs.memo);
+	/* An object bound from its memo is one its program loads again and
+	 * again: the table pages go at the next dlclose, without the cost of
+	 * giving them back now. */
+	if (!rs.memo.ent)
+		qb_release_tables(p);
 }
 
 hidden void qb_protect_relro(struct dso *p)

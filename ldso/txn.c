@@ -110,6 +110,7 @@ hidden void *qb_owned_alloc(struct dso *p, size_t size)
 static void free_dso(struct dso *p)
 {
 	qb_forget_lazy(p);
+	qb_memo_unload(p, 1);
 	for (void **m = p->owned, **next; m; m = next) {
 		next = m[0];
 		__libc_free(m);

@@ -70,6 +70,15 @@ $(eval $(call qbr_lib,$(QBR)/libqrsibb.so,$(QBR_SRC)/sibb.c))
 $(eval $(call qbr_lib,$(QBR)/libqrsibroot.so,$(QBR_SRC)/sibroot.c,$(QBR)/libqrsiba.so $(QBR)/libqrsibb.so,-L$(QBR) -lqrsiba -lqrsibb))
 $(eval $(call qbr_lib,$(QBR)/libqrgdb.so,$(QBR_SRC)/gdblib.c))
 $(eval $(call qbr_lib,$(QBR)/libqrpre.so,$(QBR_SRC)/pre.c))
+# The binding memo (test_runtime_memo): libqmuser.so finds libqmdep.so
+# beside itself, in the private directory `memo` copies them to.
+$(eval $(call qbr_lib,$(QBR)/libqmdep.so,$(QBR_SRC)/memodep.c))
+$(eval $(call qbr_lib,$(QBR)/libqmdep2.so,$(QBR_SRC)/memodep.c,,-DV2))
+$(eval $(call qbr_lib,$(QBR)/libqmuser.so,$(QBR_SRC)/memouser.c,$(QBR)/libqmdep.so,-L$(QBR) -lqmdep -Wl$(qbr_comma)--enable-new-dtags$(qbr_comma)-rpath$(qbr_comma)'$$$$ORIGIN'))
+$(eval $(call qbr_lib,$(QBR)/libqmuser2.so,$(QBR_SRC)/memouser.c,$(QBR)/libqmdep.so,-DV2 -L$(QBR) -lqmdep -Wl$(qbr_comma)--enable-new-dtags$(qbr_comma)-rpath$(qbr_comma)'$$$$ORIGIN'))
+$(eval $(call qbr_lib,$(QBR)/libqmglob.so,$(QBR_SRC)/memoglob.c))
+$(eval $(call qbr_lib,$(QBR)/libqmpre.so,$(QBR_SRC)/memopre.c))
+$(eval $(call qbr_exe,$(QBR)/memo,$(QBR_SRC)/memo.c,,))
 
 $(eval $(call qbr_exe,$(QBR)/rt,$(QBR_SRC)/rt.c,,-rdynamic -pthread))
 $(eval $(call qbr_exe,$(QBR)/thr,$(QBR_SRC)/thr.c,,-pthread))
@@ -95,7 +104,7 @@ $(eval $(call qbr_lib,$(QBR_SEC)/good/libqrsec.so,$(QBR_SRC)/sec.c,,-DSEC_WHICH=
 $(eval $(call qbr_exe,$(QBR_SEC)/secorig,$(QBR_SRC)/secorig.c,$(QBR_SEC)/good/libqrsec.so,-L$(QBR_SEC)/good -lqrsec -Wl$(qbr_comma)--enable-new-dtags$(qbr_comma)-rpath$(qbr_comma)'$$$$ORIGIN/lib:$(abspath $(QBR_SEC))/good'))
 
 # ------------------------------------------------------- the test programs --
-QBR_SUITES := dl threads tools secure unload
+QBR_SUITES := dl threads tools secure unload memo
 QBR_BINS := $(QBR_SUITES:%=$(B)/tests/test_runtime_%)
 # test_runtime_unload waits for a loader fix (ldso/reloc.c pinning).
 QBR_CHECKED := $(QBR_BINS)
