@@ -49,6 +49,7 @@ struct qb_memo {
 	size_t nent, capent;
 	size_t *stv;                /* st_value of each entry's definition (0: not plain) */
 	size_t *val;                /* a reuse's addresses of ent (0: not a plain one) */
+	uintptr_t *bases;           /* by place: the base val was computed with */
 	uint32_t *used;             /* places bound to, once each */
 	uint32_t *runs;             /* pages the relocations write: first, count */
 	size_t nruns;
@@ -71,7 +72,8 @@ static struct dso **pending;
 static size_t memo_size(const struct qb_memo *m)
 {
 	return sizeof *m + m->nids * sizeof *m->ids + m->capent * sizeof *m->ent +
-		m->nused * sizeof *m->used + 2 * m->nruns * sizeof *m->runs + (m->val ? 2 * m->nent * sizeof *m->val : 0);
+		m->nused * sizeof *m->used + 2 * m->nruns * sizeof *m->runs +
+		(m->val ? 2 * m->nent * sizeof *m->val + m->nids * sizeof *m->bases : 0);
 }
 
 /* Kept memos and those of loaded objects. */
@@ -94,6 +96,7 @@ static void memo_free(struct qb_memo *m)
 	__libc_free(m->runs);
 	__libc_free(m->val);
 	__libc_free(m->stv);
+	__libc_free(m->bases);
 	__libc_free(m);
 }
 
@@ -179,10 +182,13 @@ static int memo_values(struct qb_memo *m, struct dso *const *objs)
 	if (!m->val) {
 		m->val = __libc_malloc(n * sizeof *m->val);
 		m->stv = __libc_malloc(n * sizeof *m->stv);
-		if (!m->val || !m->stv) {
+		m->bases = __libc_calloc(m->nids ? m->nids : 1, sizeof *m->bases);
+		if (!m->val || !m->stv || !m->bases) {
 			__libc_free(m->val);
 			__libc_free(m->stv);
+			__libc_free(m->bases);
 			m->val = m->stv = 0;
+			m->bases = 0;
 			return 0;
 		}
 		/* the same file: the same values, relative to its base */
@@ -198,6 +204,15 @@ static int memo_values(struct qb_memo *m, struct dso *const *objs)
 			m->stv[i] = v;
 		}
 	}
+	/* objects mapped again where they were last time (mmap often picks
+	 * the same place): the addresses are still right */
+	size_t moved = 0;
+	for (size_t i = 0; i < m->nids; i++) {
+		moved |= m->bases[i] != (uintptr_t)objs[i]->base;
+		m->bases[i] = (uintptr_t)objs[i]->base;
+	}
+	if (!moved)
+		return 1;
 	for (size_t i = 0; i < m->nent; i++)
 		m->val[i] = m->stv[i] ? (size_t)objs[(m->ent[i] >> SYM_BITS) - 1]->base + m->stv[i] : 0;
 	return 1;
@@ -384,65 +399,60 @@ static void readback(struct dso *p, struct qb_memo_use *u, size_t vaddr, size_t 
 
 #define MAX_RUNS 32
 
-static void page_bounds(struct dso *p, size_t vaddr, size_t size, int rela, size_t *lo, size_t *hi,
-	unsigned char *bits)
+static void mark_pages(struct dso *p, size_t vaddr, size_t size, int rela, size_t lo, size_t n,
+	unsigned shift, unsigned char *bits)
 {
 	if (!vaddr || !size)
 		return;
-	const size_t ent = rela ? 3 : 2, pg = __libc.page_size;
+	const size_t ent = rela ? 3 : 2;
 	const size_t *r = qb_laddr(p, vaddr);
-	for (size_t n = size / (ent * sizeof(size_t)); n; n--, r += ent) {
-		if (!qb_writable(p, r[0], sizeof(size_t)))
-			continue;
-		size_t k = r[0] / pg;
-		if (bits) {
-			k -= *lo;
-			bits[k / 8] |= 1 << k % 8;
-		} else {
-			*lo = k < *lo ? k : *lo;
-			*hi = k >= *hi ? k + 1 : *hi;
-		}
+	for (size_t k = size / (ent * sizeof(size_t)); k; k--, r += ent) {
+		size_t pgi = (r[0] >> shift) - lo;
+		if (pgi < n)
+			bits[pgi / 8] |= 1 << pgi % 8;
 	}
 }
 
-/* The pages p's relocation tables write, as runs: a reuse faults them in
- * with one call each (a fault apiece costs more, the more so in a virtual
- * machine) before it writes them. Pages no relocation writes are left
- * alone, so the memory used is the same. */
+/* The pages of p's first writable range its relocation tables write, as
+ * runs: a reuse faults them in with one call each (a fault apiece costs
+ * more, the more so in a virtual machine) before it writes them. Pages no
+ * relocation writes are left alone, so the memory used is the same. */
 static void record_runs(struct dso *p, struct qb_memo *m)
 {
-	size_t lo = (size_t)-1, hi = 0;
-	page_bounds(p, p->dyn.rela, p->dyn.relasz, 1, &lo, &hi, 0);
-	page_bounds(p, p->dyn.rel, p->dyn.relsz, 0, &lo, &hi, 0);
-	page_bounds(p, p->dyn.jmprel, p->dyn.pltrelsz, p->dyn.pltrel == DT_RELA, &lo, &hi, 0);
-	if (hi <= lo || hi - lo > ((size_t)1 << 24) || (p->dyn.have & QB_HAVE_TEXTREL) ||
+	const size_t pg = __libc.page_size;
+	const unsigned shift = (unsigned)__builtin_ctzl(pg);
+	if (!p->nwr || p->wr_hi[0] <= p->wr_lo[0] || (p->dyn.have & QB_HAVE_TEXTREL) ||
 	    (p->dyn.flags & DF_TEXTREL))
 		return;
-	unsigned char *bits = __libc_calloc((hi - lo + 7) / 8, 1);
+	size_t lo = p->wr_lo[0] >> shift, hi = (p->wr_hi[0] + pg - 1) >> shift;
+	if (hi <= lo || hi - lo > ((size_t)1 << 24))
+		return;
+	size_t n = hi - lo;
+	unsigned char *bits = __libc_calloc((n + 7) / 8, 1);
 	uint32_t *runs = __libc_malloc(2 * MAX_RUNS * sizeof *runs);
 	if (!bits || !runs) {
 		__libc_free(bits);
 		__libc_free(runs);
 		return;
 	}
-	page_bounds(p, p->dyn.rela, p->dyn.relasz, 1, &lo, &hi, bits);
-	page_bounds(p, p->dyn.rel, p->dyn.relsz, 0, &lo, &hi, bits);
-	page_bounds(p, p->dyn.jmprel, p->dyn.pltrelsz, p->dyn.pltrel == DT_RELA, &lo, &hi, bits);
-	size_t n = 0;
-	for (size_t k = 0; k < hi - lo && n < MAX_RUNS; k++) {
+	mark_pages(p, p->dyn.rela, p->dyn.relasz, 1, lo, n, shift, bits);
+	mark_pages(p, p->dyn.rel, p->dyn.relsz, 0, lo, n, shift, bits);
+	mark_pages(p, p->dyn.jmprel, p->dyn.pltrelsz, p->dyn.pltrel == DT_RELA, lo, n, shift, bits);
+	size_t nr = 0;
+	for (size_t k = 0; k < n && nr < MAX_RUNS; k++) {
 		if (!(bits[k / 8] >> k % 8 & 1))
 			continue;
 		size_t e = k;
-		while (e + 1 < hi - lo && bits[(e + 1) / 8] >> (e + 1) % 8 & 1)
+		while (e + 1 < n && bits[(e + 1) / 8] >> (e + 1) % 8 & 1)
 			e++;
-		runs[2 * n] = (uint32_t)(lo + k);
-		runs[2 * n + 1] = (uint32_t)(e - k + 1);
-		n++;
+		runs[2 * nr] = (uint32_t)(lo + k);
+		runs[2 * nr + 1] = (uint32_t)(e - k + 1);
+		nr++;
 		k = e;
 	}
 	__libc_free(bits);
 	m->runs = runs;
-	m->nruns = n;
+	m->nruns = nr;
 }
 
 /* After p's relocations. */
@@ -533,24 +543,60 @@ static inline __attribute__((always_inline)) void memo_loop(struct dso *p,
 	const size_t nval = p->memo->nent;
 	unsigned char *const base = p->base;
 	const uint64_t plain = plain_types, word = word_types;
-	const int verify = qb.verify;
 	/* the first writable range, tested inline; the others through
 	 * qb_writable */
 	const size_t wlo = p->nwr ? p->wr_lo[0] : 1, whi = p->nwr ? p->wr_hi[0] : 0;
 	const size_t wspan = whi > wlo && whi - wlo >= W ? whi - wlo - W : 0;
+	const size_t *const end = r + n * ent;
+	while (r < end) {
+		/* no call in this loop: what it needs stays in registers */
+		for (; r < end; r += ent) {
+			const size_t off = r[0], info = r[1], symi = QB_R_SYM(info);
+			const unsigned type = QB_R_TYPE(info);
+			size_t v;
+			if (type >= 64 || !(plain >> type & 1) || symi >= nval || !(v = val[symi]) ||
+			    off - wlo > wspan)
+				break;
+			size_t *where = (size_t *)(base + off);
+			*where = v + (rela ? r[2] : word >> type & 1 ? *where : 0);
+			cnt[type]++;
+		}
+		if (r == end)
+			break;
+		const size_t off = r[0], info = r[1], symi = QB_R_SYM(info);
+		const unsigned type = QB_R_TYPE(info);
+		size_t v;
+		if (type < 64 && (plain >> type & 1) && symi < nval && (v = val[symi]) &&
+		    qb_writable(p, off, W)) {
+			size_t *where = (size_t *)(base + off);
+			*where = v + (rela ? r[2] : word >> type & 1 ? *where : 0);
+			cnt[type]++;
+		} else {
+			slow(p, ctx, info, off, rela ? r[2] : 0, rela);
+		}
+		r += ent;
+	}
+	(void)u;
+}
+
+/* LD_DIRECT_VERIFY: each binding the memo would make is checked first. */
+static __attribute__((noinline)) void verify_loop(struct dso *p, const struct qb_memo_use *u,
+	const size_t *r, size_t n, int rela, qb_slow_reloc_fn slow, void *ctx, uint32_t *cnt)
+{
+	const size_t ent = rela ? 3 : 2;
 	for (; n; n--, r += ent) {
 		const size_t off = r[0], info = r[1], symi = QB_R_SYM(info);
 		const unsigned type = QB_R_TYPE(info);
 		size_t v;
-		if (type >= 64 || !(plain >> type & 1) || symi >= nval || !(v = val[symi]) ||
-		    (off - wlo > wspan && !qb_writable(p, off, W)) ||
-		    (verify && !verified(p, u, symi))) {
+		if (type < 64 && (plain_types >> type & 1) && symi < p->memo->nent &&
+		    (v = p->memo->val[symi]) && qb_writable(p, off, sizeof(size_t)) &&
+		    verified(p, u, symi)) {
+			size_t *where = (size_t *)(p->base + off);
+			*where = v + (rela ? r[2] : word_types >> type & 1 ? *where : 0);
+			cnt[type]++;
+		} else {
 			slow(p, ctx, info, off, rela ? r[2] : 0, rela);
-			continue;
 		}
-		size_t *where = (size_t *)(base + off);
-		*where = v + (rela ? r[2] : word >> type & 1 ? *where : 0);
-		cnt[type]++;
 	}
 }
 
@@ -563,7 +609,9 @@ hidden void qb_memo_relocs(struct dso *p, struct qb_memo_use *u, const size_t *r
 	if (!plain_types)
 		plain_types_init();
 	uint32_t cnt[64] = { 0 };
-	if (rela)
+	if (qb.verify)
+		verify_loop(p, u, r, n, rela, slow, ctx, cnt);
+	else if (rela)
 		memo_loop(p, u, r, n, 1, slow, ctx, cnt);
 	else
 		memo_loop(p, u, r, n, 0, slow, ctx, cnt);
