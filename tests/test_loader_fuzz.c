@@ -2,14 +2,21 @@
  * changed in its headers and dynamic tables. Whatever the damage, the
  * loader either loads it or refuses it with exit status 127 and one line;
  * it never dies of a signal. Run in --list mode, which loads and relocates
- * everything but runs no code of the program. */
+ * everything but runs no code of the program. Compiled once per
+ * architecture (see loader/arch.h). */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 
+#include "arch.h"
 #include "lib/run.h"
 #include "lib/compare.h"
+
+/* where the build put the host tools (one build for both ELF classes) */
+#ifndef LT_TOOLS
+#error "LT_TOOLS must be defined by the build"
+#endif
 
 #define MUTANTS 400
 
@@ -17,7 +24,7 @@ static void mutate(const char *lib, unsigned seed, const char *out)
 {
 	char s[16], tool[4096];
 	snprintf(s, sizeof s, "%u", seed);
-	snprintf(tool, sizeof tool, "%s/fuzz/elfmutate", lt_fixtures());
+	snprintf(tool, sizeof tool, "%s/fuzz/elfmutate", LT_TOOLS);
 	char *argv[] = { tool, s, (char *)lib, (char *)out, NULL };
 	struct run_result r;
 	cr_assert_eq(run_program(&r, argv, NULL), 0);
@@ -75,12 +82,12 @@ static void fuzz(const char *variant)
 	cr_assert_gt(loaded, 0);
 }
 
-Test(loader_fuzz, mutated_library_never_crashes_the_loader, .timeout = 600)
+Test(LT_SUITE(loader_fuzz), mutated_library_never_crashes_the_loader, .timeout = 600)
 {
 	fuzz("");
 }
 
-Test(loader_fuzz, mutated_optimized_library_never_crashes_the_loader, .timeout = 600)
+Test(LT_SUITE(loader_fuzz), mutated_optimized_library_never_crashes_the_loader, .timeout = 600)
 {
 	fuzz("opt/");
 }

@@ -1,124 +1,167 @@
 /* Integration tests: real musl programs and libraries (tests/loader/) run
  * under the loader under test, as PT_INTERP and by direct invocation, must
- * behave exactly as under musl's own loader. */
+ * behave exactly as under musl's own loader of the same architecture.
+ * Compiled once per architecture (see loader/arch.h). */
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "arch.h"
 #include "lib/compare.h"
 
 #define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
 
 static const char *const here[] = {"LD_LIBRARY_PATH=.", NULL};
 
-Test(loader, tls_in_threads)
-{
-	/* initial-exec, general-dynamic and TLSDESC, 64- and 4096-byte
-	 * alignment, in the executable and two libraries, in 9 threads */
-	struct lt_case c = {.dir = "tls", .prog = "prog", .env = here};
-	cr_assert_eq(lt_expect_same(&c), 2, "both quickbind runs must pass");
-}
+#define EXPECT_SAME(...) \
+	do { \
+		struct lt_case c_ = {__VA_ARGS__}; \
+		cr_assert_eq(lt_expect_same(&c_), 2, "both quickbind runs must pass"); \
+	} while (0)
 
-Test(loader, init_fini_order)
+/* readelf -rW of a fixture shows relocation kind against symbol. */
+static void expect_reloc(const char *file, const char *kind, const char *symbol)
 {
-	struct lt_case c = {.dir = "initfini", .prog = "prog", .env = here};
-	cr_assert_eq(lt_expect_same(&c), 2, "both quickbind runs must pass");
-}
-
-static void expect_copy_reloc(const char *prog)
-{
-	const char *argv[] = {"/usr/bin/readelf", "-rW", lt_fixture_path(prog), NULL};
+	const char *argv[] = {"/usr/bin/readelf", "-rW", lt_fixture_path(file), NULL};
 	struct run_result r;
 	cr_assert(run_program(&r, (char *const *)argv, NULL) == 0);
-	cr_assert(strstr(r.out, "R_X86_64_COPY") && strstr(r.out, "cr_counter"),
-		  "fixture %s has no copy relocation for cr_counter:\n%s", prog, r.out);
+	int found = 0;
+	for (const char *l = r.out; l && *l && !found; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		const char *k = strstr(l, kind), *s = strstr(l, symbol), *e = strchr(l, '\n');
+		found = k && s && (!e || (k < e && s < e));
+	}
+	cr_assert(found, "fixture %s has no %s relocation against %s:\n%s", file, kind, symbol, r.out);
 	run_result_free(&r);
 }
 
-Test(loader, copy_relocations_pie)
+Test(LT_SUITE(loader), tls_in_threads)
 {
-	struct lt_case c = {.dir = "copyreloc", .prog = "prog", .env = here};
-	expect_copy_reloc("copyreloc/prog.musl");
+	/* initial-exec, general-dynamic and TLSDESC (and on i386 the Sun
+	 * form of initial exec), 64- and 4096-byte alignment, in the
+	 * executable and two libraries, in 9 threads */
+	EXPECT_SAME(.dir = "tls", .prog = "prog", .env = here);
+}
+
+Test(LT_SUITE(loader), dynamic_tls_of_dlopened_libraries_in_existing_threads)
+{
+	/* general dynamic and TLSDESC, in threads started before dlopen */
+	struct lt_case c = {.dir = "dlopen", .prog = "prog", .env = here};
+	struct run_result ref;
+	lt_run(&ref, &c, LT_WAY_REF);
+	cr_expect(strstr(ref.out, "thread 3: libdyngd.so=43,gd-3 libdyndesc.so=43,desc-3\n"),
+		  "the reference does not show the threads' own copies:\n%s", ref.out);
+	run_result_free(&ref);
 	cr_assert_eq(lt_expect_same(&c), 2, "both quickbind runs must pass");
 }
 
-Test(loader, copy_relocations_et_exec)
+Test(LT_SUITE(loader), init_fini_order)
 {
-	struct lt_case c = {.dir = "copyreloc", .prog = "prog_nopie", .env = here};
-	expect_copy_reloc("copyreloc/prog_nopie.musl");
-	cr_assert_eq(lt_expect_same(&c), 2, "both quickbind runs must pass");
+	EXPECT_SAME(.dir = "initfini", .prog = "prog", .env = here);
 }
 
-Test(loader, executable_interposes_on_library)
+/* On x86_64 a PIE's references to a library's data are copy relocations;
+ * on i386 they go through the GOT. */
+Test(LT_SUITE(loader), data_of_a_library_in_a_pie)
 {
-	struct lt_case c = {.dir = "interpose", .prog = "prog", .env = here};
-	cr_assert_eq(lt_expect_same(&c), 2, "both quickbind runs must pass");
+	expect_reloc("copyreloc/prog.musl", LT_R_PIE_DATA, "cr_counter");
+	EXPECT_SAME(.dir = "copyreloc", .prog = "prog", .env = here);
 }
 
-Test(loader, weak_and_duplicate_symbols_w1_first)
+Test(LT_SUITE(loader), copy_relocations_et_exec)
 {
-	struct lt_case c = {.dir = "weak", .prog = "prog12", .env = here};
-	cr_assert_eq(lt_expect_same(&c), 2, "both quickbind runs must pass");
+	expect_reloc("copyreloc/prog_nopie.musl", LT_R_COPY, "cr_counter");
+	expect_reloc("copyreloc/prog_nopie.musl", LT_R_COPY, "cr_msg");
+	EXPECT_SAME(.dir = "copyreloc", .prog = "prog_nopie", .env = here);
 }
 
-Test(loader, weak_and_duplicate_symbols_w2_first)
+Test(LT_SUITE(loader), executable_interposes_on_library)
 {
-	struct lt_case c = {.dir = "weak", .prog = "prog21", .env = here};
-	cr_assert_eq(lt_expect_same(&c), 2, "both quickbind runs must pass");
+	EXPECT_SAME(.dir = "interpose", .prog = "prog", .env = here);
 }
 
-Test(loader, origin_in_runpath)
+Test(LT_SUITE(loader), weak_and_duplicate_symbols_w1_first)
 {
-	struct lt_case c = {.dir = "origin", .prog = "bin/prog_runpath"};
-	cr_assert_eq(lt_expect_same(&c), 2, "both quickbind runs must pass");
+	EXPECT_SAME(.dir = "weak", .prog = "prog12", .env = here);
 }
 
-Test(loader, origin_in_rpath)
+Test(LT_SUITE(loader), weak_and_duplicate_symbols_w2_first)
 {
-	struct lt_case c = {.dir = "origin", .prog = "bin/prog_rpath"};
-	cr_assert_eq(lt_expect_same(&c), 2, "both quickbind runs must pass");
+	EXPECT_SAME(.dir = "weak", .prog = "prog21", .env = here);
 }
 
-Test(loader, origin_from_another_cwd)
+Test(LT_SUITE(loader), origin_in_runpath)
+{
+	EXPECT_SAME(.dir = "origin", .prog = "bin/prog_runpath");
+}
+
+Test(LT_SUITE(loader), origin_in_rpath)
+{
+	EXPECT_SAME(.dir = "origin", .prog = "bin/prog_rpath");
+}
+
+Test(LT_SUITE(loader), origin_from_another_cwd)
 {
 	/* $ORIGIN is the directory of the object, not the working directory */
-	struct lt_case c = {.dir = "origin/lib", .prog = "../bin/prog_runpath"};
-	cr_assert_eq(lt_expect_same(&c), 2, "both quickbind runs must pass");
+	EXPECT_SAME(.dir = "origin/lib", .prog = "../bin/prog_runpath");
 }
 
-Test(loader, same_file_under_two_names_loaded_once)
+Test(LT_SUITE(loader), same_file_under_two_names_loaded_once)
 {
-	struct lt_case c = {.dir = "once", .prog = "bin/prog"};
-	cr_assert_eq(lt_expect_same(&c), 2, "both quickbind runs must pass");
+	EXPECT_SAME(.dir = "once", .prog = "bin/prog");
 }
 
-Test(loader, ld_library_path_first_directory_wins)
+Test(LT_SUITE(loader), ld_library_path_first_directory_wins)
 {
-	struct lt_case c = {.dir = "libpath", .prog = "prog",
-			    .env = ARGS("LD_LIBRARY_PATH=b:a")};
-	cr_assert_eq(lt_expect_same(&c), 2, "both quickbind runs must pass");
+	EXPECT_SAME(.dir = "libpath", .prog = "prog", .env = ARGS("LD_LIBRARY_PATH=b:a"));
 }
 
-Test(loader, ld_library_path_skips_missing_directories)
+Test(LT_SUITE(loader), ld_library_path_skips_missing_directories)
 {
-	struct lt_case c = {.dir = "libpath", .prog = "prog",
-			    .env = ARGS("LD_LIBRARY_PATH=/nonexistent/qbt:a")};
-	cr_assert_eq(lt_expect_same(&c), 2, "both quickbind runs must pass");
+	EXPECT_SAME(.dir = "libpath", .prog = "prog",
+		    .env = ARGS("LD_LIBRARY_PATH=/nonexistent/qbt:a"));
 }
 
-Test(loader, library_graph_of_60)
+Test(LT_SUITE(loader), library_graph_of_60)
 {
-	struct lt_case c = {.dir = "graph", .prog = "prog", .env = here};
-	cr_assert_eq(lt_expect_same(&c), 2, "both quickbind runs must pass");
+	EXPECT_SAME(.dir = "graph", .prog = "prog", .env = here);
 }
 
-Test(loader, libc_heavy_program)
+Test(LT_SUITE(loader), libc_heavy_program)
 {
-	struct lt_case c = {.dir = "stdio", .prog = "prog",
-			    .args = ARGS("one", "two words", ""),
-			    .env = ARGS("QBT_FIRST=one", "QBT_SECOND=two"),
-			    .compare_stderr = 1};
+	/* and main's return value, 7, reaches the parent */
+	EXPECT_SAME(.dir = "stdio", .prog = "prog", .args = ARGS("one", "two words", ""),
+		    .env = ARGS("QBT_FIRST=one", "QBT_SECOND=two"), .compare_stderr = 1,
+		    .exit_status = 7);
+}
+
+/* musl 1.2.3's loader has no DT_RELR: the reference is the same program
+ * and library linked without it (relr/plain/). */
+Test(LT_SUITE(loader), relr_packed_relative_relocations)
+{
+	const char *argv[] = {"/usr/bin/readelf", "-dW", lt_fixture_path("relr/librelr.so"), NULL};
+	struct run_result r;
+	cr_assert(run_program(&r, (char *const *)argv, NULL) == 0);
+	cr_assert(strstr(r.out, "(RELR)"), "relr/librelr.so has no DT_RELR:\n%s", r.out);
+	run_result_free(&r);
+	expect_reloc("relr/plain/librelr.so", LT_R_RELATIVE, "");
+	EXPECT_SAME(.dir = "relr", .prog = "prog", .env = here, .ref = LT_REF_PLAIN);
+}
+
+#ifdef LT_ARCH_I386
+/* i386 only: musl redirects the time functions of 32-bit architectures to
+ * their time64 symbols; x86_64's time_t has always been 64 bits. dlsym by
+ * the plain name must give what the program's own references bind to. */
+Test(LT_SUITE(loader), dlsym_time64_redirection)
+{
+	struct lt_case c = {.dir = "time64", .prog = "prog", .compare_stderr = 1};
+	struct run_result ref;
+	lt_run(&ref, &c, LT_WAY_REF);
+	/* the reference itself shows the redirection at work */
+	cr_expect(strstr(ref.out, "sizeof(time_t)=8\nclock_gettime: 1\n"), "%s", ref.out);
+	cr_expect(strstr(ref.out, "call through dlsym: 0, after 2020: 1"), "%s", ref.out);
+	run_result_free(&ref);
 	cr_assert_eq(lt_expect_same(&c), 2, "both quickbind runs must pass");
 }
+#endif
 
 /* valgrind runs the loader itself as its client: it must find no error in
  * it, as it finds none in musl's loader running the same program. */
@@ -130,8 +173,9 @@ static void run_valgrind(struct run_result *r, const char *loader, const char *p
 	cr_assert(run_program(r, (char *const *)argv, &o) == 0);
 }
 
-Test(loader, valgrind_finds_no_error, .timeout = 180)
+Test(LT_SUITE(loader), valgrind_finds_no_error, .timeout = 180)
 {
+	LT_NEEDS_TRACEABLE_PROCESS();
 	struct run_result ref, r;
 	run_valgrind(&ref, lt_musl_ldso(), "./prog.musl");
 	cr_assert(ref.exited && ref.exit_code == 0,

@@ -55,8 +55,10 @@ void lt_run(struct run_result *r, const struct lt_case *c, enum lt_way way)
 	const char *argv[64];
 	int n = 0;
 	int glibc_ref = way == LT_WAY_REF && c->ref == LT_REF_GLIBC;
+	int plain_ref = way == LT_WAY_REF && c->ref == LT_REF_PLAIN;
 
-	snprintf(cwd, sizeof cwd, "%s/%s%s", LT_FIXTURES, c->dir, glibc_ref ? "/glibc" : "");
+	snprintf(cwd, sizeof cwd, "%s/%s%s", LT_FIXTURES, c->dir,
+		 glibc_ref ? "/glibc" : plain_ref ? "/plain" : "");
 	if (glibc_ref)
 		snprintf(prog, sizeof prog, "./%s", c->prog);
 	else
@@ -88,9 +90,9 @@ int lt_expect_same(const struct lt_case *c)
 	int matched = 0;
 	struct run_result ref;
 	lt_run(&ref, c, LT_WAY_REF);
-	if (!(ref.exited && ref.exit_code == 0))
+	if (!(ref.exited && ref.exit_code == c->exit_status))
 		show("reference failed", c, LT_WAY_REF, &ref);
-	cr_assert(ref.exited && ref.exit_code == 0,
+	cr_assert(ref.exited && ref.exit_code == c->exit_status,
 		  "the reference run of %s/%s failed (%s); the fixture is broken:\n%s",
 		  c->dir, c->prog, run_describe(&ref), ref.err);
 

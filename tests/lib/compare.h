@@ -11,7 +11,9 @@
 
 #include "run.h"
 
-enum lt_ref { LT_REF_MUSL, LT_REF_GLIBC };
+/* LT_REF_PLAIN: the reference is dir/plain/prog.musl, the same sources
+ * linked without a feature musl's loader lacks (DT_RELR). */
+enum lt_ref { LT_REF_MUSL, LT_REF_GLIBC, LT_REF_PLAIN };
 enum lt_way { LT_WAY_REF, LT_WAY_INTERP, LT_WAY_DIRECT };
 
 struct lt_case {
@@ -22,6 +24,7 @@ struct lt_case {
 	enum lt_ref ref;           /* LT_REF_GLIBC: reference is dir/glibc/prog */
 	int compare_stderr;
 	int ref_accepts;           /* musl's loader does not check what is broken */
+	int exit_status;           /* the reference's exit status (lt_expect_same) */
 };
 
 const char *lt_loader(void);
@@ -33,7 +36,7 @@ const char *lt_fixture_path(const char *rel);
 void lt_run(struct run_result *r, const struct lt_case *c, enum lt_way way);
 const char *lt_way_name(enum lt_way way);
 
-/* Reference exits 0; interp and direct match its exit status and stdout
+/* Reference exits with exit_status (0 unless set); interp and direct match its exit status and stdout
  * (and stderr when asked) and end by exit, not by a signal. */
 int lt_expect_same(const struct lt_case *c);  /* quickbind runs that matched */
 

@@ -1,15 +1,15 @@
-/* Writes a corrupted copy of a 64-bit ELF file, for the loader's
- * malformed-input tests:
+/* Writes a corrupted copy of an ELF file (ELF32 or ELF64), for the
+ * loader's malformed-input tests:
  *   elfcorrupt phoff  IN OUT   e_phoff points past the end of the file
  *   elfcorrupt filesz IN OUT   the last PT_LOAD's p_filesz (and p_memsz)
  *                              reach 64 KiB past the end of the file
- *   elfcorrupt reltype IN OUT  the first DT_RELA relocation gets type
- *                              R_X86_64_SIZE64, which no loader applies
- *                              at run time
+ *   elfcorrupt reltype IN OUT  the first DT_RELA (ELF64) or DT_REL (ELF32)
+ *                              relocation gets type R_X86_64_SIZE64 or
+ *                              R_386_SIZE32, which no loader applies at
+ *                              run time
  *   elfcorrupt entry IN OUT    e_entry points into the ELF header, not code
  *   elfcorrupt phdrnoread IN OUT  the PT_LOAD holding the program headers
  *                              is mapped without read permission
- * and, for ELF32 and ELF64 alike:
  *   elfcorrupt relro IN OUT    PT_GNU_RELRO covers addresses 0 to 0x100000
  *   elfcorrupt tlsmemsz IN OUT PT_TLS's p_memsz is 16 bytes short of the
  *                              whole address space
@@ -33,20 +33,30 @@ static void die(const char *m)
 static struct qb_elfbuf file;
 static Elf64_Phdr phdrs[256];
 
+static int is64;
+
 static void corrupt_reltype(unsigned char *buf)
 {
 	struct qb_dyninfo d;
 	read_dynamic(&file, &d);
-	if (!d.rela)
-		die("no DT_RELA");
-	long off = file_offset(&file, d.rela, sizeof(Elf64_Rela));
-	Elf64_Rela r;
-	memcpy(&r, buf + off, sizeof r);
-	r.r_info = ELF64_R_INFO(ELF64_R_SYM(r.r_info), R_X86_64_SIZE64);
-	memcpy(buf + off, &r, sizeof r);
+	if (is64) {
+		if (!d.rela)
+			die("no DT_RELA");
+		long off = file_offset(&file, d.rela, sizeof(Elf64_Rela));
+		Elf64_Rela r;
+		memcpy(&r, buf + off, sizeof r);
+		r.r_info = ELF64_R_INFO(ELF64_R_SYM(r.r_info), R_X86_64_SIZE64);
+		memcpy(buf + off, &r, sizeof r);
+	} else {
+		if (!d.rel)
+			die("no DT_REL");
+		long off = file_offset(&file, d.rel, sizeof(Elf32_Rel));
+		Elf32_Rel r;
+		memcpy(&r, buf + off, sizeof r);
+		r.r_info = ELF32_R_INFO(ELF32_R_SYM(r.r_info), R_386_SIZE32);
+		memcpy(buf + off, &r, sizeof r);
+	}
 }
-
-static int is64;
 
 /* Set program header i's p_vaddr (when vaddr != -1) and p_memsz. */
 static void phdr_set(unsigned char *buf, unsigned i, uint64_t vaddr, uint64_t memsz)
@@ -61,6 +71,37 @@ static void phdr_set(unsigned char *buf, unsigned i, uint64_t vaddr, uint64_t me
 		if (vaddr != (uint64_t)-1)
 			p->p_vaddr = (Elf32_Addr)vaddr;
 		p->p_memsz = (Elf32_Word)memsz;
+	}
+}
+
+/* Program header i written back from its 64-bit form p. */
+static void phdr_store(unsigned char *buf, unsigned i, const Elf64_Phdr *p)
+{
+	if (is64) {
+		memcpy(buf + file.eh.e_phoff + i * sizeof *p, p, sizeof *p);
+	} else {
+		Elf32_Phdr q = {
+			.p_type = p->p_type, .p_offset = (Elf32_Off)p->p_offset,
+			.p_vaddr = (Elf32_Addr)p->p_vaddr, .p_paddr = (Elf32_Addr)p->p_paddr,
+			.p_filesz = (Elf32_Word)p->p_filesz, .p_memsz = (Elf32_Word)p->p_memsz,
+			.p_flags = p->p_flags, .p_align = (Elf32_Word)p->p_align,
+		};
+		memcpy(buf + file.eh.e_phoff + i * sizeof q, &q, sizeof q);
+	}
+}
+
+/* The ELF header written back from its 64-bit form (the fields this tool
+ * changes: e_entry, e_phoff). */
+static void ehdr_store(unsigned char *buf, const Elf64_Ehdr *eh)
+{
+	if (is64) {
+		memcpy(buf, eh, sizeof *eh);
+	} else {
+		Elf32_Ehdr e;
+		memcpy(&e, buf, sizeof e);
+		e.e_entry = (Elf32_Addr)eh->e_entry;
+		e.e_phoff = (Elf32_Off)eh->e_phoff;
+		memcpy(buf, &e, sizeof e);
 	}
 }
 
@@ -118,45 +159,34 @@ int main(int argc, char **argv)
 		corrupt_gnubucket(buf);
 		goto write;
 	}
-	if (!is64)
-		die("this mode needs an ELF64 input");
-	memcpy(&eh, buf, sizeof eh);
+	eh = file.eh;
 
 	if (!strcmp(argv[1], "phoff")) {
 		eh.e_phoff = size + 4096;
-		memcpy(buf, &eh, sizeof eh);
+		ehdr_store(buf, &eh);
 	} else if (!strcmp(argv[1], "filesz")) {
-		long last = -1;
-		for (int i = 0; i < eh.e_phnum; i++) {
-			Elf64_Phdr ph;
-			long at = eh.e_phoff + (long)i * eh.e_phentsize;
-			memcpy(&ph, buf + at, sizeof ph);
-			if (ph.p_type == PT_LOAD)
-				last = at;
-		}
-		if (last < 0)
-			die("no PT_LOAD");
-		Elf64_Phdr ph;
-		memcpy(&ph, buf + last, sizeof ph);
+		unsigned last = find_phdr(PT_LOAD);
+		for (unsigned i = last; i < file.phnum; i++)
+			if (phdrs[i].p_type == PT_LOAD)
+				last = i;
+		Elf64_Phdr ph = phdrs[last];
 		ph.p_filesz = size - ph.p_offset + 65536;
 		if (ph.p_memsz < ph.p_filesz)
 			ph.p_memsz = ph.p_filesz;
-		memcpy(buf + last, &ph, sizeof ph);
+		phdr_store(buf, last, &ph);
 	} else if (!strcmp(argv[1], "reltype")) {
 		corrupt_reltype(buf);
 	} else if (!strcmp(argv[1], "entry")) {
 		eh.e_entry = 0x10;
-		memcpy(buf, &eh, sizeof eh);
+		ehdr_store(buf, &eh);
 	} else if (!strcmp(argv[1], "phdrnoread")) {
 		int done = 0;
-		for (int i = 0; i < eh.e_phnum && !done; i++) {
-			Elf64_Phdr ph;
-			long at = eh.e_phoff + (long)i * eh.e_phentsize;
-			memcpy(&ph, buf + at, sizeof ph);
+		for (unsigned i = 0; i < file.phnum && !done; i++) {
+			Elf64_Phdr ph = phdrs[i];
 			if (ph.p_type == PT_LOAD && eh.e_phoff >= ph.p_offset &&
 			    eh.e_phoff < ph.p_offset + ph.p_filesz) {
 				ph.p_flags = 0;
-				memcpy(buf + at, &ph, sizeof ph);
+				phdr_store(buf, i, &ph);
 				done = 1;
 			}
 		}

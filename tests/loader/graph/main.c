@@ -10,13 +10,13 @@
 int graph_init_count(void);
 const int *graph_init_order(void);
 
-#define D(n) unsigned long FN(n)(void);
+#define D(n) unsigned long long FN(n)(void);
 ROOTS
 #undef D
 
 int main(void)
 {
-	unsigned long sum = 0;
+	unsigned long long sum = 0;
 #define D(n) sum = sum * 31 + FN(n)();
 	ROOTS
 #undef D
@@ -25,6 +25,6 @@ int main(void)
 	printf("constructors: %d\norder:", n);
 	for (int i = 0; i < n; i++)
 		printf(" %d", o[i]);
-	printf("\nchecksum: %016lx\n", sum);
+	printf("\nchecksum: %016llx\n", sum);
 	return 0;
 }

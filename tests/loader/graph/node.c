@@ -11,23 +11,23 @@
 
 void graph_record_init(int node);
 
-#define D(n) unsigned long FN(n)(void);
+#define D(n) unsigned long long FN(n)(void);
 DEPS
 #undef D
 
 #define D(n) FN(n),
-static unsigned long (*const deps[])(void) = {DEPS 0};
+static unsigned long long (*const deps[])(void) = {DEPS 0};
 #undef D
 
 __attribute__((constructor)) static void init(void) { graph_record_init(NODE); }
 
-unsigned long FN(NODE)(void)
+unsigned long long FN(NODE)(void)
 {
-	static unsigned long memo;
+	static unsigned long long memo;
 	if (!memo) {
-		unsigned long h = 1469598103934665603ul ^ (unsigned long)NODE;
+		unsigned long long h = 1469598103934665603ull ^ (unsigned long long)NODE;
 		for (unsigned i = 0; deps[i]; i++)
-			h = (h ^ deps[i]()) * 1099511628211ul;
+			h = (h ^ deps[i]()) * 1099511628211ull;
 		memo = h | 1;
 	}
 	return memo;

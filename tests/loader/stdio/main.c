@@ -3,6 +3,7 @@
  * strtod. Everything it prints is a deterministic digest. */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -15,11 +16,11 @@ extern char **environ;
 #define NT 6
 #define ROUNDS 2000
 
-static unsigned long fnv(const void *p, size_t n, unsigned long h)
+static uint64_t fnv(const void *p, size_t n, uint64_t h)
 {
 	const unsigned char *c = p;
 	while (n--)
-		h = (h ^ *c++) * 1099511628211ul;
+		h = (h ^ *c++) * 1099511628211ull;
 	return h;
 }
 
@@ -32,7 +33,7 @@ static int cmp_ul(const void *a, const void *b)
 static void *worker(void *arg)
 {
 	int id = (int)(intptr_t)arg;
-	unsigned long h = 1469598103934665603ul;
+	uint64_t h = 1469598103934665603ull;
 	char *blocks[64] = {0};
 	unsigned seed = id * 7919u + 1;
 
@@ -112,14 +113,14 @@ int main(int argc, char **argv)
 		fprintf(f, "%d %s\n", i, i % 2 ? "odd" : "even");
 	rewind(f);
 	char line[64];
-	unsigned long fh = 1469598103934665603ul;
+	uint64_t fh = 1469598103934665603ull;
 	int lines = 0;
 	while (fgets(line, sizeof line, f)) {
 		fh = fnv(line, strlen(line), fh);
 		lines++;
 	}
 	fclose(f);
-	printf("tmpfile: %d lines %016lx\n", lines, fh);
+	printf("tmpfile: %d lines %016" PRIx64 "\n", lines, fh);
 
 	errno = 0;
 	if (open("/nonexistent/qbt", O_RDONLY) < 0)
@@ -130,5 +131,6 @@ int main(int argc, char **argv)
 	free(big);
 	fflush(stdout);
 	fprintf(stderr, "to stderr\n");
-	return 0;
+	/* main's return value must reach the parent unchanged */
+	return 7;
 }

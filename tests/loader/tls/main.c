@@ -52,6 +52,9 @@ static void check_thread(struct report *r, int id, int is_main)
 	CHECK(r, *b_gd_addr() == 200);
 	CHECK(r, *b_bss_addr() == 0);
 	CHECK(r, !strcmp(b_al4096_addr(), "b-aligned-4096"));
+#ifdef __i386__
+	CHECK(r, *a_tp32_addr() == 23 && a_tp32_value() == 23);
+#endif
 
 	CHECK(r, (uintptr_t)m_al64 % 64 == 0);
 	CHECK(r, (uintptr_t)&m_al4096 % 4096 == 0);
@@ -77,6 +80,9 @@ static void check_thread(struct report *r, int id, int is_main)
 	*b_bss_addr() = id * 10 + 8;
 	snprintf(m_al64, sizeof m_al64, "t%d", id);
 	snprintf(b_al4096_addr(), 16, "b%d", id);
+#ifdef __i386__
+	*a_tp32_addr() = id * 10 + 9;
+#endif
 }
 
 static void verify_own(struct report *r, int id)
@@ -94,6 +100,9 @@ static void verify_own(struct report *r, int id)
 	CHECK(r, !strcmp(m_al64, s));
 	snprintf(s, sizeof s, "b%d", id);
 	CHECK(r, !strcmp(b_al4096_addr(), s));
+#ifdef __i386__
+	CHECK(r, a_tp32_value() == id * 10 + 9);
+#endif
 }
 
 static struct report reports[NTHREADS + 1];

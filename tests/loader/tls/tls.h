@@ -10,4 +10,8 @@ int *b_gd_addr(void);
 int *b_bss_addr(void);
 char *b_al4096_addr(void);
 extern __thread long a_shared;
+#ifdef __i386__
+int *a_tp32_addr(void);
+int a_tp32_value(void);
+#endif
 #endif

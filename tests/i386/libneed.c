@@ -1,1 +1,0 @@
-int need_value(void) { return 42; }
