@@ -114,12 +114,14 @@ qbt_graph_lib = $(call qbt_lib,$(1),graph/libg$(call qbt_graph_node,$(2)).so,gra
 	-DNODE=$(call qbt_graph_node,$(2)) -DDEPS='$(foreach d,$(call qbt_graph_deps,$(2)),D($(d)))' \
 	-L$(QBT_$(1))/graph $(foreach d,$(call qbt_graph_deps,$(2)),-lg$(d)) -lrec)
 
-# broken programs: both builds of errors/prog, corrupted the same way
+# broken programs (directory badexe_NAME:elfcorrupt MODE): both builds of
+# errors/prog, corrupted the same way
 QBT_BADEXE := entry:entry phdr:phdrnoread filesz:filesz
-# broken libraries made from errors/link/libqbtbad.so by elfcorrupt:
+# broken libraries (elfcorrupt MODE:directory) made from
+# errors/link/libqbtbad.so:
 # relro: PT_GNU_RELRO over addresses 0-0x100000; gnubucket: GNU hash
 # buckets whose sizes wrap a 32-bit address space.
-QBT_BADLIB := phoff:phoff filesz:badfilesz reltype:badreltype relro:relro gnubucket:gnubucket
+QBT_BADLIB := phoff:badphoff filesz:badfilesz reltype:badreltype relro:relro gnubucket:gnubucket
 
 # $(call qbt_fixtures,ARCH): every fixture of one architecture.
 define qbt_fixtures
@@ -311,8 +313,8 @@ $(call qbt_exe,i386,time64/prog,time64/main.c)
 endef
 qbt_arch_fixtures_x86_64 :=
 
-# $(call qbt_badlib,ARCH,NAME,MODE): errors/NAME/libqbtbad.so, link/'s with
-# MODE of elfcorrupt.
+# $(call qbt_badlib,ARCH,MODE,NAME): errors/NAME/libqbtbad.so, link/'s
+# damaged by elfcorrupt's MODE.
 define qbt_badlib
 $(QBT_$(1))/errors/$(3)/libqbtbad.so: $(QBT_$(1))/errors/link/libqbtbad.so $(QBT_TOOLS)
 	@mkdir -p $$(@D)

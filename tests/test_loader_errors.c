@@ -5,6 +5,7 @@
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "arch.h"
 #include "lib/compare.h"
@@ -22,6 +23,11 @@ static void expect_error_of(const char *prog, const char *libdir, const char *co
 
 static void expect_error(const char *libdir, const char *const *must_contain)
 {
+	/* the broken copy is there: a missing one would fail for another reason */
+	char lib[256];
+	snprintf(lib, sizeof lib, "errors/%s/libqbtbad.so", libdir);
+	cr_assert(libdir[0] == '/' || access(lt_fixture_path(lib), F_OK) == 0,
+		  "fixture %s is missing", lib);
 	expect_error_of("prog", libdir, must_contain);
 }
 
@@ -105,6 +111,9 @@ static void expect_bad_program(const char *kind, const char *const *must_contain
 {
 	char prog[64];
 	snprintf(prog, sizeof prog, "badexe_%s/prog", kind);
+	char built[96];
+	snprintf(built, sizeof built, "errors/%s.qb", prog);
+	cr_assert(access(lt_fixture_path(built), X_OK) == 0, "fixture %s is missing", built);
 	expect_error_of(prog, "link", must_contain);
 }
 
