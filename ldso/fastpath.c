@@ -271,33 +271,6 @@ hidden int qb_direct_lookup(struct dso *p, size_t symi, struct qb_symreq *r, str
 	return 1;
 }
 
-/* The hinted relocation loop. What can be decided per object or per
- * target is decided once, before the loop: whether the object's tables
- * are in use, which DT_NEEDED entries name a library that is still the one
- * linkopt saw, and for each such target that it has a GNU hash table (the
- * hint is checked against its chain) and that none of its definitions
- * forbids direct binding. Per relocation what remains is what the
- * relocation itself may get wrong: its type, its symbol index, its place
- * (inside a writable segment), its syminfo entry, the hint's range, the
- * referenced name's hash in the target's chain at the hint, the
- * definition's section and type, and the interposers' bloom filter.
- * Everything else goes through the general path, which decides and
- * reports exactly as without this loop. */
-
-/* The relocation types the loop binds, as bit masks over type numbers
- * below 64: constants the compiler folds from the architecture's
- * mapping. */
-#define TYPE_BIT(t, cond) ((uint64_t)!!(cond(qb_rel_kind(t))) << (t))
-#define TYPE_BITS8(t, c) (TYPE_BIT(t, c) | TYPE_BIT(t + 1, c) | TYPE_BIT(t + 2, c) | \
-	TYPE_BIT(t + 3, c) | TYPE_BIT(t + 4, c) | TYPE_BIT(t + 5, c) | TYPE_BIT(t + 6, c) | \
-	TYPE_BIT(t + 7, c))
-#define TYPE_MASK(c) (TYPE_BITS8(0, c) | TYPE_BITS8(8, c) | TYPE_BITS8(16, c) | \
-	TYPE_BITS8(24, c) | TYPE_BITS8(32, c) | TYPE_BITS8(40, c) | TYPE_BITS8(48, c) | \
-	TYPE_BITS8(56, c))
-#define IS_SYM(k) ((k) == RK_WORD || (k) == RK_GOT || (k) == RK_PLT)
-#define IS_WORD(k) ((k) == RK_WORD)
-#define IS_REL(k) ((k) == RK_RELATIVE)
-
 /* Does t define a symbol that external references may not bind to
  * directly? Asked once per object; only definitions the GNU hash table
  * holds can be hinted. */
@@ -363,8 +336,9 @@ static int interposed_defs(struct dso *t, struct qb_fast_tgt *f)
 		t->ip_many = !ok;
 		t->ip_gen = ip_gen;
 	}
-	f->ip_def[0] = t->ip_def[0];
-	f->ip_def[1] = t->ip_def[1];
+	for (int k = 0; k < 2; k++)
+		if (t->ip_def[k])
+			f->ip_def[k] = t->ip_def[k] - f->lo;
 	return !t->ip_many;
 }
 
@@ -372,174 +346,37 @@ hidden int qb_fast_prepare(struct dso *p)
 {
 	if (!p->syminfo || !p->hints || !p->pre_gnu || !p->fast_tgt || p->is_ldso ||
 	    !p->nwr || p->wr_hi[0] - p->wr_lo[0] < sizeof(size_t) || p->nsyms > 0xffffffff ||
-	    qb.verify || (qb.debug & (QB_DBG_BINDINGS | QB_DBG_DIRECT)))
+	    p->nby_dynidx > 0xffff || qb.verify || (qb.debug & (QB_DBG_BINDINGS | QB_DBG_DIRECT)))
+		return 0;
+	/* The loop takes a symbol index below nsyms for a reference, so
+	 * entry 0 must not look like one (linkopt leaves it empty). */
+	if (qb_syminfo_word(&p->syminfo[0]) - QB_DIRECT_WORD < p->nby_dynidx)
 		return 0;
 	int any = 0;
-	p->fast_interp = 0;
+	p->fast_careful = 0;
 	for (size_t i = 0; i < p->nby_dynidx; i++) {
 		struct dso *t = p->hint_ok[i] ? p->by_dynidx[i] : 0;
 		struct qb_fast_tgt *f = &p->fast_tgt[i];
-		*f = (struct qb_fast_tgt){ 0 };
+		*f = (struct qb_fast_tgt){ .ip_def = { UINT32_MAX, UINT32_MAX } };
 		if (!t || !t->gh_bloom || t->nsyms <= t->gh_symoffset || t->nsyms > 0xffffffff ||
 		    noextdirect_any(t))
 			continue;
 		/* no qb_pin_binding: a DT_NEEDED library is in p's own
 		 * scope, which it never pins */
-		f->chain = t->gh_chain;
-		f->syms = t->syms;
-		f->base = (size_t)t->base;
 		f->lo = t->gh_symoffset;
 		f->n = (uint32_t)(t->nsyms - t->gh_symoffset);
-		if (qb.ninterposers && !interposed_defs(t, f))
-			p->fast_interp = 1;
+		f->chain = t->gh_chain + f->lo;
+		f->syms = t->syms + f->lo;
+		f->base = (size_t)t->base;
+		if (qb.ninterposers) {
+			if (!interposed_defs(t, f))
+				p->fast_careful |= FAST_BLOOM;
+			if ((f->ip_def[0] & f->ip_def[1]) != UINT32_MAX)
+				p->fast_careful |= FAST_IPDEF;
+		}
 		any = 1;
 	}
 	return any;
-}
-
-/* The loop's state between two relocations it leaves to the general
- * path: file-scope rather than an argument, so that no register holds
- * its address (relocation runs under the loader's lock). */
-static struct {
-	size_t lo, span;   /* the writable range that held the last place */
-	size_t nrel, nrep; /* relative relocations, reuses of the last value */
-	size_t info, val;  /* the last symbolic relocation bound (r_info) and
-	                    * its symbol's value: linkopt groups relocations
-	                    * by symbol (the symbol cache of this loop) */
-} fs;
-
-/* fs.info before any binding: a word relocation against symbol 0, whose
- * value the general path also takes as 0, so that a match binds it as
- * that path would. */
-#define NO_INFO ((size_t)__builtin_ctzll(TYPE_MASK(IS_WORD)))
-
-/* Applies relocations from r on until one needs the general path;
- * returns that one (or end). No call inside: every register is the
- * loop's. The lean instances (careful == 0) are the common case; the
- * careful ones also count relocations by kind (LD_DEBUG=statistics),
- * honour LD_NOSYMCACHE and ask the interposers' bloom filter when p's
- * targets need it. */
-static inline __attribute__((always_inline)) const size_t *fast_run(struct dso *p,
-	const size_t *r, const size_t *const end, const int rela, const int careful)
-{
-	const int stats = careful && (qb.debug & QB_DBG_STATS);
-	const int interp = careful && p->fast_interp;
-	const int cache = !careful || !qb.no_symcache;
-	const size_t ent = rela ? 3 : 2;
-	const Syminfo *const si = p->syminfo;
-	const uint32_t *const hints = p->hints, *const gnu = p->pre_gnu;
-	const struct qb_fast_tgt *const ft = p->fast_tgt;
-	const size_t ntgt = p->nby_dynidx;
-	const uint32_t nsyms1 = (uint32_t)p->nsyms - 1;
-	unsigned char *const base = p->base;
-	size_t lo = fs.lo, span = fs.span, last_info = fs.info, last_val = fs.val;
-	const size_t *const ibloom = qb.ibloom, imask = qb.ibloom_mask;
-	for (; r != end; r += ent) {
-		size_t off = r[0], info = r[1];
-		unsigned type = QB_R_TYPE(info);
-		if (__builtin_expect(off - lo > span, 0)) {
-			unsigned i;
-			for (i = 0; i < p->nwr; i++)
-				if (off >= p->wr_lo[i] && off <= p->wr_hi[i] &&
-				    sizeof(size_t) <= p->wr_hi[i] - off)
-					break;
-			if (i == p->nwr)
-				break;
-			lo = p->wr_lo[i];
-			span = p->wr_hi[i] - lo - sizeof(size_t);
-		}
-		size_t *where = (size_t *)(base + off);
-		size_t val;
-		if (info == last_info) {
-			val = last_val;
-			if (!stats || info != NO_INFO)
-				fs.nrep++;
-			goto store;
-		}
-		if (type >= 64 || !(TYPE_MASK(IS_SYM) >> type & 1)) {
-			if (type >= 64 || !(TYPE_MASK(IS_REL) >> type & 1))
-				break;
-			*where = (size_t)base + (rela ? r[2] : *where);
-			fs.nrel++;
-			continue;
-		}
-		uint32_t symi = QB_R_SYM(info);
-		if (symi - 1 >= nsyms1)
-			break;
-		size_t to = si[symi].si_boundto;
-		if (!(si[symi].si_flags & SYMINFO_FLG_DIRECT) || to >= ntgt)
-			break;
-		const struct qb_fast_tgt *f = &ft[to];
-		uint32_t h = hints[symi];
-		if (h - f->lo >= f->n)
-			break;
-		uint32_t g = gnu[symi];
-		if ((f->chain[h] ^ g) > 1 || h == f->ip_def[0] || h == f->ip_def[1])
-			break;
-		const Sym *s = f->syms + h;
-		if (!s->st_shndx || ST_TYPE(s->st_info) >= STT_TLS)
-			break;
-		if (interp && qb_ibloom_test(ibloom, imask, g))
-			break;
-		val = f->base + s->st_value;
-		if (cache) {
-			last_info = info;
-			last_val = val;
-		}
-	store:
-		if (rela)
-			*where = val + r[2];
-		else
-			*where = TYPE_MASK(IS_WORD) >> type & 1 ? val + *where : val;
-		if (stats)
-			qb.stats.bykind[qb_rel_kind(type)]++;
-	}
-	fs.lo = lo;
-	fs.span = span;
-	fs.info = last_info;
-	fs.val = last_val;
-	return r;
-}
-
-/* One function per instance. */
-#define FAST_INSTANCE(name, rela, careful) \
-static __attribute__((noinline)) const size_t *name(struct dso *p, const size_t *r, \
-	const size_t *end) \
-{ \
-	return fast_run(p, r, end, rela, careful); \
-}
-FAST_INSTANCE(fast_rela, 1, 0)
-FAST_INSTANCE(fast_rel, 0, 0)
-FAST_INSTANCE(fast_rela_careful, 1, 1)
-FAST_INSTANCE(fast_rel_careful, 0, 1)
-
-hidden void qb_fast_relocs(struct dso *p, const size_t *r, size_t n, int rela,
-	qb_slow_reloc_fn slow, void *ctx)
-{
-	int stats = qb.debug & QB_DBG_STATS;
-	const size_t *(*run)(struct dso *, const size_t *, const size_t *) =
-		stats || p->fast_interp || qb.no_symcache ?
-		(rela ? fast_rela_careful : fast_rel_careful) : (rela ? fast_rela : fast_rel);
-	size_t ent = rela ? 3 : 2, nslow = 0;
-	const size_t *end = r + n * ent;
-	fs.lo = p->wr_lo[0];
-	fs.span = p->wr_hi[0] - p->wr_lo[0] - sizeof(size_t);
-	fs.nrel = fs.nrep = 0;
-	fs.info = NO_INFO;
-	fs.val = 0;
-	while ((r = run(p, r, end)) != end) {
-		slow(p, ctx, r[1], r[0], rela ? r[2] : 0, rela);
-		nslow++;
-		r += ent;
-	}
-	if (stats) {
-		qb.stats.bykind[RK_RELATIVE] += fs.nrel;
-		qb.stats.relocs += n - nslow;
-	}
-	qb.stats.cache_hits += fs.nrep;
-	/* also direct hits, lookups and precomputed hashes: qb_debug_stats
-	 * adds them to those counts */
-	qb.stats.hinted_fast += n - nslow - fs.nrel - fs.nrep;
 }
 
 /* Once an object is relocated, its relocation tables are not read again

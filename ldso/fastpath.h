@@ -6,16 +6,91 @@
 #define QB_FASTPATH_H
 
 #include "ldso.h"
+#include "consts.h"
 
-/* A direct target as the hinted relocation loop (fastpath.c) reads it: hints in [lo, lo + n) index both its
- * symbol table and its GNU hash chain (n == 0: not a target). */
+/* A direct target as the hinted relocation loop (hintloop.c and its
+ * arch/ assembly) reads it: a hint h is usable when k = h - lo < n, and
+ * then chain[k] and syms[k] are its GNU hash chain entry and its symbol
+ * (both arrays start at symbol lo, the first one the hash table holds);
+ * n == 0: not a target. ip_def are definitions an interposer may take, in
+ * the same numbering (UINT32_MAX: none). The layout is the one
+ * arch/<arch>/consts.h gives the assembly (QB_FT_*), padded to
+ * 1 << QB_FT_SHIFT bytes where the assembly scales by a shift. */
 struct qb_fast_tgt {
 	const uint32_t *chain;
 	const Sym *syms;
 	size_t base;
 	uint32_t lo, n;
-	uint32_t ip_def[2];  /* definitions an interposer may take (0: none) */
+	uint32_t ip_def[2];
+#if QB_FT_SIZE > 7 * 4 && QB_WORD_SIZE == 4
+	uint32_t pad[(QB_FT_SIZE - 7 * 4) / 4];
+#endif
 };
+
+/* What the hinted loop reads (hintloop.c; the QB_HS_* offsets of
+ * arch/<arch>/consts.h): where the table ends, the writable range that
+ * held the last place, r_info of symbol index nsyms (type 0), the number
+ * of targets, the object's tables and base; the C loop also keeps its
+ * symbol cache and counts here, and whether to ask the bloom filter. */
+struct qb_hint_state {
+	const size_t *end;
+	size_t lo, span;
+	size_t limit, ntgt;
+	const Syminfo *si;
+	const uint32_t *hints, *gnu;
+	const struct qb_fast_tgt *tgt;
+	unsigned char *base;
+	size_t info, val, nrel, nrep;
+	int bloom;
+};
+
+/* The hinted relocation loop (hintloop.c, with an arch/ assembly
+ * version of its common case). What can be decided per object or per
+ * target is decided once, before the loop (qb_fast_prepare): whether the
+ * object's tables are in use, which DT_NEEDED entries name a library that
+ * is still the one linkopt saw, and for each such target that it has a
+ * GNU hash table (the hint is checked against its chain), that none of
+ * its definitions forbids direct binding and which of them an interposer
+ * may take. Per relocation what remains is what the relocation itself may
+ * get wrong: its place (inside a writable segment), its type, its symbol
+ * index, its syminfo entry, the hint's range, the referenced name's hash
+ * in the target's chain at the hint, the definition's section and type.
+ * Everything else goes through the general path, which decides and
+ * reports exactly as without this loop. */
+
+/* The relocation types the loop binds, as bit masks over type numbers
+ * below 64: constants the compiler folds from the architecture's
+ * mapping. */
+#define TYPE_BIT(t, cond) ((uint64_t)!!(cond(qb_rel_kind(t))) << (t))
+#define TYPE_BITS8(t, c) (TYPE_BIT(t, c) | TYPE_BIT(t + 1, c) | TYPE_BIT(t + 2, c) | \
+	TYPE_BIT(t + 3, c) | TYPE_BIT(t + 4, c) | TYPE_BIT(t + 5, c) | TYPE_BIT(t + 6, c) | \
+	TYPE_BIT(t + 7, c))
+#define TYPE_MASK(c) (TYPE_BITS8(0, c) | TYPE_BITS8(8, c) | TYPE_BITS8(16, c) | \
+	TYPE_BITS8(24, c) | TYPE_BITS8(32, c) | TYPE_BITS8(40, c) | TYPE_BITS8(48, c) | \
+	TYPE_BITS8(56, c))
+#define IS_SYM(k) ((k) == RK_WORD || (k) == RK_GOT || (k) == RK_PLT)
+#define IS_WORD(k) ((k) == RK_WORD)
+#define IS_REL(k) ((k) == RK_RELATIVE)
+
+/* What the loop must check beyond the common case (dso.fast_careful):
+ * definitions an interposer may take, the interposers' bloom filter. */
+enum { FAST_IPDEF = 1, FAST_BLOOM = 2 };
+
+/* The syminfo entry of a reference linkopt bound directly, (si_boundto,
+ * si_flags) = (index of the DT_NEEDED entry, SYMINFO_FLG_DIRECT), read as
+ * one word: the word minus QB_DIRECT_WORD is the DT_NEEDED entry's index,
+ * and any other flag makes it too large for one. */
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "the hinted loop reads a syminfo entry as a little-endian word"
+#endif
+#define QB_DIRECT_WORD ((uint32_t)SYMINFO_FLG_DIRECT << 16)
+
+static inline uint32_t qb_syminfo_word(const Syminfo *e)
+{
+	uint32_t w;
+	__builtin_memcpy(&w, e, sizeof w);
+	return w;
+}
 
 #define QB_BLOOM_BITS (8 * sizeof(size_t))
 

@@ -125,7 +125,7 @@ struct dso {
 	unsigned char parent_done;  /* parent looked for */
 	unsigned char interposer;   /* LD_PRELOAD, the program, DF_1_INTERPOSE */
 	unsigned char noext_known, noext_any;  /* a definition is SYMINFO_FLG_NOEXTDIRECT */
-	unsigned char fast_interp;  /* hinted relocations ask the interposers' filter */
+	unsigned char fast_careful; /* FAST_*: what the hinted loop must also check */
 	unsigned char ip_many;      /* interposers may take more than ip_def */
 	uint32_t ip_def[2];         /* definitions an interposer may take (fastpath.c) */
 	unsigned ip_gen;            /* interposer list ip_def was computed for */

@@ -81,7 +81,8 @@ endef
 # build, the one whose table has SysV hash values.
 FP_CORRUPT_FIELDS := boundto_range boundto_notneeded syminfo_addr syminsz_small \
 	syminent_wrong magic version hdr_size_small hdr_size_big nsyms gnu_off \
-	gnu_off_unaligned sysv_off_claimed tablesz_big table_addr hint_off hints_wrong needed_id
+	gnu_off_unaligned sysv_off_claimed tablesz_big table_addr hint_off hints_wrong needed_id \
+	hints_range hints_low si_flags reloc_offset
 
 # $(call fp_fixtures,ARCH): every fixture of one architecture.
 define fp_fixtures

@@ -87,6 +87,59 @@ Test(FP_SUITE(corrupt), table_sysv_off_out_of_range)
 }
 
 Test(FP_SUITE(corrupt), hints_naming_other_symbols) { hints_untrusted("hints_wrong", NULL); }
+Test(FP_SUITE(corrupt), hints_out_of_range) { hints_untrusted("hints_range", NULL); }
+Test(FP_SUITE(corrupt), hints_at_symbol_one) { hints_untrusted("hints_low", NULL); }
+Test(FP_SUITE(corrupt), syminfo_flags_beyond_direct) { hints_untrusted("si_flags", NULL); }
+
+/* The same tables without LD_DEBUG: the hinted loop's common case (the
+ * architecture's assembly version; statistics or LD_DEBUG=direct take
+ * the C loop or none) must check every relocation as well: bindings as
+ * musl's, no crash. */
+static void lean_corrupt(const char *field)
+{
+	char libpath[256];
+	snprintf(libpath, sizeof libpath, "../corrupt/%s:opt", field);
+	struct fp_run ref = {.dir = "interpose", .prog = "prog_plain", .libpath = "."};
+	struct fp_run qb = {.dir = "interpose", .prog = "opt/prog_plain", .libpath = libpath,
+			    .env = ENV("LD_DEBUG=")};
+	struct run_result r;
+	fp_expect_same(&ref, &qb, &r);
+	cr_expect_str_empty(r.err, "%s: unexpected stderr:\n%s", field, r.err);
+	run_result_free(&r);
+}
+
+Test(FP_SUITE(lean), intact_tables)
+{
+	struct fp_run ref = {.dir = "interpose", .prog = "prog_plain", .libpath = "."};
+	struct fp_run qb = {.dir = "interpose", .prog = "opt/prog_plain", .libpath = "opt", .env = ENV("LD_DEBUG=")};
+	struct run_result r;
+	fp_expect_same(&ref, &qb, &r);
+	run_result_free(&r);
+}
+Test(FP_SUITE(lean), hints_naming_other_symbols) { lean_corrupt("hints_wrong"); }
+Test(FP_SUITE(lean), hints_out_of_range) { lean_corrupt("hints_range"); }
+Test(FP_SUITE(lean), hints_at_symbol_one) { lean_corrupt("hints_low"); }
+Test(FP_SUITE(lean), needed_identity_mismatch) { lean_corrupt("needed_id"); }
+Test(FP_SUITE(lean), si_boundto_out_of_range) { lean_corrupt("boundto_range"); }
+Test(FP_SUITE(lean), si_boundto_not_a_needed_entry) { lean_corrupt("boundto_notneeded"); }
+Test(FP_SUITE(lean), syminfo_flags_beyond_direct) { lean_corrupt("si_flags"); }
+
+/* A relocation whose place is outside the writable segments: refused with
+ * one line naming the object, whichever loop meets it first. */
+static void place_refused(const char *debug)
+{
+	struct fp_run qb = {.dir = "interpose", .prog = "opt/prog_plain",
+			    .libpath = "../corrupt/reloc_offset:opt", .env = ENV(debug)};
+	struct run_result r;
+	fp_exec(&r, lt_loader(), &qb);
+	cr_expect(r.exited && r.exit_code != 0, "%s: %s\n%s", debug, run_describe(&r), r.err);
+	cr_expect(has_line(r.err, "corrupt/reloc_offset/libuser.so", "outside the writable segments"),
+		  "%s: no refusal naming libuser.so:\n%s", debug, r.err);
+	run_result_free(&r);
+}
+
+Test(FP_SUITE(lean), place_outside_writable_segments) { place_refused("LD_DEBUG="); }
+Test(FP_SUITE(corrupt), place_outside_writable_segments) { place_refused("LD_DEBUG=statistics"); }
 Test(FP_SUITE(corrupt), needed_identity_mismatch) { hints_untrusted("needed_id", "no definition hints"); }
 
 /* ------------------------------------------------------------ switches -- */

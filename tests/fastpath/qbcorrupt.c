@@ -205,6 +205,54 @@ int main(int argc, char **argv)
 				hint[i] = hint[i] > 1 ? hint[i] - 1 : hint[i] + 1;
 				changed++;
 			}
+	} else if (!strcmp(field, "hints_range") || !strcmp(field, "hints_low")) {
+		/* hints past any target's symbols, or at symbol 1 (below a
+		 * GNU hash table's first symbol, or another name) */
+		need_flag(h, QB_TF_HINTS, "hints");
+		uint32_t *hint = at(qoff + h->hint_off, 4ull * h->nsyms);
+		uint32_t bad = !strcmp(field, "hints_range") ? 0xfffffff0u : 1;
+		changed = 0;
+		for (uint32_t i = 1; i < h->nsyms; i++)
+			if (hint[i] && hint[i] != bad) {
+				hint[i] = bad;
+				changed++;
+			}
+	} else if (!strcmp(field, "si_flags")) {
+		/* direct entries with one more flag (lazy loading): still
+		 * direct, but not the form linkopt writes */
+		changed = 0;
+		for (size_t i = 1; i < nent; i++)
+			if (ent[i].si_flags & SYMINFO_FLG_DIRECT) {
+				ent[i].si_flags |= 0x0008;
+				changed++;
+			}
+	} else if (!strcmp(field, "reloc_offset")) {
+		/* the place of the first PLT relocation against a symbol
+		 * bound directly to libcore.so (the target whose hints hold)
+		 * at the ELF header, in the read-only first segment (a
+		 * relocation table is not one of linkopt's, but the hinted
+		 * loop is the first to read it) */
+		const char *strtab = at(off_of(dyn_val(dyn_find(DT_STRTAB, "DT_STRTAB"))), 1);
+		size_t core = ndyn;
+		for (size_t i = 0; i < ndyn; i++) {
+			Elf64_Dyn d = dyn_get(i);
+			if (d.d_tag == DT_NEEDED && !strncmp(strtab + d.d_un.d_val, "libcore.so", 10))
+				core = i;
+		}
+		size_t jr = dyn_find(DT_JMPREL, "DT_JMPREL");
+		size_t jrsz = dyn_find(DT_PLTRELSZ, "DT_PLTRELSZ");
+		size_t esz = is64 ? 24 : 8;
+		unsigned char *rel = at(off_of(dyn_val(jr)), dyn_val(jrsz));
+		changed = 0;
+		for (size_t i = 0; !changed && i + esz <= dyn_val(jrsz); i += esz) {
+			uint64_t info = 0;
+			memcpy(&info, rel + i + (is64 ? 8 : 4), is64 ? 8 : 4);
+			size_t sym = (size_t)(is64 ? info >> 32 : info >> 8);
+			if (sym < nent && (ent[sym].si_flags & SYMINFO_FLG_DIRECT) && ent[sym].si_boundto == core) {
+				memset(rel + i, 0, is64 ? 8 : 4);
+				changed = 1;
+			}
+		}
 	} else if (!strcmp(field, "needed_id")) {
 		/* identities that no library has */
 		need_flag(h, QB_TF_HINTS, "hints");

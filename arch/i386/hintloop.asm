@@ -1,0 +1,98 @@
+; The common case of the hinted relocation loop on i386, for REL tables:
+; ldso/hintloop.c's fast_run without statistics, symbol cache or bloom
+; filter, making the same checks of each relocation (fastpath.h).
+; Written here because what is left per relocation is a few dozen
+; instructions, and with seven registers the compiler's code spent as
+; many again on moving values between registers and the stack.
+;
+; const size_t *qb_hint_loop_arch(const size_t *r, const struct qb_hint_state *s)
+; (cdecl) Applies relocations from r on until one needs the general path
+; or its place is outside s's writable range; returns that one (or
+; s->end).
+
+%include "consts.inc"
+
+section .text
+global qb_hint_loop_arch:function hidden (qb_hint_loop_arch.end - qb_hint_loop_arch)
+
+qb_hint_loop_arch:
+	push ebx
+	push esi
+	push edi
+	push ebp
+	mov esi, [esp + 20]         ; r
+	mov ebp, [esp + 24]         ; s
+	cmp esi, [ebp + QB_HS_END]
+	je .done
+.loop:
+	mov edi, [esi]              ; r_offset
+	mov edx, [esi + 4]          ; r_info
+	mov eax, edi
+	sub eax, [ebp + QB_HS_LO]
+	cmp eax, [ebp + QB_HS_SPAN]
+	ja .done                    ; the place is outside the writable range
+	cmp dl, 31
+	ja .done
+	mov eax, QB_HL_SYM_TYPES
+	bt eax, edx                 ; bit (type) of the symbolic types
+	jnc .other
+	cmp edx, [ebp + QB_HS_LIMIT]
+	jae .done                   ; symbol index >= nsyms
+	mov ecx, edx
+	shr ecx, 8                  ; symbol index
+	mov ebx, [ebp + QB_HS_SI]
+	mov ebx, [ebx + ecx * 4]    ; its syminfo entry as a word
+	sub ebx, 0x10000            ; QB_DIRECT_WORD: the rest is the target's index
+	cmp ebx, [ebp + QB_HS_NTGT]
+	jae .done
+	shl ebx, QB_FT_SHIFT
+	add ebx, [ebp + QB_HS_TGT]  ; the target
+	mov eax, [ebp + QB_HS_HINTS]
+	mov eax, [eax + ecx * 4]    ; the hint
+	sub eax, [ebx + QB_FT_LO]
+	cmp eax, [ebx + QB_FT_N]
+	jae .done                   ; outside the target's hashed range
+	mov edx, [ebp + QB_HS_GNU]
+	mov edx, [edx + ecx * 4]    ; the referenced name's hash
+	mov ecx, [ebx + QB_FT_CHAIN]
+	xor edx, [ecx + eax * 4]
+	cmp edx, 1
+	ja .done                    ; the hash there is another name's
+	cmp eax, [ebx + QB_FT_IP0]
+	je .done                    ; an interposer may take the definition
+	cmp eax, [ebx + QB_FT_IP1]
+	je .done
+	shl eax, 4
+	add eax, [ebx + QB_FT_SYMS] ; the definition (Elf32_Sym, 16 bytes)
+	cmp word [eax + 14], 0      ; st_shndx: undefined
+	je .done
+	test byte [eax + 12], 0xc   ; st_info: types 0-3 only
+	jnz .done
+	mov eax, [eax + 4]          ; st_value
+	add eax, [ebx + QB_FT_BASE]
+	add edi, [ebp + QB_HS_BASE] ; the place
+	cmp byte [esi + 4], QB_HL_R_WORD
+	jne .store
+	add eax, [edi]              ; its addend
+.store:
+	mov [edi], eax
+	add esi, 8
+	cmp esi, [ebp + QB_HS_END]
+	jne .loop
+	jmp .done
+.other:
+	cmp dl, QB_HL_R_RELATIVE
+	jne .done
+	mov eax, [ebp + QB_HS_BASE]
+	add [eax + edi], eax
+	add esi, 8
+	cmp esi, [ebp + QB_HS_END]
+	jne .loop
+.done:
+	mov eax, esi
+	pop ebp
+	pop edi
+	pop esi
+	pop ebx
+	ret
+.end:
