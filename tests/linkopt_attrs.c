@@ -51,9 +51,7 @@ Test(linkopt_attrs, setuid_setgid_owner_and_times)
 	need_root();
 	char *d = fixture(), p[PATH_MAX];
 	snprintf(p, sizeof p, "%s/prog", d);
-	struct shell_result r = shell("chown 1234:5678 %s && chmod 6751 %s && touch -d '2001-02-03 04:05:06' %s", p, p, p);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	shell_result_free(&r);
+	shell_ok(NULL, "chown 1234:5678 %s && chmod 6751 %s && touch -d '2001-02-03 04:05:06' %s", p, p, p);
 	struct stat before, after;
 	cr_assert_eq(stat(p, &before), 0);
 	cr_assert_eq(before.st_mode & 07777, 06751);
@@ -70,9 +68,7 @@ Test(linkopt_attrs, setuid_setgid_owner_and_times)
 	/* -o gives the output the input's attributes too */
 	char q[PATH_MAX];
 	snprintf(q, sizeof q, "%s/out", d);
-	r = shell("cd %s && chown 42:43 libb.so && chmod 2755 libb.so && %s -o out libb.so", d, lot_bin());
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	shell_result_free(&r);
+	shell_ok(NULL, "cd %s && chown 42:43 libb.so && chmod 2755 libb.so && %s -o out libb.so", d, lot_bin());
 	cr_assert_eq(stat(q, &after), 0);
 	cr_assert_eq(after.st_mode & 07777, 02755);
 	cr_assert_eq(after.st_uid, 42);
@@ -97,9 +93,7 @@ Test(linkopt_attrs, file_capabilities)
 	char *d = fixture(), p[PATH_MAX];
 	snprintf(p, sizeof p, "%s/prog", d);
 	/* setcap comes with libcap2-bin (scripts/deps.sh) */
-	struct shell_result r = shell("chmod 4755 %s && setcap cap_net_raw,cap_net_bind_service+ep %s", p, p);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	shell_result_free(&r);
+	shell_ok(NULL, "chmod 4755 %s && setcap cap_net_raw,cap_net_bind_service+ep %s", p, p);
 	ssize_t l1, l2;
 	char *c1 = xattr(p, "security.capability", &l1);
 	cr_assert(c1 && l1 > 0, "setcap set nothing");
@@ -108,7 +102,7 @@ Test(linkopt_attrs, file_capabilities)
 	char *c2 = xattr(p, "security.capability", &l2);
 	cr_assert(c2, "security.capability lost");
 	cr_assert(l1 == l2 && !memcmp(c1, c2, (size_t)l1), "capabilities changed");
-	r = shell("getcap %s", p);
+	struct shell_result r = shell("getcap %s", p);
 	cr_assert(strstr(r.out, "cap_net_bind_service,cap_net_raw=ep"), "%s", r.out);
 	shell_result_free(&r);
 	struct stat st;
@@ -124,9 +118,7 @@ Test(linkopt_attrs, acls_and_other_xattrs)
 	char *d = fixture(), p[PATH_MAX];
 	snprintf(p, sizeof p, "%s/liba.so", d);
 	/* setfacl/getfacl come with acl (scripts/deps.sh) */
-	struct shell_result r = shell("setfacl -m u:1234:rx,g:5678:r %s", p);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	shell_result_free(&r);
+	shell_ok(NULL, "setfacl -m u:1234:rx,g:5678:r %s", p);
 	int user_ok = setxattr(p, "user.linkopt-test", "some value", 10, 0) == 0;
 	cr_assert_eq(setxattr(p, "trusted.linkopt-test", "\0\1\2", 3, 0), 0);
 	struct shell_result before = shell("getfacl -c %s", p);
@@ -152,10 +144,8 @@ Test(linkopt_attrs, acls_and_other_xattrs)
 Test(linkopt_attrs, follows_symlinks)
 {
 	char *d = fixture();
-	struct shell_result r = shell("cd %s && mkdir real && mv libb.so real/libb.so.1.2 && ln -s real/libb.so.1.2 libb.so && "
-			      "ln -s prog prog-link", d);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	shell_result_free(&r);
+	shell_ok(NULL, "cd %s && mkdir real && mv libb.so real/libb.so.1.2 && ln -s real/libb.so.1.2 libb.so && "
+		 "ln -s prog prog-link", d);
 	optimize_ok(d, "libb.so liba.so prog-link");
 	char p[PATH_MAX], t[PATH_MAX];
 	struct stat st;
@@ -171,12 +161,10 @@ Test(linkopt_attrs, follows_symlinks)
 		snprintf(p, sizeof p, "%s/%s", d, links[i][1]);
 		cr_assert(optimized(p), "%s not optimized", p);
 	}
-	r = shell("%s/prog x y", d);
+	struct shell_result r = shell("%s/prog x y", d);
 	cr_assert_eq(r.status, 3, "%s", r.err);
 	shell_result_free(&r);
-	r = shell("cd %s && %s --check prog liba.so", d, lot_bin());
-	cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
-	shell_result_free(&r);
+	shell_ok(NULL, "cd %s && %s --check prog liba.so", d, lot_bin());
 }
 
 /* Replacing one name of a hard-linked file would split the links: refused
@@ -184,15 +172,13 @@ Test(linkopt_attrs, follows_symlinks)
 Test(linkopt_attrs, refuses_hard_links)
 {
 	char *d = fixture();
-	struct shell_result r = shell("cd %s && ln libb.so libb-other-name.so && cp -p libb.so ref", d);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	shell_result_free(&r);
+	shell_ok(NULL, "cd %s && ln libb.so libb-other-name.so && cp -p libb.so ref", d);
 	char p[PATH_MAX], q[PATH_MAX];
 	snprintf(p, sizeof p, "%s/libb.so", d);
 	snprintf(q, sizeof q, "%s/ref", d);
 	struct stat before, after;
 	cr_assert_eq(stat(p, &before), 0);
-	r = shell("cd %s && %s libb.so", d, lot_bin());
+	struct shell_result r = shell("cd %s && %s libb.so", d, lot_bin());
 	cr_assert_eq(r.status, 2, "status %d", r.status);
 	cr_assert_eq(count_lines(r.err), 1, "%s", r.err);
 	cr_assert(!strncmp(r.err, "linkopt: libb.so: ", 18) && strstr(r.err, "hard links"), "%s", r.err);
@@ -215,17 +201,15 @@ Test(linkopt_attrs, refuses_hard_links)
 Test(linkopt_attrs, root_keeps_hard_links_inside_the_tree)
 {
 	char *d = fixture();
-	struct shell_result r = shell("cd %s && mkdir -p img/usr/bin img/usr/lib img/opt && mv prog img/usr/bin/ && "
-			      "cp liba.so liba.orig && mv liba.so libb.so img/usr/lib/ && ln img/usr/bin/prog img/usr/bin/prog2 && "
-			      "ln img/usr/lib/libb.so img/opt/libb-copy.so", d);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	shell_result_free(&r);
+	shell_ok(NULL, "cd %s && mkdir -p img/usr/bin img/usr/lib img/opt && mv prog img/usr/bin/ && "
+		 "cp liba.so liba.orig && mv liba.so libb.so img/usr/lib/ && ln img/usr/bin/prog img/usr/bin/prog2 && "
+		 "ln img/usr/lib/libb.so img/opt/libb-copy.so", d);
 	char p[PATH_MAX], q[PATH_MAX], l[PATH_MAX];
 	struct stat before, a, b;
 	snprintf(p, sizeof p, "%s/img/usr/bin/prog", d);
 	snprintf(q, sizeof q, "%s/img/usr/bin/prog2", d);
 	cr_assert_eq(stat(p, &before), 0);
-	r = shell("cd %s && %s --root img", d, lot_bin());
+	struct shell_result r = shell("cd %s && %s --root img", d, lot_bin());
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	cr_assert_str_empty(r.err);
 	shell_result_free(&r);
@@ -243,18 +227,14 @@ Test(linkopt_attrs, root_keeps_hard_links_inside_the_tree)
 	r = shell("cd %s/img && LD_LIBRARY_PATH=usr/lib usr/bin/prog2", d);
 	cr_assert_eq(r.status, 3, "%s%s", r.out, r.err); /* the program's own exit status */
 	shell_result_free(&r);
-	r = shell("cd %s/img && %s --check --root .", d, lot_bin());
-	cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
-	shell_result_free(&r);
+	shell_ok(NULL, "cd %s/img && %s --check --root .", d, lot_bin());
 	/* no file of the tree left behind */
 	r = shell("cd %s/img && find . -name '.linkopt.*' | wc -l", d);
 	cr_assert_str_eq(r.out, "0\n");
 	shell_result_free(&r);
 
 	/* a name outside the tree: refused, nothing changed */
-	r = shell("cd %s && cp liba.orig img/usr/lib/liba.so && ln img/usr/lib/liba.so outside.so", d);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	shell_result_free(&r);
+	shell_ok(NULL, "cd %s && cp liba.orig img/usr/lib/liba.so && ln img/usr/lib/liba.so outside.so", d);
 	snprintf(l, sizeof l, "%s/img/usr/lib/liba.so", d);
 	snprintf(q, sizeof q, "%s/liba.orig", d);
 	cr_assert_eq(stat(l, &before), 0);

@@ -126,27 +126,19 @@ VARIANT_TEST(survives_patchelf_set_interpreter_twice)
 	struct shell_result ref = reference(v);
 	char *d = optimized(v);
 	/* longer paths than the linker wrote: patchelf has to move .interp */
-	struct shell_result r = shell("cd %s && ln -s %s %s/stock-loader-under-a-much-longer-name.so.1 && "
-			      "ln -s %s %s/stock-loader-under-an-even-longer-name-than-before.so.1 && "
-			      "cp -p prog p1 && patchelf --set-interpreter %s/stock-loader-under-a-much-longer-name.so.1 p1",
-			      d, stock_loader(v), d, stock_loader(v), d, d);
-	cr_assert_eq(r.status, 0, "%s: %s", v, r.err);
-	shell_result_free(&r);
+	shell_ok(v, "cd %s && ln -s %s %s/stock-loader-under-a-much-longer-name.so.1 && "
+		 "ln -s %s %s/stock-loader-under-an-even-longer-name-than-before.so.1 && "
+		 "cp -p prog p1 && patchelf --set-interpreter %s/stock-loader-under-a-much-longer-name.so.1 p1",
+		 d, stock_loader(v), d, stock_loader(v), d, d);
 	runs_like(v, d, "p1", &ref, "after one patchelf");
-	r = shell("cd %s && patchelf --set-interpreter %s/stock-loader-under-an-even-longer-name-than-before.so.1 p1", d, d);
-	cr_assert_eq(r.status, 0, "%s: %s", v, r.err);
-	shell_result_free(&r);
+	shell_ok(v, "cd %s && patchelf --set-interpreter %s/stock-loader-under-an-even-longer-name-than-before.so.1 p1", d, d);
 	runs_like(v, d, "p1", &ref, "after two patchelf calls");
 	if (is_musl(v)) {
-		r = shell("cd %s && ln -s %s quickbind-loader-under-a-long-name.so.1 && cp -p prog p2 && "
-			   "patchelf --set-interpreter %s/quickbind-loader-under-a-long-name.so.1 p2",
-			   d, quickbind(v), d);
-		cr_assert_eq(r.status, 0, "%s: %s", v, r.err);
-		shell_result_free(&r);
+		shell_ok(v, "cd %s && ln -s %s quickbind-loader-under-a-long-name.so.1 && cp -p prog p2 && "
+			 "patchelf --set-interpreter %s/quickbind-loader-under-a-long-name.so.1 p2",
+			 d, quickbind(v), d);
 		quickbind_agrees(v, d, "p2", &ref, "quickbind through PT_INTERP");
-		r = shell("cd %s && patchelf --set-interpreter %s p2", d, quickbind(v));
-		cr_assert_eq(r.status, 0, "%s: %s", v, r.err);
-		shell_result_free(&r);
+		shell_ok(v, "cd %s && patchelf --set-interpreter %s p2", d, quickbind(v));
 		quickbind_agrees(v, d, "p2", &ref, "quickbind after a second patchelf");
 	}
 	shell_result_free(&ref);
@@ -160,21 +152,15 @@ VARIANT_TEST(survives_patchelf_set_rpath)
 	const char *v = lot_variants[*vi];
 	struct shell_result ref = reference(v);
 	char *d = optimized(v);
-	struct shell_result r = shell("cd %s && patchelf --set-rpath /nonexistent/directory/for/libb libb.so && "
-			      "patchelf --set-rpath '$ORIGIN:/nonexistent/directory/for/prog' prog", d);
-	cr_assert_eq(r.status, 0, "%s: %s", v, r.err);
-	shell_result_free(&r);
+	shell_ok(v, "cd %s && patchelf --set-rpath /nonexistent/directory/for/libb libb.so && "
+		 "patchelf --set-rpath '$ORIGIN:/nonexistent/directory/for/prog' prog", d);
 	runs_like(v, d, "prog", &ref, "after --set-rpath");
 	if (is_musl(v)) {
-		r = shell("cd %s && cp -p prog q && patchelf --set-interpreter %s q", d, quickbind(v));
-		cr_assert_eq(r.status, 0, "%s: %s", v, r.err);
-		shell_result_free(&r);
+		shell_ok(v, "cd %s && cp -p prog q && patchelf --set-interpreter %s q", d, quickbind(v));
 		quickbind_agrees(v, d, "q", &ref, "quickbind after --set-rpath");
 	}
 	/* optimizing the edited files again brings the tables up to date */
-	r = shell("cd %s && %s libb.so liba.so prog && %s --check prog liba.so libb.so", d, lot_bin(), lot_bin());
-	cr_assert_eq(r.status, 0, "%s: %s%s", v, r.out, r.err);
-	shell_result_free(&r);
+	shell_ok(v, "cd %s && %s libb.so liba.so prog && %s --check prog liba.so libb.so", d, lot_bin(), lot_bin());
 	runs_like(v, d, "prog", &ref, "re-optimized after --set-rpath");
 	shell_result_free(&ref);
 }
@@ -184,14 +170,10 @@ VARIANT_TEST(survives_strip)
 	const char *v = lot_variants[*vi];
 	struct shell_result ref = reference(v);
 	char *d = optimized(v);
-	struct shell_result r = shell("cd %s && strip prog liba.so libb.so", d);
-	cr_assert_eq(r.status, 0, "%s: %s", v, r.err);
-	shell_result_free(&r);
+	shell_ok(v, "cd %s && strip prog liba.so libb.so", d);
 	runs_like(v, d, "prog", &ref, "after strip");
 	/* the tables are still there and still current */
-	r = shell("cd %s && %s --check prog liba.so libb.so", d, lot_bin());
-	cr_assert_eq(r.status, 0, "%s: %s%s", v, r.out, r.err);
-	shell_result_free(&r);
+	shell_ok(v, "cd %s && %s --check prog liba.so libb.so", d, lot_bin());
 	for (unsigned i = 0; i < 3; i++) {
 		char p[PATH_MAX];
 		snprintf(p, sizeof p, "%s/%s", d, lot_files[i]);
@@ -201,9 +183,7 @@ VARIANT_TEST(survives_strip)
 		elf_free(&e);
 	}
 	if (is_musl(v)) {
-		r = shell("cd %s && patchelf --set-interpreter %s prog", d, quickbind(v));
-		cr_assert_eq(r.status, 0, "%s: %s", v, r.err);
-		shell_result_free(&r);
+		shell_ok(v, "cd %s && patchelf --set-interpreter %s prog", d, quickbind(v));
 		quickbind_agrees(v, d, "prog", &ref, "quickbind after strip");
 	}
 	shell_result_free(&ref);

@@ -405,9 +405,7 @@ Test(linkopt, root_optimizes_an_image_tree)
 	r = shell("LD_LIBRARY_PATH=%s/usr/lib %s/usr/bin/prog", d, d);
 	cr_assert_eq(r.status, 3, "%s", r.err);
 	shell_result_free(&r);
-	r = shell("%s --root %s", lot_bin(), d);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	shell_result_free(&r);
+	shell_ok(NULL, "%s --root %s", lot_bin(), d);
 }
 
 /* An image's symbolic links are followed inside the image, absolute
@@ -417,14 +415,12 @@ Test(linkopt, root_follows_absolute_links_inside_the_image)
 {
 	char *d = make_tmpdir(NULL), fix[PATH_MAX];
 	cr_assert(realpath(LOT_DIR, fix));
-	struct shell_result r = shell("cd %s && mkdir -p img/usr/bin img/usr/lib img/opt/real img/lib && cp %s/m64bfd/prog img/usr/bin/ && "
-			      "cp %s/m64bfd/liba.so img/usr/lib/ && cp %s/m64bfd/libb.so img/opt/real/libb.so.1 && "
-			      "ln -s /opt/real/libb.so.1 img/usr/lib/libb.so && cp /lib/ld-musl-x86_64.so.1 img/lib/ && "
-			      "test ! -e /opt/real/libb.so.1",
-			      d, fix, fix, fix);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	shell_result_free(&r);
-	r = shell("cd %s && %s --root img", d, lot_bin());
+	shell_ok(NULL, "cd %s && mkdir -p img/usr/bin img/usr/lib img/opt/real img/lib && cp %s/m64bfd/prog img/usr/bin/ && "
+		 "cp %s/m64bfd/liba.so img/usr/lib/ && cp %s/m64bfd/libb.so img/opt/real/libb.so.1 && "
+		 "ln -s /opt/real/libb.so.1 img/usr/lib/libb.so && cp /lib/ld-musl-x86_64.so.1 img/lib/ && "
+		 "test ! -e /opt/real/libb.so.1",
+		 d, fix, fix, fix);
+	struct shell_result r = shell("cd %s && %s --root img", d, lot_bin());
 	cr_assert_eq(r.status, 0, "%s", r.err);
 	cr_assert_str_empty(r.err);
 	shell_result_free(&r);
@@ -437,9 +433,7 @@ Test(linkopt, root_follows_absolute_links_inside_the_image)
 	cr_assert_eq(elf_load_file(&e, p), 0, "%s", e.err);
 	cr_assert(e.qbt_off && e.syminfo_off, "the link's target was not optimized");
 	elf_free(&e);
-	r = shell("cd %s && %s --check --root img", d, lot_bin());
-	cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
-	shell_result_free(&r);
+	shell_ok(NULL, "cd %s && %s --check --root img", d, lot_bin());
 	if (geteuid() == 0) {
 		r = shell("chroot %s/img /usr/bin/prog x y", d);
 		cr_assert_eq(r.status, 3, "in the image: %s", r.err);
@@ -712,22 +706,18 @@ Test(linkopt, root_all_or_nothing)
 {
 	char *d = make_tmpdir(NULL), fix[PATH_MAX];
 	cr_assert(realpath(LOT_DIR, fix));
-	struct shell_result r = shell("cd %s && mkdir -p usr/bin usr/lib && cp %s/m64bfd/prog usr/bin/ && "
-			      "cp %s/m64bfd/liba.so %s/m64bfd/libb.so usr/lib/ && head -c 1000 usr/lib/liba.so > usr/lib/libdamaged.so",
-			      d, fix, fix, fix);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	shell_result_free(&r);
+	shell_ok(NULL, "cd %s && mkdir -p usr/bin usr/lib && cp %s/m64bfd/prog usr/bin/ && "
+		 "cp %s/m64bfd/liba.so %s/m64bfd/libb.so usr/lib/ && head -c 1000 usr/lib/liba.so > usr/lib/libdamaged.so",
+		 d, fix, fix, fix);
 	char *before = dir_state(d);
-	r = shell("%s --root %s", lot_bin(), d);
+	struct shell_result r = shell("%s --root %s", lot_bin(), d);
 	cr_assert_eq(r.status, 2, "status %d: %s", r.status, r.err);
 	cr_assert(strstr(r.err, "libdamaged.so"), "%s", r.err);
 	char *after = dir_state(d);
 	cr_assert_str_eq(after, before);
 	free(after);
 	shell_result_free(&r);
-	r = shell("rm %s/usr/lib/libdamaged.so && %s --root %s && %s --check --root %s", d, lot_bin(), d, lot_bin(), d);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	shell_result_free(&r);
+	shell_ok(NULL, "rm %s/usr/lib/libdamaged.so && %s --root %s && %s --check --root %s", d, lot_bin(), d, lot_bin(), d);
 	free(before);
 }
 
@@ -737,12 +727,10 @@ Test(linkopt, root_program_that_cannot_be_loaded)
 {
 	char *d = make_tmpdir(NULL), fix[PATH_MAX];
 	cr_assert(realpath(LOT_DIR, fix));
-	struct shell_result r = shell("cd %s && mkdir -p usr/bin usr/lib && cp %s/m64bfd/prog usr/bin/ && cp %s/m64bfd/liba.so usr/lib/",
-			      d, fix, fix);
-	cr_assert_eq(r.status, 0, "%s", r.err);
-	shell_result_free(&r);
+	shell_ok(NULL, "cd %s && mkdir -p usr/bin usr/lib && cp %s/m64bfd/prog usr/bin/ && cp %s/m64bfd/liba.so usr/lib/",
+		 d, fix, fix);
 	char *before = dir_state(d);
-	r = shell("%s --root %s", lot_bin(), d);
+	struct shell_result r = shell("%s --root %s", lot_bin(), d);
 	cr_assert_eq(r.status, 2, "status %d: %s", r.status, r.err);
 	cr_assert_eq(count_lines(r.err), 1, "%s", r.err);
 	cr_assert(strstr(r.err, "usr/bin/prog: cannot be loaded: needed library libb.so not found"), "%s", r.err);

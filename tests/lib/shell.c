@@ -12,11 +12,16 @@
  * from holding the harness forever. */
 #define SHELL_TIMEOUT_S 3600
 
-static struct shell_result vshell(const char *fmt, va_list ap)
+#define LINE_MAX_LEN 9000
+
+static void format_line(char *cmd, const char *fmt, va_list ap)
 {
-	char cmd[9000];
-	int n = vsnprintf(cmd, sizeof cmd, fmt, ap);
-	cr_assert(n >= 0 && (size_t)n < sizeof cmd, "shell line too long: %.80s...", cmd);
+	int n = vsnprintf(cmd, LINE_MAX_LEN, fmt, ap);
+	cr_assert(n >= 0 && n < LINE_MAX_LEN, "shell line too long: %.80s...", cmd);
+}
+
+static struct shell_result run_line(char *cmd)
+{
 	char *argv[] = {"/bin/sh", "-c", cmd, NULL};
 	struct run_opts o = {.timeout_s = SHELL_TIMEOUT_S};
 	struct run_result r;
@@ -31,6 +36,13 @@ static struct shell_result vshell(const char *fmt, va_list ap)
 	return s;
 }
 
+static struct shell_result vshell(const char *fmt, va_list ap)
+{
+	char cmd[LINE_MAX_LEN];
+	format_line(cmd, fmt, ap);
+	return run_line(cmd);
+}
+
 struct shell_result shell(const char *fmt, ...)
 {
 	va_list ap;
@@ -38,6 +50,19 @@ struct shell_result shell(const char *fmt, ...)
 	struct shell_result s = vshell(fmt, ap);
 	va_end(ap);
 	return s;
+}
+
+void shell_ok(const char *what, const char *fmt, ...)
+{
+	char cmd[LINE_MAX_LEN];
+	va_list ap;
+	va_start(ap, fmt);
+	format_line(cmd, fmt, ap);
+	va_end(ap);
+	struct shell_result s = run_line(cmd);
+	cr_assert_eq(s.status, 0, "%s%s`%s` exited %d\n--- stdout:\n%s--- stderr:\n%s", what ? what : "",
+		     what ? ": " : "", cmd, s.status, s.out, s.err);
+	shell_result_free(&s);
 }
 
 void shell_result_free(struct shell_result *r)

@@ -14,6 +14,10 @@ struct shell_result {
 struct shell_result shell(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void shell_result_free(struct shell_result *r);
 
+/* shell(), failing the test unless the line exits 0; the failure names
+ * what (may be NULL), the line, its status and its output. */
+void shell_ok(const char *what, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* shell() when only the exit status matters (the output is dropped). */
 int shell_status(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
