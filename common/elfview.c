@@ -19,6 +19,7 @@ static void store(struct qb_dyninfo *d, size_t tag, size_t val)
 	case DT_REL: d->rel = val; break;
 	case DT_RELSZ: d->relsz = val; break;
 	case DT_RELENT: d->relent = val; break;
+	case DT_RELACOUNT: case DT_RELCOUNT: d->relcount = val; break;
 	case DT_JMPREL: d->jmprel = val; break;
 	case DT_PLTRELSZ: d->pltrelsz = val; break;
 	case DT_PLTREL: d->pltrel = val; break;

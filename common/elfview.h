@@ -41,6 +41,7 @@ struct qb_dyninfo {
 	size_t strtab, strsz, symtab, syment;
 	size_t hash, gnu_hash;
 	size_t rela, relasz, relaent, rel, relsz, relent;
+	size_t relcount;   /* DT_RELACOUNT/DT_RELCOUNT: leading relative entries (a hint) */
 	size_t jmprel, pltrelsz, pltrel;
 	size_t relr, relrsz, relrent;
 	size_t init, fini;

@@ -15,7 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lib/file.h"
 #include "lib/run.h"
+#include "lib/shell.h"
 
 static int have_arch(const char *arch)
 {
@@ -124,3 +126,40 @@ static void verified(const char *arch)
 
 Test(globaltab, verify_mode_finds_no_difference_x86_64) { verified("x86_64"); }
 Test(globaltab, verify_mode_finds_no_difference_i386) { verified("i386"); }
+
+/* Whether the table pays is the loader's own decision: the relocations
+ * that look a name up against the symbols it would enter. Two programs of
+ * bench/gen.py's office shape with the same libraries and symbols: in one
+ * every library refers to the others' functions (thousands of lookups:
+ * built); in the other, the floor workload, each reaches only its own
+ * code through relative relocations (a few dozen lookups: not built, where
+ * counting every relocation entry as a lookup had built it). */
+static int table_built(const char *dir)
+{
+	char loader[PATH_MAX];
+	snprintf(loader, sizeof loader, "%s/ld-quickbind-x86_64.so.1", GT_LOADER_DIR);
+	struct shell_result r = shell("cd %s/musl && env -i PATH=/usr/bin:/bin LD_DEBUG=statistics "
+				      "%s ./app", dir, loader);
+	cr_assert_eq(r.status, 0, "%s: %s", dir, r.err);
+	int built = strstr(r.err, "global table: objects=") != NULL;
+	shell_result_free(&r);
+	return built;
+}
+
+Test(globaltab, built_only_where_lookups_pay, .timeout = 600)
+{
+	if (!have_arch("x86_64"))
+		cr_skip_test("x86_64 not configured");
+	char *dir = make_tmpdir(NULL);
+	const char *gen = "python3 bench/gen.py office %s/%s --libs 16 --funcs 300 --refs 300 "
+			  "--weak 3 --seed 3 --linkopt /nonexistent %s >/dev/null 2>&1";
+	shell_ok("gen.py office", gen, dir, "refs", "");
+	shell_ok("gen.py office --floor", gen, dir, "floor", "--floor");
+	char w[PATH_MAX];
+	snprintf(w, sizeof w, "%s/refs", dir);
+	cr_expect(table_built(w), "16 libraries referring to each other: no global table");
+	snprintf(w, sizeof w, "%s/floor", dir);
+	cr_expect(!table_built(w), "16 libraries reaching only their own code: a global table");
+	shell_status("rm -rf %s", dir);
+	free(dir);
+}
