@@ -411,6 +411,8 @@ def profile_section(res):
         for n in VARIANT_NAMES:
             cg = (w["variants"].get(n) or {}).get("callgrind") or {}
             prof, total = cg.get("profile"), cg.get("Ir")
+            if cg.get("profile_error"):
+                out += ["### %s / %s: no profile (%s)" % (key, LABELS[n], cg["profile_error"]), ""]
             if not prof or not total:
                 continue
             out += ["### %s / %s: %.1f M instructions" % (key, LABELS[n], total / 1e6), "",

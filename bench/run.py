@@ -165,7 +165,7 @@ def annotate(f, top=PROFILE_TOP):
     """The functions with the most instructions (exclusive), as
     [Ir, "file:function", object] rows, from callgrind_annotate."""
     try:
-        r = subprocess.run(["callgrind_annotate", "--inclusive=no", f],
+        r = subprocess.run(["callgrind_annotate", "--show=Ir", "--inclusive=no", f],
                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, timeout=600)
     except (OSError, subprocess.TimeoutExpired):
         return None
@@ -215,6 +215,8 @@ def callgrind(v, tmpdir, profile=False):
     out = dict(zip(events, summary))
     if prof:
         out["profile"] = prof
+    elif profile:
+        out["profile_error"] = "callgrind_annotate listed no function"
     return out
 
 
