@@ -16,13 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lib/file.h"
+#include "lib/fixture.h"
 #include "lib/run.h"
 #include "lib/shell.h"
-
-static int have_arch(const char *arch)
-{
-	return strstr(GT_ARCHS, arch) != NULL;
-}
 
 static void run(struct run_result *r, const char *arch, int qb, const char *const *extra)
 {
@@ -89,7 +85,7 @@ static void compare(const char *arch, int preload, const char *gtab)
 
 static void both(const char *arch)
 {
-	if (!have_arch(arch))
+	if (!arch_configured(GT_ARCHS, arch))
 		cr_skip_test("%s not configured", arch);
 	for (int preload = 0; preload < 2; preload++) {
 		compare(arch, preload, "LD_GLOBALTAB=1");
@@ -103,7 +99,7 @@ Test(globaltab, same_bindings_as_musl_i386) { both("i386"); }
 
 static void verified(const char *arch)
 {
-	if (!have_arch(arch))
+	if (!arch_configured(GT_ARCHS, arch))
 		cr_skip_test("%s not configured", arch);
 	const char *extra[] = { "PRELOAD", "LD_GLOBALTAB=1", "LD_DIRECT_VERIFY=1", "LD_DEBUG=statistics", NULL };
 	struct run_result r;
@@ -148,7 +144,7 @@ static int table_built(const char *dir)
 
 Test(globaltab, built_only_where_lookups_pay, .timeout = 600)
 {
-	if (!have_arch("x86_64"))
+	if (!arch_configured(GT_ARCHS, "x86_64"))
 		cr_skip_test("x86_64 not configured");
 	char *dir = make_tmpdir(NULL);
 	const char *gen = "python3 bench/gen.py office %s/%s --libs 16 --funcs 300 --refs 300 "

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lib/file.h"
+#include "lib/fixture.h"
 #include "lib/shell.h"
 #include "lib/stats.h"
 
@@ -19,11 +20,6 @@ static const char *const arch_cc[][2] = {
 	{ "x86_64", "musl-gcc" },
 	{ "i386", "i386-linux-musl-gcc" },
 };
-
-static int have_arch(const char *arch)
-{
-	return strstr(LOAPP_ARCHS, arch) != NULL;
-}
 
 static const char *cc_of(const char *arch)
 {
@@ -151,7 +147,7 @@ static char *build_chain30(const char *arch)
 
 static void chain30(const char *arch)
 {
-	if (!have_arch(arch))
+	if (!arch_configured(LOAPP_ARCHS, arch))
 		cr_skip_test("%s not configured", arch);
 	char *d = build_chain30(arch);
 	/* Without the program, a library keeps today's behaviour: its own
@@ -204,7 +200,7 @@ static char *build_weak(const char *arch)
 
 static void weak_before_libc(const char *arch)
 {
-	if (!have_arch(arch))
+	if (!arch_configured(LOAPP_ARCHS, arch))
 		cr_skip_test("%s not configured", arch);
 	char *d = build_weak(arch);
 	/* musl: user.so's memcpy is pp.so's */
@@ -281,7 +277,7 @@ static char *build_plugin(const char *arch)
 
 static void plugin_parent(const char *arch)
 {
-	if (!have_arch(arch))
+	if (!arch_configured(LOAPP_ARCHS, arch))
 		cr_skip_test("%s not configured", arch);
 	char *d = build_plugin(arch);
 	/* Alone, the module's host API is found in no library it needs. */
@@ -355,7 +351,7 @@ static long stat_of(const char *s, const char *name)
  * image's programs run with 0 verify differences. */
 static void root_image(const char *arch)
 {
-	if (!have_arch(arch))
+	if (!arch_configured(LOAPP_ARCHS, arch))
 		cr_skip_test("%s not configured", arch);
 	char *d = build_weak(arch);
 	const char *cc = cc_of(arch);
@@ -445,7 +441,7 @@ static struct shell_result lua_run(const char *d, const char *moddir)
 
 Test(linkopt_app, lua_module_measured_with_its_host, .timeout = 240)
 {
-	if (!have_arch("x86_64"))
+	if (!arch_configured(LOAPP_ARCHS, "x86_64"))
 		cr_skip_test("x86_64 not configured");
 	char *d = tmpdir_for("x86_64");
 	sh_must(d, "cp -a %s/qb img && mkdir alone host", LOAPP_IMG_DIR);

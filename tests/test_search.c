@@ -12,16 +12,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lib/fixture.h"
 #include "lib/run.h"
 #include "search.h"
 
 enum { REF, QB_INTERP, QB_DIRECT, NRUNS };
 static const char *const run_name[NRUNS] = { "musl", "quickbind as PT_INTERP", "quickbind as a command" };
-
-static int have_arch(const char *arch)
-{
-	return strstr(SRCH_ARCHS, arch) != NULL;
-}
 
 static const char *loader(const char *arch)
 {
@@ -33,11 +29,7 @@ static const char *loader(const char *arch)
 
 static char *fixture_dir(const char *arch, const char *dir)
 {
-	static char buf[4][PATH_MAX];
-	static int next;
-	char *p = buf[next++ % 4];
-	snprintf(p, PATH_MAX, "%s/%s/%s", SRCH_DIR, arch, dir);
-	return p;
+	return fixture_path(fixture_path(SRCH_DIR, arch), dir);
 }
 
 static void run_in(struct run_result *r, const char *cwd, char *const argv[], char *const env[])
@@ -150,7 +142,7 @@ static void expect_prediction(const char *arch, const char *dir, const char *pro
 
 #define EACH_ARCH(a) \
 	for (const char *const *a##_p = (const char *const[]){ "x86_64", "i386", NULL }; *a##_p; a##_p++) \
-		for (const char *a = *a##_p; a && have_arch(a); a = NULL)
+		for (const char *a = *a##_p; a && arch_configured(SRCH_ARCHS, a); a = NULL)
 
 Test(search, runpath_chain_program_runpath_serves_its_libraries)
 {

@@ -7,4 +7,8 @@
  * stand in one call. */
 char *fixture_path(const char *root, const char *rel);
 
+/* Is arch one of the space-separated architectures the build configured
+ * (the suite's ARCHS string)? */
+int arch_configured(const char *archs, const char *arch);
+
 #endif
