@@ -161,7 +161,8 @@ hidden void qb_fast_relocs(struct dso *p, const size_t *r, size_t n, int rela,
 	int stats = qb.debug & QB_DBG_STATS;
 	/* the assembly binds the types of this mapping and no other */
 	int asm_ok = SYM_TYPES == QB_HL_SYM_TYPES && TYPE_MASK(IS_REL) == (uint64_t)1 << QB_HL_R_RELATIVE &&
-		TYPE_MASK(IS_WORD) == (uint64_t)1 << QB_HL_R_WORD;
+		TYPE_MASK(IS_WORD) == (uint64_t)1 << QB_HL_R_WORD && QB_HL_R_PLT == QB_HL_R_GOT + 1 &&
+		SYM_TYPES == ((uint64_t)1 << QB_HL_R_WORD | (uint64_t)1 << QB_HL_R_GOT | (uint64_t)1 << QB_HL_R_PLT);
 	const size_t *(*run)(const size_t *, const struct qb_hint_state *);
 	if (stats || (p->fast_careful & FAST_BLOOM) || qb.no_symcache || !asm_ok)
 		run = rela ? fast_rela_careful : fast_rel_careful;

@@ -27,10 +27,12 @@
 #define QB_HS_GNU 28
 #define QB_HS_TGT 32
 #define QB_HS_BASE 36
-/* the relocation types arch/i386/hintloop.asm binds (a mask of
- * symbolic types: 1, 6, 7), the relative one and the one whose REL
- * addend is in the place; hintloop.c checks them against qb_rel_kind */
+/* the relocation types arch/i386/hintloop.asm binds (the word, GOT
+ * and PLT types, also as a mask: 1, 6, 7) and the relative one;
+ * hintloop.c checks them against qb_rel_kind */
 #define QB_HL_SYM_TYPES 194
-#define QB_HL_R_RELATIVE 8
 #define QB_HL_R_WORD 1
+#define QB_HL_R_GOT 6
+#define QB_HL_R_PLT 7
+#define QB_HL_R_RELATIVE 8
 #endif

@@ -15,27 +15,10 @@
 section .text
 global qb_hint_loop_arch:function hidden (qb_hint_loop_arch.end - qb_hint_loop_arch)
 
-qb_hint_loop_arch:
-	push ebx
-	push esi
-	push edi
-	push ebp
-	mov esi, [esp + 20]         ; r
-	mov ebp, [esp + 24]         ; s
-	cmp esi, [ebp + QB_HS_END]
-	je .done
-.loop:
-	mov edi, [esi]              ; r_offset
-	mov edx, [esi + 4]          ; r_info
-	mov eax, edi
-	sub eax, [ebp + QB_HS_LO]
-	cmp eax, [ebp + QB_HS_SPAN]
-	ja .done                    ; the place is outside the writable range
-	cmp dl, 31
-	ja .done
-	mov eax, QB_HL_SYM_TYPES
-	bt eax, edx                 ; bit (type) of the symbolic types
-	jnc .other
+; Binds the relocation at esi (r_offset in edi, r_info in edx, its type
+; checked) and goes on with the next one. %1: 1 when the type is
+; QB_HL_R_WORD, whose addend is in the place.
+%macro BIND 1
 	cmp edx, [ebp + QB_HS_LIMIT]
 	jae .done                   ; symbol index >= nsyms
 	mov ecx, edx
@@ -71,23 +54,59 @@ qb_hint_loop_arch:
 	mov eax, [eax + 4]          ; st_value
 	add eax, [ebx + QB_FT_BASE]
 	add edi, [ebp + QB_HS_BASE] ; the place
-	cmp byte [esi + 4], QB_HL_R_WORD
-	jne .store
+%if %1
 	add eax, [edi]              ; its addend
-.store:
+%endif
 	mov [edi], eax
 	add esi, 8
 	cmp esi, [ebp + QB_HS_END]
 	jne .loop
 	jmp .done
-.other:
+%endmacro
+
+qb_hint_loop_arch:
+	push ebx
+	push esi
+	push edi
+	push ebp
+	mov esi, [esp + 20]         ; r
+	mov ebp, [esp + 24]         ; s
+	cmp esi, [ebp + QB_HS_END]
+	je .done
+.loop:
+	mov edi, [esi]              ; r_offset
+	mov edx, [esi + 4]          ; r_info
+	mov eax, edi
+	sub eax, [ebp + QB_HS_LO]
+	cmp eax, [ebp + QB_HS_SPAN]
+	ja .done                    ; the place is outside the writable range
+.typed:
+	cmp dl, QB_HL_R_WORD
+	je .word
+	lea eax, [edx - QB_HL_R_GOT]
+	cmp al, QB_HL_R_PLT - QB_HL_R_GOT
+	jbe .plain                  ; GLOB_DAT, JMP_SLOT (below GLOB_DAT: a borrow)
 	cmp dl, QB_HL_R_RELATIVE
 	jne .done
+.relative:                      ; and the relative ones that follow it
 	mov eax, [ebp + QB_HS_BASE]
 	add [eax + edi], eax
 	add esi, 8
 	cmp esi, [ebp + QB_HS_END]
-	jne .loop
+	je .done
+	mov edi, [esi]
+	mov edx, [esi + 4]
+	mov eax, edi
+	sub eax, [ebp + QB_HS_LO]
+	cmp eax, [ebp + QB_HS_SPAN]
+	ja .done
+	cmp edx, QB_HL_R_RELATIVE   ; symbol 0 and the relative type
+	je .relative
+	jmp .typed
+.word:
+	BIND 1
+.plain:
+	BIND 0
 .done:
 	mov eax, esi
 	pop ebp

@@ -27,6 +27,7 @@ qb_hint_loop_arch:
 	mov r11, [rbp + QB_HS_TGT]
 	mov rbx, [rbp + QB_HS_BASE]
 	mov r12, [rbp + QB_HS_LO]
+	neg r12                     ; -lo: the place's distance from lo in one lea
 	mov r13, [rbp + QB_HS_SPAN]
 	mov r15d, QB_HL_SYM_TYPES
 	cmp rdi, [rbp + QB_HS_END]
@@ -34,10 +35,10 @@ qb_hint_loop_arch:
 .loop:
 	mov rax, [rdi]              ; r_offset
 	mov rdx, [rdi + 8]          ; r_info
-	mov rcx, rax
-	sub rcx, r12
+	lea rcx, [rax + r12]
 	cmp rcx, r13
 	ja .done                    ; the place is outside the writable range
+.typed:
 	cmp edx, 63
 	ja .done
 	bt r15, rdx                 ; bit (type) of the symbolic types
@@ -64,14 +65,13 @@ qb_hint_loop_arch:
 	je .done                    ; an interposer may take the definition
 	cmp edx, [r11 + rsi * 8 + QB_FT_IP1]
 	je .done
-	lea rdx, [rdx + rdx * 2]
+	lea rdx, [rdx + rdx * 2]    ; the definition: r14 + 8 * rdx (Elf64_Sym, 24 bytes)
 	mov r14, [r11 + rsi * 8 + QB_FT_SYMS]
-	lea r14, [r14 + rdx * 8]    ; the definition (Elf64_Sym, 24 bytes)
-	cmp word [r14 + 6], 0       ; st_shndx: undefined
+	cmp word [r14 + rdx * 8 + 6], 0     ; st_shndx: undefined
 	je .done
-	test byte [r14 + 4], 0xc    ; st_info: types 0-3 only
+	test byte [r14 + rdx * 8 + 4], 0xc  ; st_info: types 0-3 only
 	jnz .done
-	mov rcx, [r14 + 8]          ; st_value
+	mov rcx, [r14 + rdx * 8 + 8]        ; st_value
 	add rcx, [r11 + rsi * 8 + QB_FT_BASE]
 	add rcx, [rdi + 16]         ; r_addend
 	mov [rbx + rax], rcx
@@ -82,12 +82,21 @@ qb_hint_loop_arch:
 .other:
 	cmp edx, QB_HL_R_RELATIVE
 	jne .done
+.relative:                      ; and the relative ones that follow it
 	mov rcx, [rdi + 16]
 	add rcx, rbx
 	mov [rbx + rax], rcx
 	add rdi, 24
 	cmp rdi, [rbp + QB_HS_END]
-	jne .loop
+	je .done
+	mov rax, [rdi]
+	mov rdx, [rdi + 8]
+	lea rcx, [rax + r12]
+	cmp rcx, r13
+	ja .done
+	cmp rdx, QB_HL_R_RELATIVE   ; symbol 0 and the relative type
+	je .relative
+	jmp .typed
 .done:
 	mov rax, rdi
 	pop r15
