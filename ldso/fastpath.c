@@ -14,6 +14,60 @@ static void note(struct dso *p, const char *what)
 		qb_dbg("ignoring %s of %s: it fails validation", what, p->name);
 }
 
+/* linkopt's segment: the PT_LOAD holding the table, above every other
+ * one (linkopt appends it), clear of RELRO and TLS, and writable only
+ * when it holds .dynamic (the one reason linkopt makes it writable). It
+ * holds nothing but tables and .dynamic, so once the object is relocated
+ * all of it but .dynamic can go (qb_release_tables). */
+static const Phdr *table_segment(const struct dso *p)
+{
+	const Phdr *seg = 0, *dyn = 0;
+	size_t t = p->dyn.qb_table, tsz = p->dyn.qb_tablesz, top = 0;
+	for (size_t i = 0; i < p->phnum; i++) {
+		const Phdr *ph = &p->phdr[i];
+		if (ph->p_type == PT_DYNAMIC)
+			dyn = ph;
+		if (ph->p_type != PT_LOAD)
+			continue;
+		if (!seg && t >= ph->p_vaddr && tsz <= ph->p_memsz && t - ph->p_vaddr <= ph->p_memsz - tsz)
+			seg = ph;
+		else if (ph->p_vaddr + ph->p_memsz > top)
+			top = ph->p_vaddr + ph->p_memsz;
+	}
+	if (!seg || seg->p_vaddr < top || seg->p_filesz > seg->p_memsz)
+		return 0;
+	for (size_t i = 0; i < p->phnum; i++) {
+		const Phdr *ph = &p->phdr[i];
+		if ((ph->p_type == PT_GNU_RELRO || ph->p_type == PT_TLS) && ph->p_memsz &&
+		    ph->p_vaddr < seg->p_vaddr + seg->p_memsz && seg->p_vaddr < ph->p_vaddr + ph->p_memsz)
+			return 0;
+	}
+	if (seg->p_flags & PF_W) {
+		if (!dyn || dyn->p_vaddr < seg->p_vaddr || dyn->p_memsz > seg->p_memsz ||
+		    dyn->p_vaddr - seg->p_vaddr > seg->p_memsz - dyn->p_memsz)
+			return 0;
+	}
+	return seg;
+}
+
+/* Relocations may not write linkopt's segment but for .dynamic: nothing
+ * else in it is a relocation target, and its pages are given back as
+ * clean copies of the file once the object is relocated (a value written
+ * there would not stay). .dynamic stays writable (the loader writes the
+ * program's DT_DEBUG through the same test) and is never given back. */
+static void seal_table_segment(struct dso *p, const Phdr *seg)
+{
+	const Phdr *dyn = 0;
+	for (size_t i = 0; i < p->phnum; i++)
+		if (p->phdr[i].p_type == PT_DYNAMIC)
+			dyn = &p->phdr[i];
+	for (unsigned i = 0; i < p->nwr && dyn; i++)
+		if (p->wr_lo[i] == seg->p_vaddr && p->wr_hi[i] == seg->p_vaddr + seg->p_memsz) {
+			p->wr_lo[i] = dyn->p_vaddr;
+			p->wr_hi[i] = dyn->p_vaddr + dyn->p_memsz;
+		}
+}
+
 hidden void qb_fast_setup(struct dso *p)
 {
 	const struct qb_dyninfo *d = &p->dyn;
@@ -21,6 +75,9 @@ hidden void qb_fast_setup(struct dso *p)
 		const void *tab = qb_laddr(p, d->qb_table);
 		if (qb_in_image(p, d->qb_table, d->qb_tablesz) &&
 		    qb_table_valid(tab, d->qb_tablesz, (uint32_t)p->nsyms)) {
+			if (!(d->have & QB_HAVE_TEXTREL) && !(d->flags & DF_TEXTREL) &&
+			    (p->tabseg = table_segment(p)))
+				seal_table_segment(p, p->tabseg);
 			if (!qb.no_hashvals) {
 				p->pre_gnu = qb_table_gnu(tab);
 				p->pre_sysv = qb_table_sysv(tab);
@@ -257,7 +314,8 @@ hidden int qb_direct_lookup(struct dso *p, size_t symi, struct qb_symreq *r, str
 		return 0;
 	}
 	/* The definition's own entry may forbid binding to it directly. */
-	if (target->syminfo && (target->syminfo[s - target->syms].si_flags & SYMINFO_FLG_NOEXTDIRECT)) {
+	if (target->syminfo && (!target->noext_known || target->noext_any) &&
+	    (target->syminfo[s - target->syms].si_flags & SYMINFO_FLG_NOEXTDIRECT)) {
 		if (qb.debug & QB_DBG_DIRECT)
 			qb_dbg("direct %s: %s: definition in %s is no-direct, standard lookup",
 				p->name, r->name, target->name);
@@ -420,6 +478,41 @@ static void release_pages(struct dso *p, size_t vaddr, size_t len, int writable_
 		madvise(p->base + lo, hi - lo, MADV_DONTNEED);
 }
 
+/* Gives back the pages of [lo, hi) (page-aligned, inside linkopt's
+ * segment seg) that share no page with another segment, .dynamic, RELRO
+ * or TLS. Each kept range splits the span in two; the recursion is at
+ * most as deep as there are program headers. */
+static void release_span(struct dso *p, const Phdr *seg, size_t lo, size_t hi)
+{
+	size_t page = __libc.page_size;
+	for (size_t i = 0; i < p->phnum && lo < hi; i++) {
+		const Phdr *ph = &p->phdr[i];
+		if (ph == seg || !ph->p_memsz || (ph->p_type != PT_LOAD && ph->p_type != PT_DYNAMIC &&
+		    ph->p_type != PT_GNU_RELRO && ph->p_type != PT_TLS))
+			continue;
+		size_t a = ph->p_vaddr & -page, b = (ph->p_vaddr + ph->p_memsz + page - 1) & -page;
+		if (b <= lo || a >= hi)
+			continue;
+		if (a > lo)
+			release_span(p, seg, lo, a);
+		lo = b;
+	}
+	if (lo < hi)
+		madvise(p->base + lo, hi - lo, MADV_DONTNEED);
+}
+
+/* All of linkopt's segment: its tables, the hash and symbol tables linkopt
+ * moved there; its first page too, and its last when no zeroed tail
+ * (p_memsz > p_filesz) made it the loader's. Other segments' pages and
+ * .dynamic's are kept (release_span). */
+static void release_table_segment(struct dso *p, const Phdr *seg)
+{
+	size_t page = __libc.page_size;
+	size_t lo = seg->p_vaddr & -page, end = seg->p_vaddr + seg->p_filesz;
+	size_t hi = seg->p_memsz == seg->p_filesz ? (end + page - 1) & -page : end & -page;
+	release_span(p, seg, lo, hi);
+}
+
 hidden void qb_release_tables(struct dso *p)
 {
 	if (p->is_ldso || (p->dyn.have & QB_HAVE_TEXTREL) || (p->dyn.flags & DF_TEXTREL))
@@ -427,11 +520,15 @@ hidden void qb_release_tables(struct dso *p)
 	release_pages(p, p->dyn.rela, p->dyn.relasz, 0);
 	release_pages(p, p->dyn.rel, p->dyn.relsz, 0);
 	release_pages(p, p->dyn.jmprel, p->dyn.pltrelsz, 0);
-	if (p->syminfo) {
-		/* what references to p will ask, while the pages are here */
+	/* what references to p will ask, while the pages are here */
+	if (p->syminfo)
 		noextdirect_any(p);
-		release_pages(p, p->dyn.syminfo, p->nsyms * sizeof(Syminfo), 1);
+	if (p->tabseg) {
+		release_table_segment(p, p->tabseg);
+		return;
 	}
+	if (p->syminfo)
+		release_pages(p, p->dyn.syminfo, p->nsyms * sizeof(Syminfo), 0);
 	if (p->self_id || p->pre_gnu)
-		release_pages(p, p->dyn.qb_table, p->dyn.qb_tablesz, 1);
+		release_pages(p, p->dyn.qb_table, p->dyn.qb_tablesz, 0);
 }

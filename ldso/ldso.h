@@ -115,6 +115,7 @@ struct dso {
 	const uint32_t *pre_sysv;   /* SysV hash of each dynamic symbol name */
 	const uint32_t *hints;      /* definition index in the direct target */
 	uint64_t self_id;           /* identity of this object's symbol table */
+	const Phdr *tabseg;         /* linkopt's segment, released whole (fastpath.c) */
 	const struct qb_needed_id *needed_ids;
 	uint32_t nneeded_ids;
 	struct dso **by_dynidx;     /* DT_NEEDED entry index in .dynamic -> object */

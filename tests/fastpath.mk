@@ -82,7 +82,7 @@ endef
 FP_CORRUPT_FIELDS := boundto_range boundto_notneeded syminfo_addr syminsz_small \
 	syminent_wrong magic version hdr_size_small hdr_size_big nsyms gnu_off \
 	gnu_off_unaligned sysv_off_claimed tablesz_big table_addr hint_off hints_wrong needed_id \
-	hints_range hints_low si_flags reloc_offset
+	hints_range hints_low si_flags reloc_offset reloc_in_tables
 
 # $(call fp_fixtures,ARCH): every fixture of one architecture.
 define fp_fixtures
@@ -111,6 +111,11 @@ $(call fp_lib,$(1),weak/libw2.so,weak/libw2.c)
 $(call fp_lib,$(1),weak/libw3.so,weak/libw3.c,weak/libw1.so weak/libw2.so,-lw1 -lw2)
 $(call fp_exe,$(1),weak/prog,weak/main.c,weak/libw3.so,-lw3 -lw1 -lw2)
 $(call fp_opt,$(1),weak,libw1.so libw2.so libw3.so prog)
+
+# ------------------------------------------- pages given back after start-up --
+$(call fp_lib,$(1),resident/libbig.so,resident/libbig.c,,-Wl$(fp_comma)--hash-style=both)
+$(call fp_exe,$(1),resident/prog,resident/main.c,resident/libbig.so,-Wl$(fp_comma)--hash-style=both -lbig)
+$(call fp_opt,$(1),resident,libbig.so prog)
 
 # ------------------------------------ one symbol in two needed libraries --
 # prog needs libd12, libd2, libd1 (libd2 first in load order); libd12 needs

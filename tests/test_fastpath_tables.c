@@ -5,6 +5,7 @@
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fpcommon.h"
 
@@ -141,6 +142,51 @@ static void place_refused(const char *debug)
 Test(FP_SUITE(lean), place_outside_writable_segments) { place_refused("LD_DEBUG="); }
 Test(FP_SUITE(corrupt), place_outside_writable_segments) { place_refused("LD_DEBUG=statistics"); }
 Test(FP_SUITE(corrupt), needed_identity_mismatch) { hints_untrusted("needed_id", "no definition hints"); }
+
+/* A relocation whose place is in linkopt's segment, which is writable
+ * only because .dynamic is there: refused, whichever loop meets it (the
+ * segment's pages are given back once the object is relocated, so a
+ * value written there would not stay). */
+static void place_in_tables_refused(const char *debug)
+{
+	struct fp_run qb = {.dir = "interpose", .prog = "opt/prog_plain",
+			    .libpath = "../corrupt/reloc_in_tables:opt", .env = ENV(debug)};
+	struct run_result r;
+	fp_exec(&r, lt_loader(), &qb);
+	cr_expect(r.exited && r.exit_code != 0, "%s: %s\n%s", debug, run_describe(&r), r.err);
+	cr_expect(has_line(r.err, "corrupt/reloc_in_tables/libuser.so", "outside the writable segments"),
+		  "%s: no refusal naming libuser.so:\n%s", debug, r.err);
+	run_result_free(&r);
+}
+
+Test(FP_SUITE(lean), place_in_linkopt_segment) { place_in_tables_refused("LD_DEBUG="); }
+Test(FP_SUITE(corrupt), place_in_linkopt_segment) { place_in_tables_refused("LD_DEBUG=statistics"); }
+
+/* ------------------------------------------------------ pages given back -- */
+
+/* Once start-up is over, linkopt's segment of a library holds only the
+ * page(s) of .dynamic: everything else (tables, the hash table linkopt
+ * moved there) was given back, and nothing read it again. Reading .dynamic
+ * alone would map the whole segment (the kernel maps the neighbours of a
+ * faulting page), so the figure is what the loader released. */
+static void segment_released(const char *const *env)
+{
+	struct fp_run qb = {.dir = "resident", .prog = "opt/prog", .libpath = "opt", .env = env};
+	struct run_result r;
+	fp_exec(&r, lt_loader(), &qb);
+	cr_assert(r.exited && r.exit_code == 0, "%s\n%s\n%s", run_describe(&r), r.out, r.err);
+	unsigned long pages = 0, dpages = 0, kb = 0;
+	cr_assert(sscanf(r.out, "segment %lu pages, dynamic %lu pages, resident %lu kB", &pages, &dpages, &kb) == 3,
+		  "unexpected output: %s", r.out);
+	cr_expect_geq(pages, 4, "linkopt's segment of libbig.so is too small to tell: %lu pages", pages);
+	cr_expect_eq(dpages, 1, "libbig.so's .dynamic is not on one page of linkopt's segment");
+	cr_expect_leq(kb, dpages * (unsigned long)sysconf(_SC_PAGESIZE) / 1024,
+		      "%lu kB of linkopt's %lu-page segment resident after start-up", kb, pages);
+	run_result_free(&r);
+}
+
+Test(FP_SUITE(resident), linkopt_segment_given_back) { segment_released(NULL); }
+Test(FP_SUITE(resident), linkopt_segment_given_back_without_hints) { segment_released(ENV("LD_NOHINTS=1")); }
 
 /* ------------------------------------------------------------ switches -- */
 

@@ -253,6 +253,25 @@ int main(int argc, char **argv)
 				changed = 1;
 			}
 		}
+	} else if (!strcmp(field, "reloc_in_tables")) {
+		/* the place of the first PLT relocation at the quickbind table:
+		 * inside linkopt's segment, writable only because .dynamic is
+		 * there; the loader gives the segment's pages back once the
+		 * object is relocated, so nothing else in it may be written */
+		size_t jr = dyn_find(DT_JMPREL, "DT_JMPREL");
+		size_t jrsz = dyn_find(DT_PLTRELSZ, "DT_PLTRELSZ");
+		uint64_t place = dyn_val(qt) + 8;
+		unsigned char *rel = at(off_of(dyn_val(jr)), dyn_val(jrsz));
+		int wr = 0;
+		for (size_t i = 0; i < file.phnum; i++)
+			if (phdrs[i].p_type == PT_LOAD && (phdrs[i].p_flags & PF_W) &&
+			    place >= phdrs[i].p_vaddr && place - phdrs[i].p_vaddr < phdrs[i].p_memsz)
+				wr = 1;
+		if (!wr)
+			die("the quickbind table is not in a writable segment", NULL);
+		changed = dyn_val(jrsz) >= (is64 ? 24u : 8u);
+		if (changed)
+			memcpy(rel, &place, is64 ? 8 : 4);
 	} else if (!strcmp(field, "needed_id")) {
 		/* identities that no library has */
 		need_flag(h, QB_TF_HINTS, "hints");
