@@ -50,22 +50,31 @@ static const Phdr *table_segment(const struct dso *p)
 	return seg;
 }
 
-/* Relocations may not write linkopt's segment but for .dynamic: nothing
- * else in it is a relocation target, and its pages are given back as
- * clean copies of the file once the object is relocated (a value written
- * there would not stay). .dynamic stays writable (the loader writes the
- * program's DT_DEBUG through the same test) and is never given back. */
+/* Relocations may not write linkopt's segment: nothing in it is a
+ * relocation target, and its pages are given back as clean copies of the
+ * file once the object is relocated (a value written there would not
+ * stay). Only the program's .dynamic stays writable: the loader writes its
+ * DT_DEBUG through the same test, and keeps its pages. Decided when the
+ * object is relocated, once it is known whether it is the program. */
 static void seal_table_segment(struct dso *p, const Phdr *seg)
 {
 	const Phdr *dyn = 0;
 	for (size_t i = 0; i < p->phnum; i++)
 		if (p->phdr[i].p_type == PT_DYNAMIC)
 			dyn = &p->phdr[i];
-	for (unsigned i = 0; i < p->nwr && dyn; i++)
+	unsigned k = 0;
+	for (unsigned i = 0; i < p->nwr; i++) {
+		p->wr_lo[k] = p->wr_lo[i];
+		p->wr_hi[k] = p->wr_hi[i];
 		if (p->wr_lo[i] == seg->p_vaddr && p->wr_hi[i] == seg->p_vaddr + seg->p_memsz) {
-			p->wr_lo[i] = dyn->p_vaddr;
-			p->wr_hi[i] = dyn->p_vaddr + dyn->p_memsz;
+			if (!p->is_main || !dyn)
+				continue;
+			p->wr_lo[k] = dyn->p_vaddr;
+			p->wr_hi[k] = dyn->p_vaddr + dyn->p_memsz;
 		}
+		k++;
+	}
+	p->nwr = (unsigned char)k;
 }
 
 hidden void qb_fast_setup(struct dso *p)
@@ -75,9 +84,8 @@ hidden void qb_fast_setup(struct dso *p)
 		const void *tab = qb_laddr(p, d->qb_table);
 		if (qb_in_image(p, d->qb_table, d->qb_tablesz) &&
 		    qb_table_valid(tab, d->qb_tablesz, (uint32_t)p->nsyms)) {
-			if (!(d->have & QB_HAVE_TEXTREL) && !(d->flags & DF_TEXTREL) &&
-			    (p->tabseg = table_segment(p)))
-				seal_table_segment(p, p->tabseg);
+			if (!(d->have & QB_HAVE_TEXTREL) && !(d->flags & DF_TEXTREL))
+				p->tabseg = table_segment(p);
 			if (!qb.no_hashvals) {
 				p->pre_gnu = qb_table_gnu(tab);
 				p->pre_sysv = qb_table_sysv(tab);
@@ -402,6 +410,9 @@ static int interposed_defs(struct dso *t, struct qb_fast_tgt *f)
 
 hidden int qb_fast_prepare(struct dso *p)
 {
+	/* called once, before any relocation of p is applied */
+	if (p->tabseg)
+		seal_table_segment(p, p->tabseg);
 	if (!p->syminfo || !p->hints || !p->pre_gnu || !p->fast_tgt || p->is_ldso ||
 	    !p->nwr || p->wr_hi[0] - p->wr_lo[0] < sizeof(size_t) || p->nsyms > 0xffffffff ||
 	    p->nby_dynidx > 0xffff || qb.verify || (qb.debug & (QB_DBG_BINDINGS | QB_DBG_DIRECT)))
@@ -479,16 +490,16 @@ static void release_pages(struct dso *p, size_t vaddr, size_t len, int writable_
 }
 
 /* Gives back the pages of [lo, hi) (page-aligned, inside linkopt's
- * segment seg) that share no page with another segment, .dynamic, RELRO
- * or TLS. Each kept range splits the span in two; the recursion is at
- * most as deep as there are program headers. */
+ * segment seg) that share no page with another segment, RELRO, TLS or,
+ * in the program, .dynamic. Each kept range splits the span in two; the
+ * recursion is at most as deep as there are program headers. */
 static void release_span(struct dso *p, const Phdr *seg, size_t lo, size_t hi)
 {
 	size_t page = __libc.page_size;
 	for (size_t i = 0; i < p->phnum && lo < hi; i++) {
 		const Phdr *ph = &p->phdr[i];
-		if (ph == seg || !ph->p_memsz || (ph->p_type != PT_LOAD && ph->p_type != PT_DYNAMIC &&
-		    ph->p_type != PT_GNU_RELRO && ph->p_type != PT_TLS))
+		if (ph == seg || !ph->p_memsz || (ph->p_type != PT_LOAD && ph->p_type != PT_GNU_RELRO &&
+		    ph->p_type != PT_TLS && (ph->p_type != PT_DYNAMIC || !p->is_main)))
 			continue;
 		size_t a = ph->p_vaddr & -page, b = (ph->p_vaddr + ph->p_memsz + page - 1) & -page;
 		if (b <= lo || a >= hi)
@@ -502,9 +513,11 @@ static void release_span(struct dso *p, const Phdr *seg, size_t lo, size_t hi)
 }
 
 /* All of linkopt's segment: its tables, the hash and symbol tables linkopt
- * moved there; its first page too, and its last when no zeroed tail
- * (p_memsz > p_filesz) made it the loader's. Other segments' pages and
- * .dynamic's are kept (release_span). */
+ * moved there, a library's .dynamic (read when the object was loaded; a
+ * later reader faults the file's bytes in again); its first page too, and
+ * its last when no zeroed tail (p_memsz > p_filesz) made it the loader's.
+ * Other segments' pages and the program's .dynamic are kept
+ * (release_span). */
 static void release_table_segment(struct dso *p, const Phdr *seg)
 {
 	size_t page = __libc.page_size;
