@@ -8,7 +8,9 @@ image (chroot, so every program finds its loader at
 /lib/ld-musl-x86_64.so.1 exactly as in a container); needs root.
 Instructions: one callgrind run of the image's own loader invoked with the
 image's library directories, outside the chroot (valgrind is not in the
-image).
+image).  Every run has a scratch working directory (zlib's example writes
+foo.gz into it): SCRATCH inside the image for the chrooted runs, a
+temporary directory for the callgrind runs.
 """
 
 import os
@@ -16,6 +18,7 @@ import random
 import shutil
 import statistics
 import subprocess
+import tempfile
 
 import run
 
@@ -25,13 +28,15 @@ PROGRAMS = [("busybox true", ["/bin/busybox", "true"]),
             ("lua -e ''", ["/usr/bin/lua", "-e", ""]),
             ("zexample", ["/usr/bin/zexample"])]
 ENV = {"PATH": "/bin:/usr/bin", "LC_ALL": "C"}
+# the working directory of the chrooted runs, inside each image
+SCRATCH = "/qbb-scratch"
 
 
 def missing():
     """Why the image row cannot be measured here, or None."""
     if os.geteuid() != 0:
         return "needs root (chroot into the image)"
-    for tool in ("/usr/sbin/chroot", "patchelf"):
+    for tool in ("patchelf",):
         if not shutil.which(tool):
             return "%s not found (scripts/deps.sh installs it)" % tool
     return None
@@ -60,7 +65,10 @@ def assemble(out, loader, linkopt, log):
 
 
 def timed(root, argv):
-    r = subprocess.run(["/usr/sbin/chroot", root, "/qbb-launch"] + argv, env=ENV,
+    def enter():
+        os.chroot(root)
+        os.chdir(SCRATCH)
+    r = subprocess.run(["/qbb-launch"] + argv, env=ENV, preexec_fn=enter,
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     if r.returncode != 0:
         raise RuntimeError("%s in %s: %s" % (argv[0], root,
@@ -77,7 +85,9 @@ def instructions(root, argv):
     cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
            os.path.join(root, "lib/ld-musl-x86_64.so.1"), "--library-path", lib,
            os.path.join(root, argv[0].lstrip("/"))] + argv[1:]
-    r = subprocess.run(cmd, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    with tempfile.TemporaryDirectory(prefix="qbb-image.") as scratch:
+        r = subprocess.run(cmd, env=ENV, cwd=scratch, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE)
     for line in r.stderr.decode(errors="replace").splitlines():
         if "Collected :" in line:
             return int(line.split(":")[1].split()[0])
@@ -90,6 +100,9 @@ def measure(out, loader, linkopt, runs, warmup, do_cg, log):
         log("image row skipped: " + why)
         return {"skipped": why}
     roots = assemble(out, os.path.abspath(loader), os.path.abspath(linkopt), log)
+    for root in roots.values():
+        shutil.rmtree(root + SCRATCH, ignore_errors=True)
+        os.mkdir(root + SCRATCH)
     res = {"programs": {}}
     rng = random.Random(1)
     for label, argv in PROGRAMS:
@@ -110,6 +123,8 @@ def measure(out, loader, linkopt, runs, warmup, do_cg, log):
                 p[n]["ir"] = instructions(roots[n], argv)
         res["programs"][label] = p
         log("image: %s measured" % label)
+    for root in roots.values():
+        shutil.rmtree(root + SCRATCH, ignore_errors=True)
     res["size_kb"] = int(subprocess.run(["du", "-sk", roots["musl"]], stdout=subprocess.PIPE)
                          .stdout.split()[0])
     return res

@@ -33,6 +33,26 @@ def ir(v):
     return v.get("callgrind", {}).get("Ir")
 
 
+def qemu_counted(v):
+    """The emulator whose block count gave v's instructions, or None (callgrind)."""
+    cg = (v or {}).get("callgrind") or {}
+    return cg.get("emulator") if cg.get("method") == "qemu" else None
+
+
+def qemu_note(rows):
+    """A line naming the rows (label, variant) whose Ir qemu counted, or None."""
+    q = [(l, qemu_counted(v)) for l, v in rows if ok(v) and qemu_counted(v)]
+    if not q:
+        return None
+    emus = sorted(set(e for _, e in q))
+    return ("Ir of %s: counted by qemu blocks (`%s -d in_asm,exec,nochain`: the "
+            "instructions of each translated block, summed over the blocks executed; "
+            "valgrind cannot run these programs on this machine), no cache "
+            "simulation, so no D1/LL columns." % (
+                "every row" if len(q) == len(rows) else ", ".join(l for l, _ in q),
+                "`, `".join(os.path.basename(e) for e in emus)))
+
+
 def rss(v):
     return v.get("rss_kb") if ok(v) else None
 
@@ -141,13 +161,19 @@ def workload_table(w, floor=None):
         if "error" in cg:
             out[-1] += " callgrind: " + cg["error"].replace("|", "/")
 
+    shown = []
     for n in VARIANT_NAMES:
         v = vs.get(n)
         if v is not None:
             row(LABELS[n], v, fvs.get(n) if extra else None)
+            shown.append((LABELS[n], v))
     for n in FLOOR_ROWS if extra else []:
         if fvs.get(n) is not None:
             row("floor: " + LABELS[n], fvs[n], None)
+            shown.append(("floor: " + LABELS[n], fvs[n]))
+    note = qemu_note(shown)
+    if note:
+        out += ["", note]
     if extra:
         out += ["", "Floor rows: the same application with no symbolic reference "
                 "between libraries (every library references its own code through "
@@ -292,6 +318,21 @@ def i386_section(res):
             r.get("glibc_ldso", "?"), r.get("musl_version", "?"),
             r.get("musl_ldso", "?"), r.get("loader", "?")))
     lines.append("")
+    every = [v for part in ("workloads", "floors") for w in r.get(part, {}).values()
+             for v in w["variants"].values()]
+    emus = sorted(set(qemu_counted(v) for v in every if qemu_counted(v)))
+    if emus:
+        lines += ["Instructions: this kernel runs i386 programs through qemu-user "
+                  "(binfmt_misc, `%s`), and valgrind cannot run them there, so Ir is "
+                  "counted under the same emulator, with the same arguments, "
+                  "environment and working directory as the timed runs: "
+                  "`-d in_asm,exec,nochain` lists each translated block's "
+                  "instructions and logs every block executed, and `bench/qcount.c` "
+                  "sums the block sizes as the log streams by (nothing is stored). "
+                  "Checked against callgrind on x86_64 programs through "
+                  "`qemu-x86_64` (tests/bench_smoke.c: identical per-iteration counts). "
+                  "There is no cache simulation, so the D1/LL columns are empty; each "
+                  "table names the rows counted this way." % "`, `".join(emus), ""]
     for key, w in r.get("workloads", {}).items():
         lines += ["### i386: %s" % key, "",
                   describe(w) + ". linkopt: %s." % w.get("linkopt"), "",
@@ -441,7 +482,10 @@ def render(res, outdir):
             m["uname"], m.get("glibc", "?"), res.get("musl_version", "?")))
     lines.append("- timing: median of %s interleaved runs per variant after %s warm-up "
                  "round(s); Ir and cache misses from one run under "
-                 "`valgrind --tool=callgrind --cache-sim=yes`; peak RSS is ru_maxrss "
+                 "`valgrind --tool=callgrind --cache-sim=yes` (for programs the kernel "
+                 "runs through qemu-user, which valgrind cannot run, Ir is qemu's count "
+                 "of the instructions of the blocks executed, and the tables say so); "
+                 "every run has a scratch working directory; peak RSS is ru_maxrss "
                  "(GNU time's %%M); ratios are to glibc `LD_BIND_NOW=1` and to musl "
                  "measured in the same run" % (res.get("runs", "?"), res.get("warmup", "?")))
     lines.append("- each quickbind fast path alone = all tables with the other two "

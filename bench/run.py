@@ -12,6 +12,13 @@ mode (every binding exercised) equals musl's; otherwise it is reported as
 failed with the reason, never measured.  i386 workloads (gen.py --arch
 i386) run the same way, with --loader naming the i386 loader: the static
 64-bit launcher execs 32-bit programs like any other.
+
+Every run of a measured program has a scratch working directory of its own
+(a program that writes files, like zlib's example, writes them there).
+Instructions come from callgrind, or, for a program the kernel hands to
+qemu-user through binfmt_misc (i386 on a kernel without 32-bit syscalls,
+where valgrind cannot run it), from qemucount.py's count of the blocks
+qemu executes, under the same emulator, environment and arguments.
 """
 
 import argparse
@@ -24,6 +31,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+import qemucount
 
 # name, build directory, program suffix, extra environment, label
 VARIANTS = [
@@ -55,7 +64,9 @@ CHECK_TIMEOUT = 120
 PROFILE_TOP = 15
 
 
-def variant_cmds(wdir, meta, prog="app", only=None):
+def variant_cmds(wdir, meta, prog="app", only=None, cwd=None):
+    """cwd: the working directory of every run (run_workload gives each
+    workload a scratch directory)."""
     p = meta["programs"][prog]
     out = []
     for name, sub, suffix, env, label in VARIANTS:
@@ -64,7 +75,7 @@ def variant_cmds(wdir, meta, prog="app", only=None):
         exe = os.path.abspath(os.path.join(wdir, sub, prog + suffix))
         e = dict(BASE_ENV)
         e.update(env)
-        out.append({"name": name, "label": label, "exe": exe, "env": e,
+        out.append({"name": name, "label": label, "exe": exe, "env": e, "cwd": cwd,
                     "args": p["args"], "check_args": p["check_args"]})
     return out
 
@@ -83,7 +94,7 @@ def preflight(v, meta, loader):
 
 def run_check(v):
     try:
-        r = subprocess.run([v["exe"]] + v["check_args"], env=v["env"],
+        r = subprocess.run([v["exe"]] + v["check_args"], env=v["env"], cwd=v["cwd"],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            timeout=CHECK_TIMEOUT)
     except subprocess.TimeoutExpired:
@@ -117,7 +128,7 @@ def ensure_launcher(path=None):
 def spawn_timed(v):
     """One exec-to-exit run through the launcher (see launch.c for why):
     (wall seconds, peak RSS KiB, exit status)."""
-    r = subprocess.run([LAUNCHER, v["exe"]] + v["args"], env=v["env"],
+    r = subprocess.run([LAUNCHER, v["exe"]] + v["args"], env=v["env"], cwd=v["cwd"],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     if r.returncode != 0:
         return None, None, "launch failed: " + r.stderr.decode(errors="replace").strip()
@@ -193,7 +204,7 @@ def callgrind(v, tmpdir, profile=False):
     argv = ["valgrind", "--tool=callgrind", "--cache-sim=yes", "-q",
             "--callgrind-out-file=" + f, v["exe"]] + v["args"]
     try:
-        r = subprocess.run(argv, env=v["env"], stdout=subprocess.DEVNULL,
+        r = subprocess.run(argv, env=v["env"], cwd=v["cwd"], stdout=subprocess.DEVNULL,
                            stderr=subprocess.PIPE, timeout=1800)
     except (OSError, subprocess.TimeoutExpired) as e:
         return {"error": str(e)}
@@ -220,12 +231,25 @@ def callgrind(v, tmpdir, profile=False):
     return out
 
 
+def instructions(v, tmpdir, profile=False):
+    """callgrind's totals of one run, or, when the kernel runs the program
+    through qemu-user (valgrind cannot run it there), qemu's count of the
+    instructions executed (no cache figures, no profile)."""
+    qemu = qemucount.emulator(v["exe"])
+    if qemu is None:
+        return callgrind(v, tmpdir, profile)
+    return qemucount.count(qemucount.ensure(os.path.join(os.path.dirname(LAUNCHER),
+                                                         "qbb-qcount")),
+                           qemu, [v["exe"]] + v["args"], env=v["env"], cwd=v["cwd"])
+
+
 def ld_statistics(v):
     """The loader's own LD_DEBUG=statistics report, as text lines."""
     env = dict(v["env"])
     env["LD_DEBUG"] = "statistics"
     try:
-        r = subprocess.run([v["exe"]] + v["args"], env=env, stdout=subprocess.DEVNULL,
+        r = subprocess.run([v["exe"]] + v["args"], env=env, cwd=v["cwd"],
+                           stdout=subprocess.DEVNULL,
                            stderr=subprocess.PIPE, timeout=CHECK_TIMEOUT)
     except (OSError, subprocess.TimeoutExpired) as e:
         return {"error": str(e)}
@@ -257,7 +281,13 @@ def run_workload(wdir, loader, runs, warmup, do_cg, do_stats, log=print,
     whose callgrind run also records where the instructions go."""
     with open(os.path.join(wdir, "workload.json")) as f:
         meta = json.load(f)
-    vs = variant_cmds(wdir, meta, only=variants)
+    with tempfile.TemporaryDirectory(prefix="qbb-run.") as scratch:
+        return measure_variants(wdir, meta, loader, runs, warmup, do_cg, do_stats, log,
+                                variant_cmds(wdir, meta, only=variants, cwd=scratch),
+                                profile)
+
+
+def measure_variants(wdir, meta, loader, runs, warmup, do_cg, do_stats, log, vs, profile):
     res = {"dir": wdir, "kind": meta["kind"], "params": meta["params"],
            "linkopt": meta.get("linkopt"), "variants": {}}
     ref = None
@@ -292,7 +322,7 @@ def run_workload(wdir, loader, runs, warmup, do_cg, do_stats, log=print,
             continue
         if do_cg:
             with tempfile.TemporaryDirectory() as td:
-                r["callgrind"] = callgrind(v, td, v["name"] in profile)
+                r["callgrind"] = instructions(v, td, v["name"] in profile)
         if do_stats and not v["name"].startswith("musl"):
             r["ld_statistics"] = ld_statistics(v)
     return res

@@ -199,3 +199,122 @@ Test(bench, generator_is_deterministic, .timeout = 300)
 	shell_status("%s", cmd);
 	free(dir);
 }
+
+/*
+ * bench/qemucount.py, the instruction count used where valgrind cannot run
+ * the programs (i386 under qemu-user): a loop of three instructions an
+ * iteration (nop, dec, jnz, in asm so no compiler changes it), run N times.
+ * The counts for N and N + 1000 must differ by exactly 3,000; on x86_64
+ * the same program's count must match callgrind's.
+ */
+static const char loop_src[] =
+	"#include <stdlib.h>\n"
+	"int main(int argc, char **argv)\n"
+	"{\n"
+	"\tunsigned long n = argc > 1 ? strtoul(argv[1], 0, 10) : 0;\n"
+	"\tif (n)\n"
+	"\t\t__asm__ volatile(\"1: nop\\n\\tdec %0\\n\\tjnz 1b\" : \"+r\"(n));\n"
+	"\treturn 0;\n"
+	"}\n";
+
+/* The path of tool on PATH, or NULL. Free it. */
+static char *which(const char *tool)
+{
+	struct shell_result r = shell("command -v %s", tool);
+	char *p = NULL;
+
+	if (r.status == 0 && r.out[0] == '/') {
+		r.out[strcspn(r.out, "\n")] = 0;
+		p = strdup(r.out);
+	}
+	shell_result_free(&r);
+	return p;
+}
+
+/* dir/loop built from loop_src by cc. */
+static void build_loop(const char *dir, const char *cc)
+{
+	shell_ok("write the loop program", "printf '%%s' '%s' > %s/loop.c", loop_src, dir);
+	shell_ok("build the loop program", "%s -O1 -o %s/loop %s/loop.c", cc, dir, dir);
+}
+
+static unsigned long long number(const char *what, struct shell_result *r)
+{
+	char *end;
+	unsigned long long v = strtoull(r->out, &end, 10);
+
+	cr_assert(r->status == 0 && end != r->out && (*end == '\n' || !*end),
+		  "%s: status %d, output '%s', errors:\n%s", what, r->status, r->out, r->err);
+	shell_result_free(r);
+	return v;
+}
+
+/* Instructions of `dir/loop n` counted by qemucount.py under qemu. */
+static unsigned long long qemu_count(const char *dir, const char *qemu, unsigned long n)
+{
+	struct shell_result r = shell("python3 bench/qemucount.py --qemu %s --counter %s/qbb-qcount "
+				      "%s/loop %lu", qemu, dir, dir, n);
+	return number("qemucount.py", &r);
+}
+
+/* Instructions of `dir/loop n` by callgrind. */
+static unsigned long long callgrind_count(const char *dir, unsigned long n)
+{
+	struct shell_result r = shell("valgrind --tool=callgrind --callgrind-out-file=/dev/null "
+				      "%s/loop %lu 2>&1 >/dev/null | sed -n 's/.*Collected : *//p'",
+				      dir, n);
+	return number("callgrind", &r);
+}
+
+Test(bench, qemu_count_i386_loop, .timeout = 300)
+{
+	char *qemu = which("qemu-i386-static"), *dir;
+	unsigned long long c1, c2, c3;
+
+	if (!qemu)
+		cr_skip_test("qemu-i386-static is not installed: the qemu instruction count "
+			     "is not tested");
+	if (!BENCH_I386)
+		cr_skip_test("i386 is not configured (no i386-linux-musl-gcc): the qemu "
+			     "instruction count is not tested");
+	dir = make_outdir();
+	build_loop(dir, "i386-linux-musl-gcc");
+	c1 = qemu_count(dir, qemu, 1000);
+	c2 = qemu_count(dir, qemu, 2000);
+	c3 = qemu_count(dir, qemu, 3000);
+	cr_expect_eq(c2 - c1, 3000, "1,000 more iterations counted as %lld instructions, "
+		     "not 3,000", (long long)(c2 - c1));
+	cr_expect_eq(c3 - c2, 3000, "1,000 more iterations counted as %lld instructions, "
+		     "not 3,000", (long long)(c3 - c2));
+	/* the whole process is counted: musl's loader and start-up too */
+	cr_expect_gt(c1, 10000, "%llu instructions for a whole musl program", c1);
+	shell_status("rm -rf %s", dir);
+	free(dir);
+	free(qemu);
+}
+
+Test(bench, qemu_count_matches_callgrind_x86_64, .timeout = 300)
+{
+	char *qemu = which("qemu-x86_64-static"), *vg = which("valgrind"), *dir;
+	unsigned long long q1, q2, c1, c2;
+
+	if (!qemu || !vg)
+		cr_skip_test("%s is not installed: the qemu count is not compared with "
+			     "callgrind", qemu ? "valgrind" : "qemu-x86_64-static");
+	dir = make_outdir();
+	build_loop(dir, "musl-gcc");
+	q1 = qemu_count(dir, qemu, 1000000);
+	q2 = qemu_count(dir, qemu, 2000000);
+	c1 = callgrind_count(dir, 1000000);
+	c2 = callgrind_count(dir, 2000000);
+	cr_expect_eq(q2 - q1, 3000000, "qemu: %lld", (long long)(q2 - q1));
+	cr_expect_eq(c2 - c1, q2 - q1, "callgrind %lld, qemu %lld instructions for the "
+		     "same iterations", (long long)(c2 - c1), (long long)(q2 - q1));
+	/* Totals: callgrind's run also counts valgrind's preloaded core
+	 * library (about 12,000 instructions); the rest must agree. */
+	cr_expect(q2 <= c2 && c2 - q2 < c2 / 50, "whole run: qemu %llu, callgrind %llu", q2, c2);
+	shell_status("rm -rf %s", dir);
+	free(dir);
+	free(qemu);
+	free(vg);
+}
