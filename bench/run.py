@@ -276,18 +276,21 @@ def ld_statistics(v):
 
 
 def run_workload(wdir, loader, runs, warmup, do_cg, do_stats, log=print,
-                 variants=None, profile=()):
+                 variants=None, profile=(), qemu_counted=None):
     """variants: the names to run (default: all); profile: the variants
-    whose callgrind run also records where the instructions go."""
+    whose callgrind run also records where the instructions go;
+    qemu_counted: the variants whose instructions are counted when that
+    must go through qemu, which takes minutes (default: all)."""
     with open(os.path.join(wdir, "workload.json")) as f:
         meta = json.load(f)
     with tempfile.TemporaryDirectory(prefix="qbb-run.") as scratch:
         return measure_variants(wdir, meta, loader, runs, warmup, do_cg, do_stats, log,
                                 variant_cmds(wdir, meta, only=variants, cwd=scratch),
-                                profile)
+                                profile, qemu_counted)
 
 
-def measure_variants(wdir, meta, loader, runs, warmup, do_cg, do_stats, log, vs, profile):
+def measure_variants(wdir, meta, loader, runs, warmup, do_cg, do_stats, log, vs, profile,
+                     qemu_counted):
     res = {"dir": wdir, "kind": meta["kind"], "params": meta["params"],
            "linkopt": meta.get("linkopt"), "variants": {}}
     ref = None
@@ -320,9 +323,14 @@ def measure_variants(wdir, meta, loader, runs, warmup, do_cg, do_stats, log, vs,
         r = res["variants"][v["name"]]
         if r["status"] != "ok":
             continue
-        if do_cg:
+        if do_cg and qemu_counted is not None and v["name"] not in qemu_counted \
+                and qemucount.emulator(v["exe"]):
+            r["callgrind"] = {"skipped": "not counted under qemu"}
+        elif do_cg:
+            t0 = time.time()
             with tempfile.TemporaryDirectory() as td:
                 r["callgrind"] = instructions(v, td, v["name"] in profile)
+            r["callgrind"]["seconds"] = round(time.time() - t0, 1)
         if do_stats and not v["name"].startswith("musl"):
             r["ld_statistics"] = ld_statistics(v)
     return res
