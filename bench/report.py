@@ -40,17 +40,27 @@ def qemu_counted(v):
 
 
 def qemu_note(rows):
-    """A line naming the rows (label, variant) whose Ir qemu counted, or None."""
+    """A line naming the rows (label, variant) whose Ir qemu counted, and
+    those left uncounted, or None."""
     q = [(l, qemu_counted(v)) for l, v in rows if ok(v) and qemu_counted(v)]
-    if not q:
+    skipped = [l for l, v in rows if ok(v) and "skipped" in (v.get("callgrind") or {})]
+    if not q and not skipped:
         return None
     emus = sorted(set(e for _, e in q))
-    return ("Ir of %s: counted by qemu blocks (`%s -d in_asm,exec,nochain`: the "
-            "instructions of each translated block, summed over the blocks executed; "
-            "valgrind cannot run these programs on this machine), no cache "
-            "simulation, so no D1/LL columns." % (
-                "every row" if len(q) == len(rows) else ", ".join(l for l, _ in q),
-                "`, `".join(os.path.basename(e) for e in emus)))
+    text = ""
+    if q:
+        text = ("Ir of %s: counted by qemu blocks (`%s -d in_asm,exec,nochain`: the "
+                "instructions of each translated block, summed over the blocks "
+                "executed; valgrind cannot run these programs on this machine), no "
+                "cache simulation, so no D1/LL columns." % (
+                    "every row" if len(q) == len(rows) else ", ".join(l for l, _ in q),
+                    "`, `".join(os.path.basename(e) for e in emus)))
+    if skipped:
+        text += ("%sNot counted (a qemu count takes about a minute per 100 M "
+                 "instructions, so only the variants the issue-15 targets compare are "
+                 "counted; `--i386-count-all` counts all): %s." % (
+                     " " if text else "", ", ".join(skipped)))
+    return text
 
 
 def rss(v):
