@@ -32,10 +32,11 @@ def _entry(path):
             lines = f.read().splitlines()
     except OSError:
         return None
-    e = {"enabled": "enabled" in lines}
+    e = {}
     for line in lines:
         k, _, val = line.partition(" ")
         e[k.rstrip(":")] = val.strip()
+    e["enabled"] = "enabled" in lines
     return e
 
 
