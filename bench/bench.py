@@ -166,8 +166,8 @@ def i386_missing():
 
 
 # Where i386 instructions are counted under qemu (valgrind cannot run i386
-# programs on a kernel that hands them to qemu-user), a count takes about
-# a minute per 100 M instructions: only the variants the issue-15 targets
+# programs on a kernel that hands them to qemu-user), a count takes
+# one to two minutes per 100 M instructions: only the variants the issue-15 targets
 # compare are counted, per workload kind, unless --i386-count-all.
 I386_QEMU_COUNTED = {
     "office": ["glibc-now", "musl", "qb-none", "qb-all"],

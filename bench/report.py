@@ -56,7 +56,7 @@ def qemu_note(rows):
                     "every row" if len(q) == len(rows) else ", ".join(l for l, _ in q),
                     "`, `".join(os.path.basename(e) for e in emus)))
     if skipped:
-        text += ("%sNot counted (a qemu count takes about a minute per 100 M "
+        text += ("%sNot counted (a qemu count takes one to two minutes per 100 M "
                  "instructions, so only the variants the issue-15 targets compare are "
                  "counted; `--i386-count-all` counts all): %s." % (
                      " " if text else "", ", ".join(skipped)))
