@@ -115,7 +115,8 @@ $(call fp_opt,$(1),weak,libw1.so libw2.so libw3.so prog)
 # ------------------------------------------- pages given back after start-up --
 $(call fp_lib,$(1),resident/libbig.so,resident/libbig.c,,-Wl$(fp_comma)--hash-style=both)
 $(call fp_exe,$(1),resident/prog,resident/main.c,resident/libbig.so,-Wl$(fp_comma)--hash-style=both -lbig)
-$(call fp_opt,$(1),resident,libbig.so prog)
+$(call fp_exe,$(1),resident/prog_dl,resident/main.c,resident/libbig.so,-DDLOPEN)
+$(call fp_opt,$(1),resident,libbig.so prog prog_dl)
 
 # ------------------------------------ one symbol in two needed libraries --
 # prog needs libd12, libd2, libd1 (libd2 first in load order); libd12 needs

@@ -169,9 +169,9 @@ Test(FP_SUITE(corrupt), place_in_linkopt_segment) { place_in_tables_refused("LD_
  * were given back, and nothing read them again. Reading .dynamic at load
  * maps the whole segment (the kernel maps the neighbours of a faulting
  * page), so the figure is what the loader released. */
-static void segment_released(const char *const *env)
+static void segment_released(const char *prog, const char *const *env)
 {
-	struct fp_run qb = {.dir = "resident", .prog = "opt/prog", .libpath = "opt", .env = env};
+	struct fp_run qb = {.dir = "resident", .prog = prog, .libpath = "opt", .env = env};
 	struct run_result r;
 	fp_exec(&r, lt_loader(), &qb);
 	cr_assert(r.exited && r.exit_code == 0, "%s\n%s\n%s", run_describe(&r), r.out, r.err);
@@ -184,8 +184,12 @@ static void segment_released(const char *const *env)
 	run_result_free(&r);
 }
 
-Test(FP_SUITE(resident), linkopt_segment_given_back) { segment_released(NULL); }
-Test(FP_SUITE(resident), linkopt_segment_given_back_without_hints) { segment_released(ENV("LD_NOHINTS=1")); }
+Test(FP_SUITE(resident), linkopt_segment_given_back) { segment_released("opt/prog", NULL); }
+Test(FP_SUITE(resident), linkopt_segment_given_back_without_hints)
+{
+	segment_released("opt/prog", ENV("LD_NOHINTS=1"));
+}
+Test(FP_SUITE(resident), linkopt_segment_given_back_after_dlopen) { segment_released("opt/prog_dl", NULL); }
 
 /* ------------------------------------------------------------ switches -- */
 

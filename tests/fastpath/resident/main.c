@@ -1,18 +1,34 @@
 /* Prints how much of libbig.so's last loadable segment (linkopt's: its
- * tables and .dynamic) is resident once the program runs, from the
+ * tables and .dynamic) is resident once the program runs (linked with it,
+ * or, built with -DDLOPEN, after dlopen), from the
  * process's own /proc/self/smaps:
  *   "segment PAGES pages, dynamic DPAGES pages, resident KB kB"
  * then each mapping counted that has resident pages. Mappings are matched
  * by file name and offset, not address: under qemu-user smaps shows the
  * host's addresses, which may differ from the program's by a constant. */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <link.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#ifdef DLOPEN
+/* prog_dl: libbig.so comes in by dlopen, the loader's other path */
+static int call(const char *name)
+{
+	static void *h;
+	if (!h && !(h = dlopen("libbig.so", RTLD_NOW)))
+		return -1;
+	int (*f)(void) = (int (*)(void))dlsym(h, name);
+	return f ? f() : -1;
+}
+#define big_100() call("big_100")
+#define big_999() call("big_999")
+#else
 int big_100(void);
 int big_999(void);
+#endif
 
 static unsigned long seg_vaddr, seg_off, seg_end, dyn_lo, dyn_hi, page;
 
