@@ -249,6 +249,28 @@ hidden int qb_memo_hashes(struct dso *p)
 	return 0;
 }
 
+/* p is mapped and nothing has read it yet: when a memo of the same file
+ * is kept, the pages its relocations will write are copied now, in one
+ * call per run, the page the bss clearing writes with them. A page read
+ * first and written later costs two faults, the second also a flush of
+ * the translation caches; one written first costs one; one populated
+ * with others costs the least. */
+hidden void qb_memo_prefault(struct dso *p)
+{
+	if (qb.no_memo || !kept)
+		return;
+	struct fileid self = { p->dev, p->ino, p->fsize, p->fmtime, p->fctime };
+	for (struct qb_memo *m = kept; m; m = m->next) {
+		if (!id_eq(&m->self, &self))
+			continue;
+		for (size_t i = 0; i < m->nruns; i++)
+			madvise(p->base + (size_t)m->runs[2 * i] * __libc.page_size,
+				(size_t)m->runs[2 * i + 1] * __libc.page_size, MADV_POPULATE_WRITE);
+		p->prefaulted = 1;
+		return;
+	}
+}
+
 /* Before p's relocations: reuse a memo of the same file in the same
  * scope (1), or start recording one (2); 0: neither. */
 hidden int qb_memo_begin(struct dso *p, struct qb_memo_use *u)
@@ -282,7 +304,7 @@ hidden int qb_memo_begin(struct dso *p, struct qb_memo_use *u)
 		p->memo = m;
 		u->ent = m->ent;
 		u->nent = m->nent;
-		for (size_t i = 0; i < m->nruns; i++)
+		for (size_t i = 0; !p->prefaulted && i < m->nruns; i++)
 			madvise(p->base + (size_t)m->runs[2 * i] * __libc.page_size,
 				(size_t)m->runs[2 * i + 1] * __libc.page_size, MADV_POPULATE_WRITE);
 		qb.stats.memo_objs++;

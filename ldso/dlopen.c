@@ -225,6 +225,7 @@ static void collect(void)
 		qb_debug_change(0 /* RT_CONSISTENT */);
 		next = qb.head;  /* its dependencies may be free now */
 	}
+	qb_unmap_flush();
 }
 
 QB_PUBLIC int dlclose(void *h)

@@ -97,6 +97,7 @@ struct dso {
 
 	unsigned char is_ldso, is_main, relocated, constructed;
 	unsigned char deps_loaded, mark, names_hashed;
+	unsigned char prefaulted;   /* the pages its relocations write (bindmemo.c) */
 	uint32_t shortname_h, soname_h, name_h;  /* for qb_find_loaded */
 	unsigned char global;       /* in the global scope */
 	unsigned char runtime;      /* loaded by dlopen: may be unloaded */
@@ -231,7 +232,11 @@ hidden int qb_verreq_of(struct dso *p, size_t i, struct qb_verreq *out);
 
 /* map.c */
 hidden void qb_stack_request(size_t size);
-hidden struct dso *qb_map_file(int fd, const char *path, int allow_exec, const char **why);
+hidden struct dso *qb_dso_new(void);
+hidden void qb_dso_free(struct dso *p);
+struct stat;
+hidden struct dso *qb_map_file(int fd, const struct stat *st, const char *path, int allow_exec,
+	const char **why);
 
 /* search.c */
 hidden struct dso *qb_load_library(const char *name, struct dso *needed_by, const char **why);
@@ -318,6 +323,7 @@ hidden void qb_txn_flag(unsigned char *field, unsigned char v);
 hidden void qb_txn_save_word(size_t *where);
 hidden void *qb_owned_alloc(struct dso *p, size_t size);
 hidden void qb_forget_object(struct dso *p);
+hidden void qb_unmap_flush(void);
 
 /* bindmemo.c: the bindings of an object loaded by dlopen, kept past its
  * dlclose for a reload in the same scope. */
@@ -337,6 +343,7 @@ hidden void qb_memo_relocs(struct dso *p, struct qb_memo_use *u, const size_t *r
 hidden void qb_memo_unload(struct dso *p, int keep);
 hidden size_t qb_memo_bytes(void);
 hidden int qb_memo_hashes(struct dso *p);
+hidden void qb_memo_prefault(struct dso *p);
 
 /* dlopen.c */
 hidden void qb_pin_binding(struct dso *from, struct dso *def);

@@ -1,6 +1,8 @@
-/* Mapping an ELF object from a file descriptor: validate the headers,
- * reserve the whole address range once, map each PT_LOAD over it with its
- * own protections, and clear the bss. */
+/* Mapping an ELF object from a file descriptor: validate the headers
+ * (read with the ELF header in one pread), map the whole address range
+ * once, give each PT_LOAD its own protections, and clear the bss. Each
+ * system call that changes a mapping costs, the more so in a virtual
+ * machine: the fewer, the better. */
 #include <errno.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -102,15 +104,46 @@ static const char *check_phdrs(struct dso *p, size_t fsize, size_t page, size_t 
 	return 0;
 }
 
+/* The first loadable segment with bytes in memory. */
+static const Phdr *first_load(const struct dso *p)
+{
+	for (size_t i = 0; i < p->phnum; i++)
+		if (p->phdr[i].p_type == PT_LOAD && p->phdr[i].p_memsz)
+			return &p->phdr[i];
+	return 0;
+}
+
+/* Every system call that changes a mapping costs, and more in a virtual
+ * machine: when the first segment starts the range and no alignment
+ * beyond pages is asked for, one mapping of the file covers the whole
+ * range with the first segment's protection, and a later segment that
+ * sits at the same distance from its file offset (as linkers lay them
+ * out) only changes its protection where it differs. What results is the
+ * same set of mappings as one mmap per segment. */
 static const char *map_segments(struct dso *p, int fd, int exec, size_t page, size_t align)
 {
 	size_t span = p->vmax - p->vmin;
 	unsigned char *hint = exec ? (unsigned char *)p->vmin : 0;
+	const Phdr *first = first_load(p);
+	int whole = align <= page && first && first->p_filesz && (first->p_vaddr & -page) == p->vmin;
+	size_t off0 = whole ? first->p_offset & -page : 0;
+	int prot0 = whole ? prot_of(first->p_flags) : PROT_NONE;
 	size_t extra = exec || align <= page ? 0 : align - page;
-	unsigned char *m = mmap(hint, span + extra, PROT_NONE,
-		MAP_PRIVATE | MAP_ANONYMOUS | (exec ? MAP_FIXED_NOREPLACE : 0), -1, 0);
+	/* The kernel places a file mapping of 2 MiB or more on a 2 MiB
+	 * boundary, away from the objects loaded with it, which then cannot
+	 * leave in one munmap (txn.c): such a range is reserved first. */
+	int reserve = !whole || (!exec && span >= ((size_t)2 << 20));
+	unsigned char *m = !reserve ?
+		mmap(hint, span, prot0, MAP_PRIVATE | (exec ? MAP_FIXED_NOREPLACE : 0), fd, off0) :
+		mmap(hint, span + extra, PROT_NONE,
+			MAP_PRIVATE | MAP_ANONYMOUS | (exec ? MAP_FIXED_NOREPLACE : 0), -1, 0);
 	if (m == MAP_FAILED)
-		return errno == EEXIST ? "address range already in use" : "cannot reserve address space";
+		return errno == EEXIST ? "address range already in use" :
+			!reserve ? "cannot map segment" : "cannot reserve address space";
+	if (reserve && whole && mmap(m, span, prot0, MAP_PRIVATE | MAP_FIXED, fd, off0) == MAP_FAILED) {
+		munmap(m, span);
+		return "cannot map segment";
+	}
 	if (extra) {
 		unsigned char *a = (unsigned char *)(((size_t)m + align - 1) & -align);
 		if (a > m)
@@ -123,6 +156,7 @@ static const char *map_segments(struct dso *p, int fd, int exec, size_t page, si
 	p->map_len = span;
 	p->base = exec ? 0 : m - p->vmin;
 
+	size_t done = p->vmin;  /* below it, the range is as it will stay */
 	for (size_t i = 0; i < p->phnum; i++) {
 		Phdr *ph = &p->phdr[i];
 		if (ph->p_type != PT_LOAD || !ph->p_memsz)
@@ -131,42 +165,92 @@ static const char *map_segments(struct dso *p, int fd, int exec, size_t page, si
 		size_t start = ph->p_vaddr & -page;
 		size_t fend = ph->p_vaddr + ph->p_filesz;
 		size_t mend = (ph->p_vaddr + ph->p_memsz + page - 1) & -page;
+		/* the pages between segments stay reserved, never readable */
+		if (whole && start > done && mmap(p->base + done, start - done, PROT_NONE,
+		    MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS, -1, 0) == MAP_FAILED)
+			return "cannot reserve address space";
+		done = mend;
 		if (ph->p_filesz) {
 			size_t flen = fend - start;
-			if (mmap(p->base + start, flen, prot, MAP_PRIVATE | MAP_FIXED, fd,
-			    ph->p_offset & -page) == MAP_FAILED)
+			if (whole && start - p->vmin == (ph->p_offset & -page) - off0) {
+				if (prot != prot0 && mprotect(p->base + start, flen, prot))
+					return "cannot map segment";
+			} else if (mmap(p->base + start, flen, prot, MAP_PRIVATE | MAP_FIXED, fd,
+			    ph->p_offset & -page) == MAP_FAILED) {
 				return "cannot map segment";
-		}
-		if (ph->p_memsz > ph->p_filesz) {
-			/* bss: clear the tail of the last file page, then map
-			 * zero pages for the rest. */
-			size_t zpage = (fend + page - 1) & -page;
-			if (ph->p_filesz && fend < zpage) {
-				if (!(prot & PROT_WRITE))
-					mprotect(p->base + (fend & -page), page, prot | PROT_WRITE);
-				memset(p->base + fend, 0, zpage - fend);
-				if (!(prot & PROT_WRITE))
-					mprotect(p->base + (fend & -page), page, prot);
 			}
-			if (!ph->p_filesz)
-				zpage = start;
-			if (mend > zpage && mmap(p->base + zpage, mend - zpage, prot,
-			    MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS, -1, 0) == MAP_FAILED)
-				return "cannot map bss";
 		}
+		/* bss: zero pages after the last file page */
+		size_t zpage = ph->p_filesz ? (fend + page - 1) & -page : start;
+		if (mend > zpage && mmap(p->base + zpage, mend - zpage, prot,
+		    MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS, -1, 0) == MAP_FAILED)
+			return "cannot map bss";
 	}
 	return 0;
 }
 
-/* Map the object open on fd; the returned dso is not yet in any list. On
- * failure returns 0 and a reason in *why. */
-hidden struct dso *qb_map_file(int fd, const char *path, int allow_exec, const char **why)
+/* The bss that shares the last file page of its segment is cleared by
+ * hand. */
+static void clear_bss_tails(struct dso *p, size_t page)
 {
-	union { Ehdr eh; unsigned char buf[1024]; } u;
+	for (size_t i = 0; i < p->phnum; i++) {
+		Phdr *ph = &p->phdr[i];
+		if (ph->p_type != PT_LOAD || ph->p_memsz <= ph->p_filesz || !ph->p_filesz)
+			continue;
+		int prot = prot_of(ph->p_flags);
+		size_t fend = ph->p_vaddr + ph->p_filesz;
+		size_t zpage = (fend + page - 1) & -page;
+		if (fend == zpage)
+			continue;
+		if (!(prot & PROT_WRITE))
+			mprotect(p->base + (fend & -page), page, prot | PROT_WRITE);
+		memset(p->base + fend, 0, zpage - fend);
+		if (!(prot & PROT_WRITE))
+			mprotect(p->base + (fend & -page), page, prot);
+	}
+}
+
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22
+#endif
+
+/* Every relocation is read once, right after this: tables larger than
+ * what one fault maps (the kernel maps 16 pages around a faulting read)
+ * are mapped in one call, which also costs less per page. */
+static void populate_relocs(struct dso *p, size_t page)
+{
+	const struct qb_dyninfo *d = &p->dyn;
+	size_t lo = (size_t)-1, hi = 0;
+	const size_t t[][2] = { { d->rela, d->relasz }, { d->rel, d->relsz },
+		{ d->jmprel, d->pltrelsz }, { d->relr, d->relrsz } };
+	for (size_t i = 0; i < sizeof t / sizeof *t; i++)
+		if (t[i][0] && t[i][1]) {
+			if (t[i][0] < lo)
+				lo = t[i][0];
+			if (t[i][0] + t[i][1] > hi)
+				hi = t[i][0] + t[i][1];
+		}
+	lo &= -page;
+	/* decoding checked each table against the image */
+	if (hi > lo && hi - lo > 16 * page)
+		madvise(p->base + lo, hi - lo, MADV_POPULATE_READ);
+}
+
+/* Map the object open on fd, whose fstat is *st (0: not taken yet); the
+ * returned dso is not yet in any list. On failure returns 0 and a reason
+ * in *why. */
+hidden struct dso *qb_map_file(int fd, const struct stat *known, const char *path, int allow_exec,
+	const char **why)
+{
+	/* One read for the ELF header and, as linkers place them, the
+	 * program headers right after it. */
+	union { Ehdr eh; Phdr ph; unsigned char buf[1024]; } u;
 	struct stat st;
 	size_t page = __libc.page_size;
 
-	if (fstat(fd, &st) < 0) {
+	if (known)
+		st = *known;
+	else if (fstat(fd, &st) < 0) {
 		*why = "cannot stat";
 		return 0;
 	}
@@ -178,17 +262,31 @@ hidden struct dso *qb_map_file(int fd, const char *path, int allow_exec, const c
 	if ((*why = check_ehdr(&u.eh, got, allow_exec)))
 		return 0;
 
-	struct dso *p = __libc_calloc(1, sizeof *p);
+	struct dso *p = qb_dso_new();
 	size_t phsize = (size_t)u.eh.e_phnum * sizeof(Phdr);
-	Phdr *ph = __libc_malloc(phsize);
-	if (!p || !ph) {
+	Phdr *ph = 0, *heap = 0;
+	if (!p) {
 		*why = "out of memory";
 		goto fail;
 	}
-	if (u.eh.e_phoff > (size_t)st.st_size || phsize > (size_t)st.st_size - u.eh.e_phoff ||
-	    pread(fd, ph, phsize, u.eh.e_phoff) != (ssize_t)phsize) {
+	if (u.eh.e_phoff > (size_t)st.st_size || phsize > (size_t)st.st_size - u.eh.e_phoff) {
 		*why = "program headers past the end of the file";
 		goto fail;
+	}
+	if (u.eh.e_phoff <= (size_t)got && phsize <= (size_t)got - u.eh.e_phoff &&
+	    !(u.eh.e_phoff % _Alignof(Phdr))) {
+		ph = (Phdr *)(u.buf + u.eh.e_phoff);
+	} else {
+		/* elsewhere in the file: read on their own */
+		ph = heap = __libc_malloc(phsize);
+		if (!heap) {
+			*why = "out of memory";
+			goto fail;
+		}
+		if (pread(fd, heap, phsize, u.eh.e_phoff) != (ssize_t)phsize) {
+			*why = "program headers past the end of the file";
+			goto fail;
+		}
 	}
 	p->phdr = ph;
 	p->phnum = u.eh.e_phnum;
@@ -198,6 +296,14 @@ hidden struct dso *qb_map_file(int fd, const char *path, int allow_exec, const c
 		goto fail;
 	if ((*why = map_segments(p, fd, u.eh.e_type == ET_EXEC, page, align)))
 		goto fail;
+	p->dev = st.st_dev;
+	p->ino = st.st_ino;
+	p->fsize = st.st_size;
+	p->fmtime = (uint64_t)st.st_mtim.tv_sec * 1000000000u + st.st_mtim.tv_nsec;
+	p->fctime = (uint64_t)st.st_ctim.tv_sec * 1000000000u + st.st_ctim.tv_nsec;
+	/* before anything reads a page that will be written */
+	qb_memo_prefault(p);
+	clear_bss_tails(p, page);
 
 	/* The tables the loader reads must lie inside readable segments, not
 	 * in the unmapped gaps between them. */
@@ -219,27 +325,45 @@ hidden struct dso *qb_map_file(int fd, const char *path, int allow_exec, const c
 				goto fail;
 			}
 			if (qb_in_image(p, ph[i].p_vaddr, phsize) &&
-			    !memcmp(p->base + ph[i].p_vaddr, ph, phsize)) {
+			    !memcmp(p->base + ph[i].p_vaddr, ph, phsize))
 				p->phdr = (Phdr *)(p->base + ph[i].p_vaddr);
-				__libc_free(ph);
-				ph = 0;
-			}
 			break;
 		}
-	p->dev = st.st_dev;
-	p->ino = st.st_ino;
-	p->fsize = st.st_size;
-	p->fmtime = (uint64_t)st.st_mtim.tv_sec * 1000000000u + st.st_mtim.tv_nsec;
-	p->fctime = (uint64_t)st.st_ctim.tv_sec * 1000000000u + st.st_ctim.tv_nsec;
+	/* Without PT_PHDR (shared objects rarely have one), where the
+	 * segment holding them maps them, as musl and glibc report them. */
+	for (size_t i = 0; p->phdr == ph && i < p->phnum; i++) {
+		const Phdr *l = &ph[i];
+		size_t at = (size_t)u.eh.e_phoff - l->p_offset;
+		if (l->p_type != PT_LOAD || !(l->p_flags & PF_R) || u.eh.e_phoff < l->p_offset ||
+		    at > l->p_filesz || phsize > l->p_filesz - at || (l->p_vaddr + at) % _Alignof(Phdr))
+			continue;
+		if (!memcmp(p->base + l->p_vaddr + at, ph, phsize))
+			p->phdr = (Phdr *)(p->base + l->p_vaddr + at);
+		break;
+	}
+	if (p->phdr == ph && !heap) {
+		/* not mapped: the loader keeps its own copy */
+		if (!(heap = __libc_malloc(phsize))) {
+			*why = "out of memory";
+			goto fail;
+		}
+		p->phdr = memcpy(heap, ph, phsize);
+	} else if (p->phdr != ph) {
+		__libc_free(heap);
+	}
+	ph = heap = 0;
 	p->name = (char *)path;  /* the caller keeps its own copy */
 	if ((*why = qb_dso_decode(p)))
 		goto fail;
+	populate_relocs(p, page);
 	return p;
 fail:
 	if (p && p->map)
 		munmap(p->map, p->map_len);
-	if (ph)
-		__libc_free(ph);
-	__libc_free(p);
+	if (p && p->phdr != ph && p->phdr != heap && !(p->map &&
+	    (unsigned char *)p->phdr >= p->map && (unsigned char *)p->phdr < p->map + p->map_len))
+		__libc_free(p->phdr);
+	__libc_free(heap);
+	qb_dso_free(p);
 	return 0;
 }

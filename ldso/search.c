@@ -82,6 +82,13 @@ static const void *chain_link(void *ctx, const void *obj, struct qb_chain_link *
 	return p->needed_by;
 }
 
+/* openat, unlike open, sets close-on-exec in the one system call (open
+ * follows with an fcntl for kernels that ignored the flag, long gone). */
+static int open_file(const char *path)
+{
+	return openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+}
+
 struct attempt {
 	int fd;
 	char path[PATH_MAX];
@@ -92,7 +99,7 @@ static int try_open(void *ctx, const char *path, enum qb_search_src src)
 {
 	(void)src;
 	struct attempt *a = ctx;
-	a->fd = open(path, O_RDONLY | O_CLOEXEC);
+	a->fd = open_file(path);
 	int err = errno;
 	if (qb.debug & QB_DBG_LIBS)
 		qb_dbg("  trying file=%s%s", path, a->fd >= 0 ? "" : " (not found)");
@@ -181,7 +188,7 @@ hidden struct dso *qb_load_library(const char *name, struct dso *needed_by, cons
 		if (n >= sizeof a.path)
 			return 0;
 		memcpy(a.path, name, n + 1);
-		a.fd = open(name, O_RDONLY | O_CLOEXEC);
+		a.fd = open_file(name);
 		if (a.fd < 0) {
 			*why = strerror(errno);
 			return 0;
@@ -201,14 +208,18 @@ hidden struct dso *qb_load_library(const char *name, struct dso *needed_by, cons
 	}
 
 	struct stat st;
-	if (fstat(a.fd, &st) == 0)
-		for (p = qb.head; p; p = p->next)
-			if (p->dev == st.st_dev && p->ino == st.st_ino) {
-				close(a.fd);
-				return p;
-			}
+	if (fstat(a.fd, &st) < 0) {
+		close(a.fd);
+		*why = "cannot stat";
+		return 0;
+	}
+	for (p = qb.head; p; p = p->next)
+		if (p->dev == st.st_dev && p->ino == st.st_ino) {
+			close(a.fd);
+			return p;
+		}
 
-	p = qb_map_file(a.fd, a.path, 0, why);
+	p = qb_map_file(a.fd, &st, a.path, 0, why);
 	close(a.fd);
 	if (!p)
 		return 0;

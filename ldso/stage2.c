@@ -221,7 +221,7 @@ static size_t *invoked_directly(size_t *sp, size_t *aux, size_t *auxv, int *list
 	if (fd < 0)
 		qb_fatal("%s: cannot load %s: %m", self, path);
 	const char *why;
-	struct dso *p = qb_map_file(fd, path, 1, &why);
+	struct dso *p = qb_map_file(fd, 0, path, 1, &why);
 	close(fd);
 	if (!p)
 		qb_fatal("%s: cannot load %s: %s", self, path, why);

@@ -92,6 +92,7 @@ hidden void qb_txn_abort(struct qb_txn *t)
 	/* Newest first: an object goes before what it depends on. */
 	while (qb.tail != t->old_tail && !qb.tail->is_ldso && !qb.tail->is_main)
 		qb_forget_object(qb.tail);
+	qb_unmap_flush();
 	qb_interposers_sync();
 }
 
@@ -107,6 +108,44 @@ hidden void *qb_owned_alloc(struct dso *p, size_t size)
 	return m + 1;
 }
 
+/* Unmapping pages a process has touched costs a flush of the translation
+ * caches besides the system call, and in a virtual machine the flush can
+ * cost more than mapping the object did. The objects one dlclose (or one
+ * undone dlopen) unloads often lie side by side, as mmap placed them: they
+ * leave together, one munmap per run of adjacent ranges, after every
+ * destructor has run (glibc too unmaps only then). */
+static struct range {
+	unsigned char *start;
+	size_t len;
+} doomed[32];
+static size_t ndoomed;
+
+hidden void qb_unmap_flush(void)
+{
+	/* by address, so that neighbours meet */
+	for (size_t i = 1; i < ndoomed; i++) {
+		struct range r = doomed[i];
+		size_t k = i;
+		for (; k && doomed[k - 1].start > r.start; k--)
+			doomed[k] = doomed[k - 1];
+		doomed[k] = r;
+	}
+	for (size_t i = 0; i < ndoomed;) {
+		unsigned char *start = doomed[i].start, *end = start + doomed[i].len;
+		for (i++; i < ndoomed && doomed[i].start == end; i++)
+			end += doomed[i].len;
+		munmap(start, (size_t)(end - start));
+	}
+	ndoomed = 0;
+}
+
+static void unmap_later(unsigned char *start, size_t len)
+{
+	if (ndoomed == sizeof doomed / sizeof *doomed)
+		qb_unmap_flush();
+	doomed[ndoomed++] = (struct range){ start, len };
+}
+
 static void free_dso(struct dso *p)
 {
 	qb_forget_lazy(p);
@@ -116,7 +155,7 @@ static void free_dso(struct dso *p)
 		__libc_free(m);
 	}
 	if (p->map)
-		munmap(p->map, p->map_len);
+		unmap_later(p->map, p->map_len);
 	if (p->phdr && !(p->map && (unsigned char *)p->phdr >= p->map &&
 	    (unsigned char *)p->phdr < p->map + p->map_len))
 		__libc_free(p->phdr);
@@ -127,7 +166,7 @@ static void free_dso(struct dso *p)
 	__libc_free(p->by_dynidx);
 	__libc_free(p->name);
 	__libc_free((void *)p->shortname);
-	__libc_free(p);
+	qb_dso_free(p);
 }
 
 /* p leaves the loader: its destructors run (if its constructors did),

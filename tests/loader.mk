@@ -240,6 +240,19 @@ $(call qbt_exe,$(1),relr/prog,relr/main.c,relr/librelr.so,-Wl$(comma)-z$(comma)p
 $(call qbt_lib,$(1),relr/plain/librelr.so,relr/librelr.c)
 $(call qbt_exe,$(1),relr/plain/prog,relr/main.c,relr/plain/librelr.so,-L$(QBT_$(1))/relr/plain -lrelr)
 
+# ---------------------------------------------------------------- layout --
+# liblay.so (bss from the last page of its data over three pages more)
+# laid out four ways: as linked (plain/); linked for 64 KiB pages (gap/:
+# gaps between its segments, p_align 64 KiB); the same with p_align made
+# the page size (gap4k/); its program headers moved to the end of the file
+# (phmove/). Each needs liblaydep.so one directory up. glibc unloads at
+# dlclose as quickbind does (musl never unloads): it is the reference, with
+# the same files built for it under glibc/.
+$(call qbt_layout,$(1),layout/)
+$(call qbt_layout,$(1),layout/glibc/,glibc)
+$(call qbt_exe,$(1),layout/prog,layout/main.c)
+$(call qbt_glibc_exe,$(1),layout/glibc/prog,layout/main.c)
+
 # ------------------------------------------------------- libc-heavy program --
 $(call qbt_exe,$(1),stdio/prog,stdio/main.c)
 
@@ -312,6 +325,25 @@ define qbt_arch_fixtures_i386
 $(call qbt_exe,i386,time64/prog,time64/main.c)
 endef
 qbt_arch_fixtures_x86_64 :=
+
+# $(call qbt_reshape,ARCH,MODE,IN,OUT): OUT, IN reshaped by elfcorrupt's MODE.
+define qbt_reshape
+$(QBT_$(1))/$(4): $(QBT_$(1))/$(3) $(QBT_TOOLS)
+	@mkdir -p $$(@D)
+	$(Q)$(QBT_x86_64)/errors/elfcorrupt $(2) $$< $$@
+QBT_FIXTURES_$(1) += $(QBT_$(1))/$(4)
+endef
+
+# $(call qbt_layout,ARCH,DIR/,[glibc]): the layout libraries under DIR.
+qbt_lay_64k := -Wl$(comma)-z$(comma)max-page-size=0x10000 -Wl$(comma)-z$(comma)common-page-size=0x10000
+qbt_lay_link = -L$(QBT_$(1))/$(2) -llaydep -Wl$(comma)--enable-new-dtags$(comma)-rpath$(comma)'$$$$ORIGIN/..'
+define qbt_layout
+$(call qbt_lib,$(1),$(2)liblaydep.so,layout/libdep.c,,,$(3))
+$(call qbt_lib,$(1),$(2)plain/liblay.so,layout/liblay.c,$(2)liblaydep.so,$(call qbt_lay_link,$(1),$(2)),$(3))
+$(call qbt_lib,$(1),$(2)gap/liblay.so,layout/liblay.c,$(2)liblaydep.so,$(call qbt_lay_link,$(1),$(2)) $(qbt_lay_64k),$(3))
+$(call qbt_reshape,$(1),palign,$(2)gap/liblay.so,$(2)gap4k/liblay.so)
+$(call qbt_reshape,$(1),phmove,$(2)plain/liblay.so,$(2)phmove/liblay.so)
+endef
 
 # $(call qbt_badlib,ARCH,MODE,NAME): errors/NAME/libqbtbad.so, link/'s
 # damaged by elfcorrupt's MODE.

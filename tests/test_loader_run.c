@@ -3,6 +3,7 @@
  * behave exactly as under musl's own loader of the same architecture.
  * Compiled once per architecture (see loader/arch.h). */
 #include <criterion/criterion.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "arch.h"
@@ -144,6 +145,32 @@ Test(LT_SUITE(loader), relr_packed_relative_relocations)
 	run_result_free(&r);
 	expect_reloc("relr/plain/librelr.so", LT_R_RELATIVE, "");
 	EXPECT_SAME(.dir = "relr", .prog = "prog", .env = here, .ref = LT_REF_PLAIN);
+}
+
+/* "Start of program headers: N (bytes into file)" of readelf -hW. */
+static long phoff_of(const char *file)
+{
+	const char *argv[] = {"/usr/bin/readelf", "-hW", lt_fixture_path(file), NULL};
+	struct run_result r;
+	cr_assert(run_program(&r, (char *const *)argv, NULL) == 0);
+	const char *at = strstr(r.out, "Start of program headers:");
+	long v = at ? strtol(at + strlen("Start of program headers:"), NULL, 10) : -1;
+	run_result_free(&r);
+	return v;
+}
+
+/* One library laid out four ways (tests/loader.mk, layout): data, bss
+ * and constructor fresh at each of two loads, every segment mapped with
+ * its header's protections, the gaps between segments inaccessible, and
+ * the library and its dependency gone after dlclose. glibc, which unloads
+ * at dlclose as quickbind does, is the reference. */
+Test(LT_SUITE(loader), segment_layouts_loaded_and_unloaded)
+{
+	cr_assert_gt(phoff_of("layout/phmove/liblay.so"), 1024,
+		"phmove/liblay.so must keep its program headers out of the first read");
+	EXPECT_SAME(.dir = "layout", .prog = "prog", .ref = LT_REF_GLIBC,
+		    .args = ARGS("./plain/liblay.so", "./gap/liblay.so", "./gap4k/liblay.so",
+				 "./phmove/liblay.so"));
 }
 
 #ifdef LT_ARCH_I386

@@ -15,7 +15,14 @@
  *                              whole address space
  *   elfcorrupt gnubucket IN OUT every non-empty DT_GNU_HASH bucket holds
  *                              0x80000000 (sizes computed from it wrap a
- *                              32-bit address space) */
+ *                              32-bit address space)
+ * and reshapes valid files into layouts linkers rarely make:
+ *   elfcorrupt palign IN OUT   every PT_LOAD's p_align is the page size
+ *                              (a file linked for bigger pages then has
+ *                              gaps between page-aligned segments)
+ *   elfcorrupt phmove IN OUT   the program headers are copied to the end
+ *                              of the file, e_phoff names the copy: the
+ *                              first page no longer holds them */
 #include <elf.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -158,6 +165,14 @@ int main(int argc, char **argv)
 	} else if (!strcmp(argv[1], "gnubucket")) {
 		corrupt_gnubucket(buf);
 		goto write;
+	} else if (!strcmp(argv[1], "palign")) {
+		for (unsigned i = 0; i < file.phnum; i++)
+			if (phdrs[i].p_type == PT_LOAD) {
+				Elf64_Phdr ph = phdrs[i];
+				ph.p_align = 0x1000;
+				phdr_store(buf, i, &ph);
+			}
+		goto write;
 	}
 	eh = file.eh;
 
@@ -174,6 +189,17 @@ int main(int argc, char **argv)
 		if (ph.p_memsz < ph.p_filesz)
 			ph.p_memsz = ph.p_filesz;
 		phdr_store(buf, last, &ph);
+	} else if (!strcmp(argv[1], "phmove")) {
+		long at = (size + 7) & ~7l;
+		long phsize = (long)file.phnum * (is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr));
+		buf = realloc(buf, at + phsize);
+		if (!buf)
+			die("out of memory");
+		memset(buf + size, 0, at - size);
+		memcpy(buf + at, buf + eh.e_phoff, phsize);
+		size = at + phsize;
+		eh.e_phoff = at;
+		ehdr_store(buf, &eh);
 	} else if (!strcmp(argv[1], "reltype")) {
 		corrupt_reltype(buf);
 	} else if (!strcmp(argv[1], "entry")) {
