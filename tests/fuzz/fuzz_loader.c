@@ -27,6 +27,7 @@ void qb_error(const char *fmt, ...) { (void)fmt; abort(); }
 void qb_fatal(const char *fmt, ...) { (void)fmt; abort(); }
 /* no dlclose here, so no binding memo kept: each file is decoded afresh */
 int qb_memo_hashes(struct dso *p) { (void)p; return 0; }
+void qb_memo_prefault(struct dso *p) { (void)p; }
 
 static int fd = -1, exec_ok;
 static char *names;  /* one page, then an inaccessible one */
@@ -90,7 +91,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 * line), except as root: root may map page zero, where such a
 	 * program's base of 0 is no longer distinguishable from a null
 	 * pointer for the compiler of this target. */
-	struct dso *p = qb_map_file(fd, "fuzz", exec_ok, &why);
+	struct dso *p = qb_map_file(fd, 0, "fuzz", exec_ok, &why);
 	if (!p) {
 		if (!why || !*why)
 			abort();  /* a refusal always says why */
