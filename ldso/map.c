@@ -214,6 +214,98 @@ static void clear_bss_tails(struct dso *p, size_t page)
 #define MADV_POPULATE_READ 22
 #endif
 
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
+/* [lo, hi), page-aligned, inside the file pages of a writable segment. */
+static int in_writable_file(const struct dso *p, size_t lo, size_t hi, size_t page)
+{
+	for (size_t k = 0; k < p->phnum; k++) {
+		const Phdr *l = &p->phdr[k];
+		if (l->p_type == PT_LOAD && (l->p_flags & PF_W) && lo >= (l->p_vaddr & -page) &&
+		    hi <= ((l->p_vaddr + l->p_filesz + page - 1) & -page) && hi > lo)
+			return 1;
+	}
+	return 0;
+}
+
+/* The pages of one program header of type t, or an empty range. */
+static void pages_of(const struct dso *p, unsigned t, size_t page, size_t *lo, size_t *hi)
+{
+	*lo = *hi = 0;
+	for (size_t i = 0; i < p->phnum; i++) {
+		const Phdr *ph = &p->phdr[i];
+		if (ph->p_type == t && ph->p_memsz && ph->p_vaddr + ph->p_memsz > ph->p_vaddr) {
+			*lo = ph->p_vaddr & -page;
+			*hi = (ph->p_vaddr + ph->p_memsz + page - 1) & -page;
+			return;
+		}
+	}
+}
+
+/* Pages that relocations are all but sure to write are copied in one
+ * call each, ahead of them: a fault apiece costs more, and a page read
+ * first (.dynamic often shares one with the GOT) and written later costs
+ * two faults and a flush of the translation caches. Those of
+ * PT_GNU_RELRO hold what the linker put there because relocations write
+ * it (.data.rel.ro, .got, the init and fini arrays); the PLT's slots,
+ * outside RELRO unless linked with -z now, are all bound at load. Before
+ * decoding (after == 0) only when .dynamic, which decoding reads, shares
+ * RELRO's pages; otherwise after, with the PLT's pages in the same call
+ * when they follow. (A kept binding memo says exactly which pages are
+ * written, and did it already: p->prefaulted.) */
+static void prefault_written(struct dso *p, size_t page, int after)
+{
+	size_t rlo, rhi, dlo, dhi;
+	if (p->prefaulted)
+		return;
+	pages_of(p, PT_GNU_RELRO, page, &rlo, &rhi);
+	if (!in_writable_file(p, rlo, rhi, page))
+		rlo = rhi = 0;
+	pages_of(p, PT_DYNAMIC, page, &dlo, &dhi);
+	int early = rhi > rlo && dlo < rhi && dhi > rlo;
+	if (!after) {
+		if (early)
+			madvise(p->base + rlo, rhi - rlo, MADV_POPULATE_WRITE);
+		return;
+	}
+	const struct qb_dyninfo *d = &p->dyn;
+	size_t ent = d->pltrel == DT_RELA ? sizeof(Rela) : sizeof(Rel);
+	size_t plo = 0, phi = 0;
+	if (d->jmprel && d->pltrelsz >= ent) {
+		/* the slots lie in the order of the table */
+		size_t a = ((const Rel *)qb_laddr(p, d->jmprel))->r_offset;
+		size_t b = ((const Rel *)qb_laddr(p, d->jmprel + (d->pltrelsz / ent - 1) * ent))->r_offset;
+		if (a > b) {
+			size_t t = a;
+			a = b;
+			b = t;
+		}
+		if (b + sizeof(size_t) > b) {
+			plo = a & -page;
+			phi = (b + sizeof(size_t) + page - 1) & -page;
+		}
+		if (phi - plo > 64 * page || !in_writable_file(p, plo, phi, page))
+			plo = phi = 0;
+	}
+	if (early && plo < rhi && phi > rlo) {
+		/* RELRO's pages are done */
+		plo = plo < rlo ? plo : rhi;
+		if (phi <= plo)
+			plo = phi = 0;
+	} else if (!early && rhi > rlo && phi > plo && plo <= rhi && phi >= rlo) {
+		/* one call for both */
+		rlo = rlo < plo ? rlo : plo;
+		rhi = rhi > phi ? rhi : phi;
+		plo = phi = 0;
+	}
+	if (!early && rhi > rlo)
+		madvise(p->base + rlo, rhi - rlo, MADV_POPULATE_WRITE);
+	if (phi > plo)
+		madvise(p->base + plo, phi - plo, MADV_POPULATE_WRITE);
+}
+
 /* Every relocation is read once, right after this: tables larger than
  * what one fault maps (the kernel maps 16 pages around a faulting read)
  * are mapped in one call, which also costs less per page. */
@@ -303,6 +395,7 @@ hidden struct dso *qb_map_file(int fd, const struct stat *known, const char *pat
 	p->fctime = (uint64_t)st.st_ctim.tv_sec * 1000000000u + st.st_ctim.tv_nsec;
 	/* before anything reads a page that will be written */
 	qb_memo_prefault(p);
+	prefault_written(p, page, 0);
 	clear_bss_tails(p, page);
 
 	/* The tables the loader reads must lie inside readable segments, not
@@ -355,6 +448,7 @@ hidden struct dso *qb_map_file(int fd, const struct stat *known, const char *pat
 	p->name = (char *)path;  /* the caller keeps its own copy */
 	if ((*why = qb_dso_decode(p)))
 		goto fail;
+	prefault_written(p, page, 1);
 	populate_relocs(p, page);
 	return p;
 fail:
