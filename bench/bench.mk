@@ -17,9 +17,17 @@ BENCH_PY := python3 bench/bench.py
 # musl measurements: their columns then read "failed" with the reason.
 bench:
 	$(Q)$(MAKE) --no-print-directory all || echo "bench: 'make all' failed; quickbind variants will be reported as failed"
+	$(Q)$(MAKE) --no-print-directory $(B)/bench/qinsn.so || echo "bench: the qemu plugin did not build; i386 counts use qemu's block log"
 	$(BENCH_PY) --out $(B)/bench $(BENCH_ARGS)
 
 demo:
 	./scripts/deps.sh
 	$(Q)$(MAKE) --no-print-directory all || echo "demo: 'make all' failed; quickbind variants will be reported as failed"
 	$(BENCH_PY) --demo --out $(B)/demo $(BENCH_ARGS)
+
+# The TCG plugin counting guest instructions (bench/qemucount.py, i386 under
+# qemu-user): loaded by the host's dynamic qemu, so a host shared object.
+$(B)/bench/qinsn.so: bench/qinsn.c bench/bench.mk
+	@mkdir -p $(@D)
+	@echo "CC $@"
+	$(Q)$(HOSTCC) $(WARN) -O2 -g -shared -fPIC -fvisibility=hidden -o $@ $<

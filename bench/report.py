@@ -34,32 +34,42 @@ def ir(v):
 
 
 def qemu_counted(v):
-    """The emulator whose block count gave v's instructions, or None (callgrind)."""
+    """The emulator whose count gave v's instructions, or None (callgrind)."""
     cg = (v or {}).get("callgrind") or {}
     return cg.get("emulator") if cg.get("method") == "qemu" else None
 
 
+# How each of qemucount.py's counters counts, for the notes.
+QEMU_COUNTERS = {
+    "plugin": "the TCG plugin bench/qinsn.c under `%s -plugin`: each translated "
+              "block's instruction count added every time the block runs",
+    "log": "qemu's block log (`%s -d in_asm,exec,nochain`: the instructions of each "
+           "translated block, summed over the blocks executed)",
+}
+
+
 def qemu_note(rows):
     """A line naming the rows (label, variant) whose Ir qemu counted, and
-    those left uncounted, or None."""
-    q = [(l, qemu_counted(v)) for l, v in rows if ok(v) and qemu_counted(v)]
+    how, and those left uncounted, or None."""
+    q = [(l, v["callgrind"]) for l, v in rows if ok(v) and qemu_counted(v)]
     skipped = [l for l, v in rows if ok(v) and "skipped" in (v.get("callgrind") or {})]
     if not q and not skipped:
         return None
-    emus = sorted(set(e for _, e in q))
     text = ""
     if q:
-        text = ("Ir of %s: counted by qemu blocks (`%s -d in_asm,exec,nochain`: the "
-                "instructions of each translated block, summed over the blocks "
-                "executed; valgrind cannot run these programs on this machine), no "
-                "cache simulation, so no D1/LL columns." % (
-                    "every row" if len(q) == len(rows) else ", ".join(l for l, _ in q),
-                    "`, `".join(os.path.basename(e) for e in emus)))
+        by = {}
+        for l, cg in q:
+            # results from before the plugin have no "counter": the log's
+            key = (cg.get("counter", "log"), os.path.basename(cg["emulator"]))
+            by.setdefault(key, []).append(l)
+        parts = ["%s: %s" % ("every row" if len(ls) == len(rows) else ", ".join(ls),
+                             QEMU_COUNTERS.get(c, c + " (`%s`)") % e)
+                 for (c, e), ls in sorted(by.items())]
+        text = ("Ir counted under qemu (valgrind cannot run these programs on this "
+                "machine), no cache simulation, so no D1/LL columns. %s." % "; ".join(parts))
     if skipped:
-        text += ("%sNot counted (a qemu count takes one to two minutes per 100 M "
-                 "instructions, so only the variants the issue-15 targets compare are "
-                 "counted; `--i386-count-all` counts all): %s." % (
-                     " " if text else "", ", ".join(skipped)))
+        text += ("%sNot counted (`--i386-count-targets`: only the variants the "
+                 "issue-15 targets compare): %s." % (" " if text else "", ", ".join(skipped)))
     return text
 
 
@@ -333,14 +343,18 @@ def i386_section(res):
     emus = sorted(set(qemu_counted(v) for v in every if qemu_counted(v)))
     if emus:
         lines += ["Instructions: this kernel runs i386 programs through qemu-user "
-                  "(binfmt_misc, `%s`), and valgrind cannot run them there, so Ir is "
-                  "counted under the same emulator, with the same arguments, "
-                  "environment and working directory as the timed runs: "
+                  "(binfmt_misc), and valgrind cannot run them there, so Ir is "
+                  "counted under qemu (`%s`), with the same arguments, environment and "
+                  "working directory as the timed runs (bench/qemucount.py): by "
+                  "default a TCG plugin (bench/qinsn.c) loaded into the dynamic build "
+                  "of the same qemu (Debian's qemu-user; the static one binfmt uses "
+                  "cannot load plugins) adds each translated block's instruction "
+                  "count every time the block runs; where that is unavailable, "
                   "`-d in_asm,exec,nochain` lists each translated block's "
                   "instructions and logs every block executed, and `bench/qcount.c` "
-                  "sums the block sizes as the log streams by (nothing is stored). "
-                  "Checked against callgrind on x86_64 programs through "
-                  "`qemu-x86_64` (tests/bench_smoke.c: identical per-iteration counts). "
+                  "sums the block sizes as the log streams by.  Both agree exactly, "
+                  "and match callgrind on x86_64 programs through `qemu-x86_64` "
+                  "(tests/bench_smoke.c: identical per-iteration counts). "
                   "There is no cache simulation, so the D1/LL columns are empty; each "
                   "table names the rows counted this way." % "`, `".join(emus), ""]
     for key, w in r.get("workloads", {}).items():

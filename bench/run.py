@@ -17,8 +17,10 @@ Every run of a measured program has a scratch working directory of its own
 (a program that writes files, like zlib's example, writes them there).
 Instructions come from callgrind, or, for a program the kernel hands to
 qemu-user through binfmt_misc (i386 on a kernel without 32-bit syscalls,
-where valgrind cannot run it), from qemucount.py's count of the blocks
-qemu executes, under the same emulator, environment and arguments.
+where valgrind cannot run it), from qemucount.py's count of the guest
+instructions qemu executes (a TCG plugin under the plugin-capable build of
+that emulator, else qemu's block log), with the same environment,
+arguments and working directory.
 """
 
 import argparse
@@ -238,9 +240,10 @@ def instructions(v, tmpdir, profile=False):
     qemu = qemucount.emulator(v["exe"])
     if qemu is None:
         return callgrind(v, tmpdir, profile)
-    return qemucount.count(qemucount.ensure(os.path.join(os.path.dirname(LAUNCHER),
-                                                         "qbb-qcount")),
-                           qemu, [v["exe"]] + v["args"], env=v["env"], cwd=v["cwd"])
+    here = os.path.dirname(LAUNCHER)
+    return qemucount.count(qemu, [v["exe"]] + v["args"], env=v["env"], cwd=v["cwd"],
+                           counter=os.path.join(here, "qbb-qcount"),
+                           plugin=os.path.join(here, "qinsn.so"))
 
 
 def ld_statistics(v):

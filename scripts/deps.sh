@@ -7,7 +7,7 @@ pkgs_native="make gcc git musl-dev musl-tools nasm libcriterion-dev valgrind
 elfutils binutils gdb python3 gnuplot-nox lld mold pkg-config
 libc6-dev-i386-cross gcc-i686-linux-gnu time dpkg-dev
 clang libclang-rt-14-dev libstdc++-12-dev-i386-cross g++
-patchelf libcap2-bin acl"
+patchelf libcap2-bin acl qemu-user"
 pkgs_i386="musl-dev:i386"
 
 missing=""

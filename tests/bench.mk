@@ -10,3 +10,5 @@ $(B)/tests/bench_smoke: tests/bench_smoke.c tests/bench.mk $(wildcard config.mak
 
 CHECK_BINS += $(B)/tests/bench_smoke
 -include $(B)/tests/bench_smoke.d
+# the qemu plugin the instruction-count tests load (bench/bench.mk's rule)
+CHECK_DEPS += $(B)/bench/qinsn.so

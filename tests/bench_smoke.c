@@ -216,7 +216,10 @@ Test(bench, generator_is_deterministic, .timeout = 300)
  * the programs (i386 under qemu-user): a loop of three instructions an
  * iteration (nop, dec, jnz, in asm so no compiler changes it), run N times.
  * The counts for N and N + 1000 must differ by exactly 3,000; on x86_64
- * the same program's count must match callgrind's.
+ * the same program's count must match callgrind's.  Both counters are
+ * checked: the TCG plugin (bench/qinsn.c, under Debian's qemu-user) and
+ * qemu's block log (bench/qcount.c, under any qemu), and they must agree
+ * to the instruction.
  */
 static const char loop_src[] =
 	"#include <stdlib.h>\n"
@@ -227,6 +230,12 @@ static const char loop_src[] =
 	"\t\t__asm__ volatile(\"1: nop\\n\\tdec %0\\n\\tjnz 1b\" : \"+r\"(n));\n"
 	"\treturn 0;\n"
 	"}\n";
+
+/* The plugin-capable qemus, from Debian's qemu-user (scripts/deps.sh). */
+#define QEMU_I386_PLUGIN "/usr/bin/qemu-i386"
+#define QEMU_X86_64_PLUGIN "/usr/bin/qemu-x86_64"
+/* bench.mk's build of the plugin (make check builds it, tests/bench.mk) */
+#define PLUGIN "build/bench/qinsn.so"
 
 /* The path of tool on PATH, or NULL. Free it. */
 static char *which(const char *tool)
@@ -260,12 +269,15 @@ static unsigned long long number(const char *what, struct shell_result *r)
 	return v;
 }
 
-/* Instructions of `dir/loop n` counted by qemucount.py under qemu. */
-static unsigned long long qemu_count(const char *dir, const char *qemu, unsigned long n)
+/* Instructions of `dir/loop n` counted by qemucount.py under qemu with the
+ * counter method ("plugin" or "log"). */
+static unsigned long long qemu_count(const char *dir, const char *method, const char *qemu,
+				     unsigned long n)
 {
-	struct shell_result r = shell("python3 bench/qemucount.py --qemu %s --counter %s/qbb-qcount "
-				      "%s/loop %lu", qemu, dir, dir, n);
-	return number("qemucount.py", &r);
+	struct shell_result r = shell("python3 bench/qemucount.py --method %s --qemu %s "
+				      "--counter %s/qbb-qcount --plugin " PLUGIN " %s/loop %lu",
+				      method, qemu, dir, dir, n);
+	return number(method, &r);
 }
 
 /* Instructions of `dir/loop n` by callgrind. */
@@ -277,33 +289,44 @@ static unsigned long long callgrind_count(const char *dir, unsigned long n)
 	return number("callgrind", &r);
 }
 
+/* The loop's counts for 1,000, 2,000 and 3,000 iterations must step by
+ * 3,000, and cover a whole musl process; the first is returned. */
+static unsigned long long check_i386_steps(const char *dir, const char *method,
+					   const char *qemu)
+{
+	unsigned long long c1, c2, c3;
+
+	c1 = qemu_count(dir, method, qemu, 1000);
+	c2 = qemu_count(dir, method, qemu, 2000);
+	c3 = qemu_count(dir, method, qemu, 3000);
+	cr_expect_eq(c2 - c1, 3000, "%s: 1,000 more iterations counted as %lld instructions, "
+		     "not 3,000", method, (long long)(c2 - c1));
+	cr_expect_eq(c3 - c2, 3000, "%s: 1,000 more iterations counted as %lld instructions, "
+		     "not 3,000", method, (long long)(c3 - c2));
+	/* the whole process is counted: musl's loader and start-up too */
+	cr_expect_gt(c1, 10000, "%s: %llu instructions for a whole musl program", method, c1);
+	return c1;
+}
+
 Test(bench, qemu_count_i386_loop, .timeout = 300)
 {
 	char *qemu = which("qemu-i386-static"), *dir;
-	unsigned long long c1, c2, c3;
+	unsigned long long c1;
 
 	if (!qemu)
-		cr_skip_test("qemu-i386-static is not installed: the qemu instruction count "
-			     "is not tested");
+		cr_skip_test("qemu-i386-static is not installed: the qemu block-log "
+			     "instruction count is not tested");
 	if (!BENCH_I386)
 		cr_skip_test("i386 is not configured (no i386-linux-musl-gcc): the qemu "
 			     "instruction count is not tested");
 	dir = make_outdir();
 	build_loop(dir, "i386-linux-musl-gcc");
-	c1 = qemu_count(dir, qemu, 1000);
-	c2 = qemu_count(dir, qemu, 2000);
-	c3 = qemu_count(dir, qemu, 3000);
-	cr_expect_eq(c2 - c1, 3000, "1,000 more iterations counted as %lld instructions, "
-		     "not 3,000", (long long)(c2 - c1));
-	cr_expect_eq(c3 - c2, 3000, "1,000 more iterations counted as %lld instructions, "
-		     "not 3,000", (long long)(c3 - c2));
-	/* the whole process is counted: musl's loader and start-up too */
-	cr_expect_gt(c1, 10000, "%llu instructions for a whole musl program", c1);
+	c1 = check_i386_steps(dir, "log", qemu);
 	/* Where the kernel hands i386 programs to qemu, bench finds that
 	 * emulator itself (binfmt_misc) and counts the same. */
 	if (shell_status("grep -qx enabled /proc/sys/fs/binfmt_misc/qemu-i386") == 0) {
-		struct shell_result r = shell("python3 bench/qemucount.py --counter %s/qbb-qcount "
-					      "%s/loop 1000", dir, dir);
+		struct shell_result r = shell("python3 bench/qemucount.py --method log "
+					      "--counter %s/qbb-qcount %s/loop 1000", dir, dir);
 		cr_expect_eq(number("qemucount.py without --qemu", &r), c1,
 			     "the emulator binfmt_misc names counts differently");
 	}
@@ -312,28 +335,124 @@ Test(bench, qemu_count_i386_loop, .timeout = 300)
 	free(qemu);
 }
 
+Test(bench, qemu_plugin_count_i386_loop_equals_log, .timeout = 300)
+{
+	char *qstatic = which("qemu-i386-static"), *dir;
+	unsigned long long p1;
+
+	if (access(QEMU_I386_PLUGIN, X_OK) != 0)
+		cr_skip_test(QEMU_I386_PLUGIN " is missing (package qemu-user, scripts/deps.sh): "
+			     "the plugin instruction count is not tested");
+	if (!BENCH_I386)
+		cr_skip_test("i386 is not configured (no i386-linux-musl-gcc): the qemu "
+			     "instruction count is not tested");
+	dir = make_outdir();
+	build_loop(dir, "i386-linux-musl-gcc");
+	p1 = check_i386_steps(dir, "plugin", QEMU_I386_PLUGIN);
+	/* The plugin and the block log count the same run identically.  The
+	 * log counter runs under the static qemu binfmt uses where there is
+	 * one (the program sees the same argv, environment and auxv). */
+	cr_expect_eq(qemu_count(dir, "log", qstatic ? qstatic : QEMU_I386_PLUGIN, 1000), p1,
+		     "the block log counts differently from the plugin (%llu)", p1);
+	/* By default (binfmt's emulator found by bench itself), the plugin is
+	 * used, under the dynamic qemu of the same name. */
+	if (qstatic && shell_status("grep -qx enabled /proc/sys/fs/binfmt_misc/qemu-i386") == 0) {
+		struct shell_result r = shell("python3 bench/qemucount.py -v --plugin " PLUGIN
+					      " %s/loop 1000", dir);
+
+		cr_expect(strstr(r.err, "counter: plugin (" QEMU_I386_PLUGIN ")") != NULL,
+			  "default counter: %s", r.err);
+		cr_expect_eq(number("qemucount.py without --qemu", &r), p1,
+			     "the default count differs from the plugin's");
+	}
+	shell_status("rm -rf %s", dir);
+	free(dir);
+	free(qstatic);
+}
+
+/* A program with a second thread: the plugin's adds are not atomic, so the
+ * default count falls back to the block log, and says so. */
+static const char thread_src[] =
+	"#include <pthread.h>\n"
+	"static void *run(void *p) { return p; }\n"
+	"int main(void)\n"
+	"{\n"
+	"\tpthread_t t;\n"
+	"\treturn pthread_create(&t, 0, run, 0) || pthread_join(t, 0);\n"
+	"}\n";
+
+Test(bench, qemu_count_threads_fall_back_to_log, .timeout = 300)
+{
+	char *qstatic = which("qemu-i386-static"), *dir;
+	struct shell_result r;
+
+	if (access(QEMU_I386_PLUGIN, X_OK) != 0 || !qstatic)
+		cr_skip_test("%s is missing (scripts/deps.sh): the counter fallback is not "
+			     "tested", qstatic ? QEMU_I386_PLUGIN : "qemu-i386-static");
+	if (!BENCH_I386)
+		cr_skip_test("i386 is not configured (no i386-linux-musl-gcc): the qemu "
+			     "instruction count is not tested");
+	dir = make_outdir();
+	shell_ok("write the thread program", "printf '%%s' '%s' > %s/thr.c", thread_src, dir);
+	shell_ok("build the thread program", "i386-linux-musl-gcc -O1 -o %s/thr %s/thr.c",
+		 dir, dir);
+	r = shell("python3 bench/qemucount.py -v --qemu %s --counter %s/qbb-qcount "
+		  "--plugin " PLUGIN " %s/thr", qstatic, dir, dir);
+	cr_expect(strstr(r.err, "counter: log") && strstr(r.err, "fallback: 2 threads"),
+		  "a threaded program: %s", r.err);
+	cr_expect_gt(number("threaded program", &r), 10000);
+	r = shell("python3 bench/qemucount.py --method plugin --qemu %s --plugin " PLUGIN
+		  " %s/thr", qstatic, dir);
+	cr_expect(r.status != 0 && strstr(r.err, "threads"),
+		  "--method plugin on a threaded program: status %d, %s", r.status, r.err);
+	shell_result_free(&r);
+	shell_status("rm -rf %s", dir);
+	free(dir);
+	free(qstatic);
+}
+
+/* x86_64 programs run natively, so callgrind can count them too: each
+ * counter's count under qemu-x86_64 must match it. */
+static void check_x86_64(const char *method, const char *qemu)
+{
+	char *dir = make_outdir();
+	unsigned long long q1, q2, c1, c2;
+
+	build_loop(dir, "musl-gcc");
+	q1 = qemu_count(dir, method, qemu, 1000000);
+	q2 = qemu_count(dir, method, qemu, 2000000);
+	c1 = callgrind_count(dir, 1000000);
+	c2 = callgrind_count(dir, 2000000);
+	cr_expect_eq(q2 - q1, 3000000, "%s: %lld", method, (long long)(q2 - q1));
+	cr_expect_eq(c2 - c1, q2 - q1, "callgrind %lld, qemu (%s) %lld instructions for the "
+		     "same iterations", (long long)(c2 - c1), method, (long long)(q2 - q1));
+	/* Totals: callgrind's run also counts valgrind's preloaded core
+	 * library (about 12,000 instructions); the rest must agree. */
+	cr_expect(q2 <= c2 && c2 - q2 < c2 / 50, "whole run: qemu (%s) %llu, callgrind %llu",
+		  method, q2, c2);
+	shell_status("rm -rf %s", dir);
+	free(dir);
+}
+
 Test(bench, qemu_count_matches_callgrind_x86_64, .timeout = 300)
 {
-	char *qemu = which("qemu-x86_64-static"), *vg = which("valgrind"), *dir;
-	unsigned long long q1, q2, c1, c2;
+	char *qemu = which("qemu-x86_64-static"), *vg = which("valgrind");
 
 	if (!qemu || !vg)
 		cr_skip_test("%s is not installed: the qemu count is not compared with "
 			     "callgrind", qemu ? "valgrind" : "qemu-x86_64-static");
-	dir = make_outdir();
-	build_loop(dir, "musl-gcc");
-	q1 = qemu_count(dir, qemu, 1000000);
-	q2 = qemu_count(dir, qemu, 2000000);
-	c1 = callgrind_count(dir, 1000000);
-	c2 = callgrind_count(dir, 2000000);
-	cr_expect_eq(q2 - q1, 3000000, "qemu: %lld", (long long)(q2 - q1));
-	cr_expect_eq(c2 - c1, q2 - q1, "callgrind %lld, qemu %lld instructions for the "
-		     "same iterations", (long long)(c2 - c1), (long long)(q2 - q1));
-	/* Totals: callgrind's run also counts valgrind's preloaded core
-	 * library (about 12,000 instructions); the rest must agree. */
-	cr_expect(q2 <= c2 && c2 - q2 < c2 / 50, "whole run: qemu %llu, callgrind %llu", q2, c2);
-	shell_status("rm -rf %s", dir);
-	free(dir);
+	check_x86_64("log", qemu);
 	free(qemu);
+	free(vg);
+}
+
+Test(bench, qemu_plugin_count_matches_callgrind_x86_64, .timeout = 300)
+{
+	char *vg = which("valgrind");
+
+	if (access(QEMU_X86_64_PLUGIN, X_OK) != 0 || !vg)
+		cr_skip_test("%s is missing (scripts/deps.sh): the plugin count is not "
+			     "compared with callgrind", vg ? QEMU_X86_64_PLUGIN : "valgrind");
+	check_x86_64("plugin", QEMU_X86_64_PLUGIN);
 	free(vg);
 }
