@@ -3,6 +3,9 @@
 # Idempotent: when everything is present it only runs dpkg-query and exits.
 set -eu
 
+# qemu-user: the qemu that loads TCG plugins, for bench's i386 instruction
+# counts (without its Recommends: qemu-user-binfmt would replace the
+# binfmt registration of scripts/i386-exec.sh).
 pkgs_native="make gcc git musl-dev musl-tools nasm libcriterion-dev valgrind
 elfutils binutils gdb python3 gnuplot-nox lld mold pkg-config
 libc6-dev-i386-cross gcc-i686-linux-gnu time dpkg-dev
