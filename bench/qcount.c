@@ -13,13 +13,15 @@
  * qemu's in_asm log lists each translated block's guest instructions, one
  * "0x<pc>:" line each; with nochain every execution of a block passes
  * through the main loop and exec logs one "Trace" line naming the block's
- * pc.  The count is the sum, over the Trace lines, of the size of the
+ * pc (an instruction over 8 bytes long is listed on two lines, the second
+ * with bytes only).  The count is the sum, over the Trace lines, of the size of the
  * latest translation of that pc (a block may be translated again).  The log
  * of a few hundred million instructions is gigabytes, so it is read from a
  * pipe as it is written, never stored.  An "unknown" block is a Trace line
  * whose pc was never listed: the count is then incomplete.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -131,13 +133,33 @@ static void end_listing(void)
 	listing = 0;
 }
 
+/* True for a listing line that only carries on the bytes of the
+ * instruction above: qemu prints at most 8 bytes a line, so an instruction
+ * of 9 to 15 bytes takes two lines, and only the first names a mnemonic. */
+static int continued(const char *s, const char *end)
+{
+	const char *p = memchr(s, ':', end - s);
+
+	if (!p)
+		return 0;
+	for (p++; p < end; p++) {
+		if (*p == ' ')
+			continue;
+		if (end - p < 2 || !isxdigit((unsigned char)p[0]) ||
+		    !isxdigit((unsigned char)p[1]) || (end - p > 2 && p[2] != ' '))
+			return 0;
+		p += 2;
+	}
+	return 1;
+}
+
 static void line(const char *s, const char *end)
 {
 	const char *p;
 	uint32_t n;
 
 	if (end - s > 2 && s[0] == '0' && s[1] == 'x') {
-		if (listing) {
+		if (listing && !continued(s, end)) {
 			if (!block_len++)
 				block_pc = hex(s + 2, end, &p);
 		}

@@ -12,7 +12,8 @@ emulator binfmt_misc runs PROG with is used; PROG must be emulated then.
 
 Two counters, which give the same count:
 - plugin (qinsn.c): a TCG plugin adds each translated block's instruction
-  count inline every time the block runs.  It needs a qemu built with
+  count inline every time the block runs (-d nochain, so that blocks are
+  translated as for the log counter).  It needs a qemu built with
   plugin support, which the static qemu binfmt uses is not: the dynamic
   qemu of the same name without "-static" (Debian's qemu-user) runs the
   program instead, with the same argv, environment and working directory.
@@ -166,7 +167,10 @@ def plugin_count(plugin, qemu, argv, env=None, cwd=None, timeout=TIMEOUT):
         try:
             # the program's output goes where launch.c sends it; its errors
             # are kept for the message (the count has a file of its own)
-            r = subprocess.run([qemu, "-plugin", "file=%s,out=%s" % (plugin, out)]
+            # nochain: rep string instructions are translated as for the
+            # block log (with chaining, one more pass of each with ECX 0)
+            r = subprocess.run([qemu, "-d", "nochain",
+                                "-plugin", "file=%s,out=%s" % (plugin, out)]
                                + list(argv), env=env, cwd=cwd,
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                timeout=timeout)

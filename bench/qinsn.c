@@ -5,8 +5,12 @@
  *   qemu-i386 -plugin file=qinsn.so,out=/abs/path PROG [ARGS...]
  *
  * Each translated block adds its instruction count to a counter every
- * time it runs, by an inline add qemu emits at the block's start (no
- * call per block), so the count costs little more than the run.  At exit
+ * time it runs, by inline adds qemu emits in the block (no call), so the
+ * count costs little more than the run.  The block's last instruction adds
+ * its own 1: qemu 7.2's i386 translator drops an instruction that would
+ * cross into another page from the end of a block after the plugin was
+ * told of it, and qemu_plugin_tb_n_insns still counts it; the dropped
+ * instruction's code, its inline add included, is removed.  At exit
  * one line "<instructions> <blocks executed> <vcpus>" is appended to the
  * out file, opened only then so the program never sees it among its
  * descriptors.
@@ -42,6 +46,11 @@ void qemu_plugin_register_vcpu_tb_exec_inline(struct qemu_plugin_tb *tb,
 					      enum qemu_plugin_op op, void *ptr,
 					      uint64_t imm);
 size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
+struct qemu_plugin_insn;
+struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb, size_t idx);
+void qemu_plugin_register_vcpu_insn_exec_inline(struct qemu_plugin_insn *insn,
+						enum qemu_plugin_op op, void *ptr,
+						uint64_t imm);
 void qemu_plugin_register_vcpu_init_cb(qemu_plugin_id_t id,
 				       void (*cb)(qemu_plugin_id_t, unsigned int));
 void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id,
@@ -57,9 +66,16 @@ static const char *out;
 
 static void translated(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
+	size_t n = qemu_plugin_tb_n_insns(tb);
+
 	(void)id;
-	qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &insns,
-						 qemu_plugin_tb_n_insns(tb));
+	if (!n)
+		return;
+	if (n > 1)
+		qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &insns,
+							 n - 1);
+	qemu_plugin_register_vcpu_insn_exec_inline(qemu_plugin_tb_get_insn(tb, n - 1),
+						   QEMU_PLUGIN_INLINE_ADD_U64, &insns, 1);
 	qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &blocks, 1);
 }
 
