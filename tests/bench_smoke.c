@@ -214,7 +214,8 @@ Test(bench, generator_is_deterministic, .timeout = 300)
 /*
  * bench/qemucount.py, the instruction count used where valgrind cannot run
  * the programs (i386 under qemu-user): a loop of three instructions an
- * iteration (nop, dec, jnz, in asm so no compiler changes it), run N times.
+ * iteration (a 9-byte nop, which qemu's listing shows on two lines, dec,
+ * jnz; in asm so no compiler changes it), run N times.
  * The counts for N and N + 1000 must differ by exactly 3,000; on x86_64
  * the same program's count must match callgrind's.  Both counters are
  * checked: the TCG plugin (bench/qinsn.c, under Debian's qemu-user) and
@@ -227,7 +228,8 @@ static const char loop_src[] =
 	"{\n"
 	"\tunsigned long n = argc > 1 ? strtoul(argv[1], 0, 10) : 0;\n"
 	"\tif (n)\n"
-	"\t\t__asm__ volatile(\"1: nop\\n\\tdec %0\\n\\tjnz 1b\" : \"+r\"(n));\n"
+	"\t\t__asm__ volatile(\"1: .byte 0x66,0x0f,0x1f,0x84,0,0,0,0,0\\n\\tdec %0\\n\\tjnz 1b\"\n"
+	"\t\t\t\t : \"+r\"(n));\n"
 	"\treturn 0;\n"
 	"}\n";
 
