@@ -242,9 +242,10 @@ def targets(res):
                          "%s ×" % ratio(a, c) if None not in (a, c) else "–",
                          check([a, c], lambda a, c: a < c)))
         a, b = rss(allt), rss(musl)
-        rows.append(("peak RSS within 5% of musl's loader",
+        # less memory than musl is no failure: the target is an upper bound
+        rows.append(("peak RSS at most 5% above musl's loader",
                      "%s ×" % ratio(a, b) if None not in (a, b) else "–",
-                     check([a, b], lambda a, b: abs(a / b - 1) <= 0.05)))
+                     check([a, b], lambda a, b: a <= 1.05 * b)))
         # issue 15
         a, c = ir(allt), ir(now)
         rows.append(("issue 15: all tables ≤ 0.08 × glibc LD_BIND_NOW=1 (instructions)",
