@@ -564,7 +564,11 @@ static inline __attribute__((always_inline)) void memo_loop(struct dso *p,
 	const size_t *const val = p->memo->val;
 	const size_t nval = p->memo->nent;
 	unsigned char *const base = p->base;
-	const uint64_t plain = plain_types, word = word_types;
+	/* masks one register wide: on i386 two 64-bit masks take four of
+	 * seven registers and the loop spills; a type beyond the width takes
+	 * the general path below */
+	const size_t bits = 8 * sizeof(size_t);
+	const size_t plain = (size_t)plain_types, word = (size_t)word_types;
 	/* the first writable range, tested inline; the others through
 	 * qb_writable */
 	const size_t wlo = p->nwr ? p->wr_lo[0] : 1, whi = p->nwr ? p->wr_hi[0] : 0;
@@ -576,7 +580,7 @@ static inline __attribute__((always_inline)) void memo_loop(struct dso *p,
 			const size_t off = r[0], info = r[1], symi = QB_R_SYM(info);
 			const unsigned type = QB_R_TYPE(info);
 			size_t v;
-			if (type >= 64 || !(plain >> type & 1) || symi >= nval || !(v = val[symi]) ||
+			if (type >= bits || !(plain >> type & 1) || symi >= nval || !(v = val[symi]) ||
 			    off - wlo > wspan)
 				break;
 			size_t *where = (size_t *)(base + off);
@@ -588,7 +592,7 @@ static inline __attribute__((always_inline)) void memo_loop(struct dso *p,
 		const size_t off = r[0], info = r[1], symi = QB_R_SYM(info);
 		const unsigned type = QB_R_TYPE(info);
 		size_t v;
-		if (type < 64 && (plain >> type & 1) && symi < nval && (v = val[symi]) &&
+		if (type < bits && (plain >> type & 1) && symi < nval && (v = val[symi]) &&
 		    qb_writable(p, off, W)) {
 			size_t *where = (size_t *)(base + off);
 			*where = v + (rela ? r[2] : word >> type & 1 ? *where : 0);
