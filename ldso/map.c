@@ -306,9 +306,15 @@ static void prefault_written(struct dso *p, size_t page, int after)
 		madvise(p->base + plo, phi - plo, MADV_POPULATE_WRITE);
 }
 
-/* Every relocation is read once, right after this: tables larger than
- * what one fault maps (the kernel maps 16 pages around a faulting read)
- * are mapped in one call, which also costs less per page. */
+/* Every relocation is read once, right after this, and with them the
+ * symbol table, where binding reads the definition each reference names:
+ * a fault costs far more than the pages it maps (about 10 us in a virtual
+ * machine, where one call maps a page for a tenth of a microsecond), so
+ * each is mapped in one call. Only tables inside the read-only segment
+ * holding the relocations: a page that relocations write is not read
+ * first, and pages of another segment are left to faults. The string
+ * table, most of which binding with hints never reads, stays out of it
+ * (mapped, it would weigh on the peak memory of the process). */
 static void populate_relocs(struct dso *p, size_t page)
 {
 	const struct qb_dyninfo *d = &p->dyn;
@@ -322,10 +328,34 @@ static void populate_relocs(struct dso *p, size_t page)
 			if (t[i][0] + t[i][1] > hi)
 				hi = t[i][0] + t[i][1];
 		}
+	const Phdr *seg = 0;
+	for (size_t i = 0; i < p->phnum && hi > lo; i++) {
+		const Phdr *ph = &p->phdr[i];
+		if (ph->p_type == PT_LOAD && !(ph->p_flags & PF_W) && lo >= ph->p_vaddr &&
+		    hi - ph->p_vaddr <= ph->p_filesz)
+			seg = ph;
+	}
+	if (!seg)
+		return;
 	lo &= -page;
-	/* decoding checked each table against the image */
-	if (hi > lo && hi - lo > 16 * page)
+	hi = (hi + page - 1) & -page;
+	if (hi - lo > page)
 		madvise(p->base + lo, hi - lo, MADV_POPULATE_READ);
+	if (!p->syms)
+		return;
+	size_t s = (size_t)((unsigned char *)p->syms - p->base), n = p->nsyms * sizeof(Sym);
+	if (s < seg->p_vaddr || n <= page || s + n < s || s + n - seg->p_vaddr > seg->p_filesz)
+		return;
+	size_t slo = s & -page, shi = (s + n + page - 1) & -page;
+	/* what the first call mapped is left out */
+	if (slo < lo && shi > lo)
+		shi = lo;
+	else if (slo < hi && shi > hi)
+		slo = hi;
+	else if (slo >= lo && shi <= hi)
+		return;
+	if (shi > slo)
+		madvise(p->base + slo, shi - slo, MADV_POPULATE_READ);
 }
 
 /* Map the object open on fd, whose fstat is *st (0: not taken yet); the
@@ -448,8 +478,9 @@ hidden struct dso *qb_map_file(int fd, const struct stat *known, const char *pat
 	p->name = (char *)path;  /* the caller keeps its own copy */
 	if ((*why = qb_dso_decode(p)))
 		goto fail;
-	prefault_written(p, page, 1);
+	/* first: prefault_written reads the PLT's relocations */
 	populate_relocs(p, page);
+	prefault_written(p, page, 1);
 	return p;
 fail:
 	if (p && p->map)
