@@ -19,7 +19,8 @@
  * the memo: the general path makes them as before.
  *
  * The memo changes no other step: the object is mapped, its constructors
- * and destructors run and it is unmapped at dlclose as without it. Kept
+ * and destructors run as without it (the reopen cache, reopen.c, builds
+ * on it to skip mapping and relocation). Kept
  * memos are bounded in number and bytes, oldest dropped first;
  * LD_NOBINDMEMO=1 turns the memo off. */
 #include <string.h>
@@ -55,6 +56,7 @@ struct qb_memo {
 	size_t nruns;
 	size_t nused;
 	unsigned char complete, broken;
+	unsigned serial;            /* names it for the reopen cache */
 	/* what decoding the file's hash tables gave (dso.c), relative to
 	 * its base */
 	struct {
@@ -65,6 +67,7 @@ struct qb_memo {
 
 static struct qb_memo *kept;
 static size_t nkept, kept_bytes;
+static unsigned serials;
 /* the scope of the relocation pass under way (freed by the next one when
  * a failure unwound it) */
 static struct dso **pending;
@@ -294,7 +297,9 @@ hidden int qb_memo_begin(struct dso *p, struct qb_memo_use *u)
 	pending = objs;
 	u->objs = objs;
 	u->nobjs = n;
-	if (m && same_scope(m, objs, n) && memo_values(m, objs)) {
+	/* (an image that needs no relocation needs no addresses either) */
+	if (m && same_scope(m, objs, n) &&
+	    ((u->settle = qb_reopen_fits(p, m->serial, objs, n)) || memo_values(m, objs))) {
 		/* The same bindings pin the same objects, once each. */
 		for (size_t i = 0; i < m->nused; i++) {
 			struct dso *d = objs[m->used[i]];
@@ -304,6 +309,7 @@ hidden int qb_memo_begin(struct dso *p, struct qb_memo_use *u)
 		p->memo = m;
 		u->ent = m->ent;
 		u->nent = m->nent;
+		u->serial = m->serial;
 		for (size_t i = 0; !p->prefaulted && i < m->nruns; i++)
 			madvise(p->base + (size_t)m->runs[2 * i] * __libc.page_size,
 				(size_t)m->runs[2 * i + 1] * __libc.page_size, MADV_POPULATE_WRITE);
@@ -322,6 +328,7 @@ hidden int qb_memo_begin(struct dso *p, struct qb_memo_use *u)
 	}
 	m->self = self;
 	m->flags = switches();
+	m->serial = u->serial = ++serials;
 	m->h.hash = p->dyn.hash;
 	m->h.gnu_hash = p->dyn.gnu_hash;
 	m->h.nsyms = p->nsyms;

@@ -190,7 +190,9 @@ QB_PUBLIC void *dlopen(const char *file, int mode)
 	qb_txn_commit(&t);
 	struct dso *p = o.p;
 	for (struct dso *q = o.old_tail->next; q; q = q->next) {
-		qb_protect_relro(q);
+		/* a settled image's RELRO never became writable */
+		if (!q->settled)
+			qb_protect_relro(q);
 		qb.adds++;
 	}
 	if (mode & RTLD_NODELETE)

@@ -110,6 +110,9 @@ hidden void qb_debug_stats(const char *when)
 	if (s->memo_recorded || s->memo_objs)
 		qb_dbg("statistics (%s): memo_recorded=%zu memo_reused=%zu memo_bindings=%zu memo_bytes=%zu",
 			when, s->memo_recorded, s->memo_objs, s->memo_binds, qb_memo_bytes());
+	if (s->reopened)
+		qb_dbg("statistics (%s): images_reopened=%zu images_restored=%zu parked_bytes=%zu",
+			when, s->reopened, s->reopen_settled, qb_reopen_bytes());
 	if (qb.verify)
 		qb_dbg("statistics (%s): verify_differences=%zu", when, qb.verify_diffs);
 	qb_dbg("statistics (%s): relocation_time=%.3f ms", when, s->reloc_ns / 1e6);

@@ -133,6 +133,10 @@ struct dso {
 	unsigned ip_gen;            /* interposer list ip_def was computed for */
 	struct qb_memo *memo;       /* its bindings, kept past dlclose (bindmemo.c) */
 	uint32_t memo_pos;          /* 1 + place in the scope being recorded */
+	struct qb_image *image;     /* its snapshot, or the parked image it took (reopen.c) */
+	int reuse_fd;               /* the file, while a taken image waits for relocation */
+	unsigned char reused;       /* mapped from a parked image */
+	unsigned char settled;      /* relocated from its snapshot: RELRO stays as it is */
 };
 
 struct symdef {
@@ -158,7 +162,7 @@ struct qb_state {
 	size_t static_tls_cnt;     /* modules in every thread's static area */
 	char errbuf[512];
 	unsigned debug;            /* QB_DBG_* bits from LD_DEBUG */
-	unsigned char no_direct, no_hashvals, no_symcache, no_hints, verify, no_memo;
+	unsigned char no_direct, no_hashvals, no_symcache, no_hints, verify, no_memo, no_reopen;
 	struct dso **interposers;  /* checked before any direct target */
 	size_t ninterposers;
 	size_t *ibloom;            /* bloom filter over their exported names */
@@ -169,6 +173,7 @@ struct qb_state {
 		size_t direct_hits, direct_misses, interposer_hits, prehashed, hashed, hinted;
 		size_t hinted_fast;  /* bound in the relocation loop by a hint */
 		size_t memo_objs, memo_binds, memo_recorded;  /* bindmemo.c */
+		size_t reopened, reopen_settled;  /* reopen.c */
 		size_t bykind[RK_TLSDESC + 1];
 		uint64_t reloc_ns;
 	} stats;
@@ -237,6 +242,19 @@ hidden void qb_dso_free(struct dso *p);
 struct stat;
 hidden struct dso *qb_map_file(int fd, const struct stat *st, const char *path, int allow_exec,
 	const char **why);
+hidden const char *qb_map_writable(struct dso *p, int fd);
+
+/* reopen.c: images of unloaded libraries, kept for a reload. */
+struct qb_image;
+hidden struct qb_image *qb_reopen_take(const struct stat *st);
+hidden void qb_reopen_adopt(struct dso *p, struct qb_image *m, int fd);
+hidden int qb_reopen_fits(const struct dso *p, unsigned serial, struct dso *const *objs, size_t n);
+hidden int qb_reopen_settle(struct dso *p, int fits);
+hidden void qb_reopen_snapshot(struct dso *p, unsigned serial, struct dso *const *objs, size_t n);
+hidden int qb_reopen_park(struct dso *p);
+hidden void qb_reopen_drop(struct dso *p);
+hidden void qb_reopen_discard(struct qb_image *m);
+hidden size_t qb_reopen_bytes(void);
 
 /* search.c */
 hidden struct dso *qb_load_library(const char *name, struct dso *needed_by, const char **why);
@@ -334,6 +352,8 @@ struct qb_memo_use {
 	struct dso **objs;          /* the scope, in lookup order */
 	size_t nobjs;
 	int readback;               /* the hinted loop binds too: read its work back */
+	unsigned serial;            /* names the memo (reopen.c) */
+	int settle;                 /* reusing, and the image needs no relocation */
 };
 hidden int qb_memo_begin(struct dso *p, struct qb_memo_use *u);
 hidden void qb_memo_record(struct qb_memo_use *u, size_t symi, const struct symdef *d);

@@ -358,9 +358,80 @@ static void populate_relocs(struct dso *p, size_t page)
 		madvise(p->base + slo, shi - slo, MADV_POPULATE_READ);
 }
 
+static void set_identity(struct dso *p, const struct stat *st)
+{
+	p->dev = st->st_dev;
+	p->ino = st->st_ino;
+	p->fsize = st->st_size;
+	p->fmtime = (uint64_t)st->st_mtim.tv_sec * 1000000000u + st->st_mtim.tv_nsec;
+	p->fctime = (uint64_t)st->st_ctim.tv_sec * 1000000000u + st->st_ctim.tv_nsec;
+}
+
+/* The same file, unloaded earlier and its image parked (reopen.c): its
+ * headers were checked when it was first mapped, its pages are where
+ * they were; only the loader's view of it is built again. */
+static struct dso *map_parked(struct qb_image *m, int fd, const struct stat *st, const char *path,
+	const char **why)
+{
+	struct dso *p = qb_dso_new();
+	size_t align;
+	if (!p) {
+		*why = "out of memory";
+		qb_reopen_discard(m);
+		return 0;
+	}
+	qb_reopen_adopt(p, m, fd);
+	if ((*why = check_phdrs(p, st->st_size, __libc.page_size, &align)))
+		goto fail;
+	p->base = p->map - p->vmin;
+	set_identity(p, st);
+	p->dynv = (size_t *)(p->base + (size_t)p->dynv);
+	if (p->tls.size)
+		p->tls.image = p->base + (size_t)p->tls.image;
+	p->name = (char *)path;
+	if ((*why = qb_dso_decode(p)))
+		goto fail;
+	return p;
+fail:
+	/* the caller closes fd */
+	p->reuse_fd = -1;
+	qb_reopen_drop(p);
+	if (!((unsigned char *)p->phdr >= p->map && (unsigned char *)p->phdr < p->map + p->map_len))
+		__libc_free(p->phdr);
+	munmap(p->map, p->map_len);
+	qb_dso_free(p);
+	return 0;
+}
+
+/* A taken image that is to be relocated afresh: its writable segments
+ * mapped again from the file, as map_segments maps them. */
+hidden const char *qb_map_writable(struct dso *p, int fd)
+{
+	size_t page = __libc.page_size;
+	for (size_t i = 0; i < p->phnum; i++) {
+		Phdr *ph = &p->phdr[i];
+		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_W) || !ph->p_memsz)
+			continue;
+		int prot = prot_of(ph->p_flags);
+		size_t start = ph->p_vaddr & -page;
+		size_t fend = ph->p_vaddr + ph->p_filesz;
+		size_t mend = (ph->p_vaddr + ph->p_memsz + page - 1) & -page;
+		if (ph->p_filesz && mmap(p->base + start, fend - start, prot, MAP_PRIVATE | MAP_FIXED, fd,
+		    ph->p_offset & -page) == MAP_FAILED)
+			return "cannot map segment";
+		size_t zpage = ph->p_filesz ? (fend + page - 1) & -page : start;
+		if (mend > zpage && mmap(p->base + zpage, mend - zpage, prot,
+		    MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS, -1, 0) == MAP_FAILED)
+			return "cannot map bss";
+		if (ph->p_memsz > ph->p_filesz && ph->p_filesz && zpage > fend)
+			memset(p->base + fend, 0, zpage - fend);
+	}
+	return 0;
+}
+
 /* Map the object open on fd, whose fstat is *st (0: not taken yet); the
  * returned dso is not yet in any list. On failure returns 0 and a reason
- * in *why. */
+ * in *why. An image taken from the reopen cache keeps fd open (reused). */
 hidden struct dso *qb_map_file(int fd, const struct stat *known, const char *path, int allow_exec,
 	const char **why)
 {
@@ -370,6 +441,9 @@ hidden struct dso *qb_map_file(int fd, const struct stat *known, const char *pat
 	struct stat st;
 	size_t page = __libc.page_size;
 
+	struct qb_image *kept;
+	if (known && !allow_exec && !qb.no_reopen && (kept = qb_reopen_take(known)))
+		return map_parked(kept, fd, known, path, why);
 	if (known)
 		st = *known;
 	else if (fstat(fd, &st) < 0) {
@@ -418,11 +492,7 @@ hidden struct dso *qb_map_file(int fd, const struct stat *known, const char *pat
 		goto fail;
 	if ((*why = map_segments(p, fd, u.eh.e_type == ET_EXEC, page, align)))
 		goto fail;
-	p->dev = st.st_dev;
-	p->ino = st.st_ino;
-	p->fsize = st.st_size;
-	p->fmtime = (uint64_t)st.st_mtim.tv_sec * 1000000000u + st.st_mtim.tv_nsec;
-	p->fctime = (uint64_t)st.st_ctim.tv_sec * 1000000000u + st.st_ctim.tv_nsec;
+	set_identity(p, &st);
 	/* before anything reads a page that will be written */
 	qb_memo_prefault(p);
 	prefault_written(p, page, 0);

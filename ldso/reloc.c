@@ -20,6 +20,7 @@ struct resolver {
 	int lazy_plt;   /* the relocation being resolved is such a slot */
 	int retrying;   /* a deferred slot tried again: stays in the list */
 	int fast;       /* qb_fast_prepare: the hinted loop applies */
+	int irregular;  /* a binding ran code or needs more than the memo */
 	struct qb_memo_use memo;  /* bindmemo.c: recording or reusing */
 	size_t key[CACHE_SLOTS];
 	struct symdef val[CACHE_SLOTS];
@@ -28,7 +29,7 @@ struct resolver {
 static void resolver_init(struct resolver *rs, struct dso *p)
 {
 	rs->p = p;
-	rs->lazy_ok = rs->lazy_plt = rs->retrying = rs->fast = 0;
+	rs->lazy_ok = rs->lazy_plt = rs->retrying = rs->fast = rs->irregular = 0;
 	rs->memo.rec = 0;
 	rs->memo.ent = 0;
 	for (size_t i = 0; i < CACHE_SLOTS; i++)
@@ -261,6 +262,7 @@ static inline __attribute__((always_inline)) int apply(struct dso *p, struct res
 		return 0;
 	}
 	if (kind == RK_IRELATIVE) {
+		rs->irregular = 1;
 		apply_irelative(p, where, addend);
 		return 0;
 	}
@@ -270,11 +272,14 @@ static inline __attribute__((always_inline)) int apply(struct dso *p, struct res
 			qb_error("Error relocating %s: symbol index %zu out of range", p->name, symi);
 		rs->lazy_plt = rs->lazy_ok && kind == RK_PLT && ST_BIND(p->syms[symi].st_info) != STB_WEAK;
 		if (resolve(rs, symi, kind == RK_COPY, &def)) {
+			rs->irregular = 1;
 			if (!rs->retrying)
 				defer(p, info, off, addend);
 			return 1;
 		}
 	}
+	if (kind >= RK_COPY || (def.sym && ST_TYPE(def.sym->st_info) == STT_GNU_IFUNC))
+		rs->irregular = 1;
 	size_t val = def_value(p, &def);
 
 	switch (kind) {
@@ -370,9 +375,15 @@ hidden void qb_relocate(struct dso *p, int lazy_ok)
 	struct resolver rs;
 	resolver_init(&rs, p);
 	rs.lazy_ok = lazy_ok;
-	rs.fast = qb_fast_prepare(p);
 	/* a memo replaces both loops, or records what they bind */
 	int memo = qb_memo_begin(p, &rs.memo);
+	/* an image parked at its dlclose, in the same scope at the same
+	 * places: nothing to relocate */
+	if (p->reused && p->reuse_fd >= 0 && qb_reopen_settle(p, memo == 1 && rs.memo.settle)) {
+		qb_memo_end(p, &rs.memo);
+		return;
+	}
+	rs.fast = qb_fast_prepare(p);
 	if (memo == 1)
 		rs.fast = 0;
 	else if (memo == 2)
@@ -389,6 +400,10 @@ hidden void qb_relocate(struct dso *p, int lazy_ok)
 	apply_table(p, &rs, p->dyn.jmprel, p->dyn.pltrelsz, p->dyn.pltrel == DT_RELA);
 	if (textrel)
 		text_writable(p, 0);
+	/* what a reload restores instead of relocating: only an object whose
+	 * every binding the memo determines */
+	if (p->runtime && memo && !rs.irregular && !textrel && !p->tls.size)
+		qb_reopen_snapshot(p, rs.memo.serial, rs.memo.objs, rs.memo.nobjs);
 	qb_memo_end(p, &rs.memo);
 	/* An object bound from its memo is one its program loads again and
 	 * again: the table pages go at the next dlclose, without the cost of

@@ -220,7 +220,9 @@ hidden struct dso *qb_load_library(const char *name, struct dso *needed_by, cons
 		}
 
 	p = qb_map_file(a.fd, &st, a.path, 0, why);
-	close(a.fd);
+	/* a parked image keeps the file open until it is relocated */
+	if (!p || !p->reused)
+		close(a.fd);
 	if (!p)
 		return 0;
 	p->name = dup_str(a.path);

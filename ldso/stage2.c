@@ -339,6 +339,7 @@ hidden struct qb_entry qb_stage2(size_t *sp)
 		qb.no_hints = !!getenv_early(envp, "LD_NOHINTS");
 		qb.verify = !!getenv_early(envp, "LD_DIRECT_VERIFY");
 		qb.no_memo = !!getenv_early(envp, "LD_NOBINDMEMO");
+		qb.no_reopen = !!getenv_early(envp, "LD_NOREOPEN");
 		const char *dbg = getenv_early(envp, "LD_DEBUG");
 		if (dbg)
 			qb_debug_setup(dbg, getenv_early(envp, "LD_DEBUG_OUTPUT"));

@@ -154,7 +154,8 @@ static void free_dso(struct dso *p)
 		next = m[0];
 		__libc_free(m);
 	}
-	if (p->map)
+	/* parked for a reload, or gone */
+	if (!qb_reopen_park(p) && p->map)
 		unmap_later(p->map, p->map_len);
 	if (p->phdr && !(p->map && (unsigned char *)p->phdr >= p->map &&
 	    (unsigned char *)p->phdr < p->map + p->map_len))

@@ -79,6 +79,11 @@ $(eval $(call qbr_lib,$(QBR)/libqmuser2.so,$(QBR_SRC)/memouser.c,$(QBR)/libqmdep
 $(eval $(call qbr_lib,$(QBR)/libqmglob.so,$(QBR_SRC)/memoglob.c))
 $(eval $(call qbr_lib,$(QBR)/libqmpre.so,$(QBR_SRC)/memopre.c))
 $(eval $(call qbr_exe,$(QBR)/memo,$(QBR_SRC)/memo.c,,))
+# The reopen cache (test_runtime_reopen): libqrfresh.so loaded again and
+# again from the fixture directory, libqrfreshglob.so in between.
+$(eval $(call qbr_lib,$(QBR)/libqrfresh.so,$(QBR_SRC)/fresh.c,$(QBR)/libqrdep.so,-L$(QBR) -lqrdep))
+$(eval $(call qbr_lib,$(QBR)/libqrfreshglob.so,$(QBR_SRC)/freshglob.c))
+$(eval $(call qbr_exe,$(QBR)/reopen,$(QBR_SRC)/reopen.c,,))
 
 $(eval $(call qbr_exe,$(QBR)/rt,$(QBR_SRC)/rt.c,,-rdynamic -pthread))
 $(eval $(call qbr_exe,$(QBR)/thr,$(QBR_SRC)/thr.c,,-pthread))
@@ -104,7 +109,7 @@ $(eval $(call qbr_lib,$(QBR_SEC)/good/libqrsec.so,$(QBR_SRC)/sec.c,,-DSEC_WHICH=
 $(eval $(call qbr_exe,$(QBR_SEC)/secorig,$(QBR_SRC)/secorig.c,$(QBR_SEC)/good/libqrsec.so,-L$(QBR_SEC)/good -lqrsec -Wl$(qbr_comma)--enable-new-dtags$(qbr_comma)-rpath$(qbr_comma)'$$$$ORIGIN/lib:$(abspath $(QBR_SEC))/good'))
 
 # ------------------------------------------------------- the test programs --
-QBR_SUITES := dl threads tools secure unload memo
+QBR_SUITES := dl threads tools secure unload memo reopen
 QBR_BINS := $(QBR_SUITES:%=$(B)/tests/test_runtime_%)
 # test_runtime_unload waits for a loader fix (ldso/reloc.c pinning).
 QBR_CHECKED := $(QBR_BINS)

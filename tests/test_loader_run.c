@@ -162,14 +162,25 @@ static long phoff_of(const char *file)
 /* One library laid out four ways (tests/loader.mk, layout): data, bss
  * and constructor fresh at each of two loads, every segment mapped with
  * its header's protections, the gaps between segments inaccessible, and
- * the library and its dependency gone after dlclose. glibc, which unloads
- * at dlclose as quickbind does, is the reference. */
+ * the library and its dependency gone after dlclose (LD_NOREOPEN=1: the
+ * reopen cache would keep them). glibc, which unloads at dlclose as
+ * quickbind does, is the reference. */
 Test(LT_SUITE(loader), segment_layouts_loaded_and_unloaded)
 {
 	cr_assert_gt(phoff_of("layout/phmove/liblay.so"), 1024,
 		"phmove/liblay.so must keep its program headers out of the first read");
-	EXPECT_SAME(.dir = "layout", .prog = "prog", .ref = LT_REF_GLIBC,
+	EXPECT_SAME(.dir = "layout", .prog = "prog", .ref = LT_REF_GLIBC, .env = ARGS("LD_NOREOPEN=1"),
 		    .args = ARGS("./plain/liblay.so", "./gap/liblay.so", "./gap4k/liblay.so",
+				 "./phmove/liblay.so"));
+}
+
+/* The same with the reopen cache: the second load of each takes the
+ * image the first left, and finds data, bss, constructor and every
+ * segment's protections as a fresh load gives them. */
+Test(LT_SUITE(loader), segment_layouts_reloaded_from_kept_images)
+{
+	EXPECT_SAME(.dir = "layout", .prog = "prog", .ref = LT_REF_GLIBC,
+		    .args = ARGS("-k", "./plain/liblay.so", "./gap/liblay.so", "./gap4k/liblay.so",
 				 "./phmove/liblay.so"));
 }
 

@@ -28,6 +28,11 @@ void qb_fatal(const char *fmt, ...) { (void)fmt; abort(); }
 /* no dlclose here, so no binding memo kept: each file is decoded afresh */
 int qb_memo_hashes(struct dso *p) { (void)p; return 0; }
 void qb_memo_prefault(struct dso *p) { (void)p; }
+/* nor a parked image */
+struct qb_image *qb_reopen_take(const struct stat *st) { (void)st; return 0; }
+void qb_reopen_adopt(struct dso *p, struct qb_image *m, int fd) { (void)p; (void)m; (void)fd; }
+void qb_reopen_drop(struct dso *p) { (void)p; }
+void qb_reopen_discard(struct qb_image *m) { (void)m; }
 
 static int fd = -1, exec_ok;
 static char *names;  /* one page, then an inaccessible one */
