@@ -51,6 +51,7 @@
 #define QB_TF_DYNSORTED 0x10 /* .dynsym/.dynstr sorted */
 #define QB_TF_HINTS     0x20 /* hint_off and needed_off valid */
 #define QB_TF_SELFID    0x40 /* self_id valid */
+#define QB_TF_VALUES    0x80 /* value_off valid (with QB_TF_HINTS) */
 
 /* Little-endian, 4-byte aligned, identical for ELFCLASS32 and ELFCLASS64. */
 struct qb_table_hdr {
@@ -67,10 +68,14 @@ struct qb_table_hdr {
 	uint32_t nneeded;
 	uint32_t reserved;
 	uint32_t self_id[2]; /* identity of this object's symbol table, low word first */
+	/* Present when hdr_size >= QB_TABLE_HDR3_SIZE: */
+	uint32_t value_off;  /* uint32_t value[nsyms]: the hinted definition's st_value */
+	uint32_t reserved2;
 };
 
 #define QB_TABLE_HDR1_SIZE 24
 #define QB_TABLE_HDR2_SIZE 48
+#define QB_TABLE_HDR3_SIZE 56
 
 /* The identity a referencing object expects of one DT_NEEDED library. */
 struct qb_needed_id {
@@ -96,6 +101,8 @@ const uint32_t *qb_table_sysv(const void *tab);
 /* Hints and expected identities (QB_TF_HINTS), or NULL. */
 const uint32_t *qb_table_hints(const void *tab);
 const struct qb_needed_id *qb_table_needed(const void *tab, uint32_t *n);
+/* The hinted definitions' values (QB_TF_VALUES), or NULL. */
+const uint32_t *qb_table_values(const void *tab);
 /* This object's identity (QB_TF_SELFID); 0 when absent. */
 uint64_t qb_table_self_id(const void *tab);
 

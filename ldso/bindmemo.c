@@ -396,6 +396,24 @@ static const Sym *hinted_def(struct dso *p, size_t symi, struct dso **to)
 	return s;
 }
 
+/* The same for a reference the hinted loop binds by the value linkopt
+ * recorded (hintloop.c, value_run), without reading the target: *val is
+ * the address it binds to. */
+static const Sym *valued_def(struct dso *p, size_t symi, struct dso **to, size_t *val)
+{
+	const Syminfo *si = &p->syminfo[symi];
+	size_t k = si->si_boundto;
+	if (!p->values || !p->values[symi] || !(si->si_flags & SYMINFO_FLG_DIRECT) ||
+	    k >= p->nby_dynidx || !p->hint_ok[k] || !p->fast_tgt[k].n)
+		return 0;
+	struct dso *t = p->by_dynidx[k];
+	if (p->hints[symi] >= t->nsyms || (qb.ninterposers && qb_ibloom_maybe(p->pre_gnu[symi])))
+		return 0;
+	*to = t;
+	*val = (size_t)t->base + p->values[symi];
+	return t->syms + p->hints[symi];
+}
+
 /* The hinted loop bound p's references out of the memo's sight: each one
  * whose place holds exactly what its hinted definition gives is recorded
  * as bound to it. (A REL place's addend is gone: such word relocations
@@ -415,10 +433,15 @@ static void readback(struct dso *p, struct qb_memo_use *u, size_t vaddr, size_t 
 		    !qb_writable(p, off, sizeof(size_t)))
 			continue;
 		struct dso *t;
-		const Sym *s = hinted_def(p, symi, &t);
-		if (!s || ST_TYPE(s->st_info) == STT_GNU_IFUNC)
-			continue;
-		size_t want = (size_t)t->base + s->st_value + (rela ? r[2] : 0);
+		size_t want;
+		const Sym *s = valued_def(p, symi, &t, &want);
+		if (!s) {
+			s = hinted_def(p, symi, &t);
+			if (!s || ST_TYPE(s->st_info) == STT_GNU_IFUNC)
+				continue;
+			want = (size_t)t->base + s->st_value;
+		}
+		want += rela ? r[2] : 0;
 		if (*(const size_t *)(p->base + off) != want)
 			continue;
 		struct symdef d = { (Sym *)s, t };

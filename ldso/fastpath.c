@@ -98,8 +98,10 @@ hidden void qb_fast_setup(struct dso *p)
 			/* the identities also name a module's parent */
 			if (!qb.no_direct)
 				p->needed_ids = qb_table_needed(tab, &p->nneeded_ids);
-			if (!qb.no_direct && !qb.no_hints)
+			if (!qb.no_direct && !qb.no_hints) {
 				p->hints = qb_table_hints(tab);
+				p->values = qb_table_values(tab);
+			}
 		} else {
 			note(p, "the quickbind table");
 		}

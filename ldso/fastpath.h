@@ -42,6 +42,7 @@ struct qb_hint_state {
 	unsigned char *base;
 	size_t info, val, nrel, nrep;
 	int bloom;
+	const uint32_t *values;
 };
 
 /* The hinted relocation loop (hintloop.c, with an arch/ assembly
@@ -54,7 +55,9 @@ struct qb_hint_state {
  * may take. Per relocation what remains is what the relocation itself may
  * get wrong: its place (inside a writable segment), its type, its symbol
  * index, its syminfo entry, the hint's range, the referenced name's hash
- * in the target's chain at the hint, the definition's section and type.
+ * in the target's chain at the hint, the definition's section and type;
+ * or, when linkopt recorded the definition's value (docs/FORMAT.md 2.3),
+ * only that the value is there and the target is as linkopt saw it.
  * Everything else goes through the general path, which decides and
  * reports exactly as without this loop. */
 

@@ -123,6 +123,69 @@ static inline __attribute__((always_inline)) const size_t *fast_run(const size_t
 	return r;
 }
 
+/* The same with the definitions' values linkopt recorded (QB_TF_VALUES)
+ * in place of the targets' symbol tables: the target is as linkopt saw
+ * it (hint_ok, n != 0), so the value it recorded is the definition's, and
+ * nothing of the target is read. Its symbol table entries, scattered over
+ * every library, cost a cache line each, and most of the loop's time when
+ * they are not in the cache; the values lie in the referencing object's
+ * own table, in the order of its symbols. No symbol cache, statistics or
+ * bloom filter: those take the careful loop. */
+static inline __attribute__((always_inline)) const size_t *value_run(const size_t *r,
+	const int rela, const int ipdef)
+{
+	const size_t ent = rela ? 3 : 2;
+	const Syminfo *const si = hs.si;
+	const uint32_t *const hints = hs.hints, *const values = hs.values;
+	const struct qb_fast_tgt *const ft = hs.tgt;
+	unsigned char *const base = hs.base;
+	const size_t *const end = hs.end;
+	const size_t lo = hs.lo, span = hs.span, limit = hs.limit, ntgt = hs.ntgt;
+	for (; r != end; r += ent) {
+		size_t off = r[0], info = r[1];
+		unsigned type = QB_R_TYPE(info);
+		if (off - lo > span)
+			break;
+		size_t *where = (size_t *)(base + off);
+		if (!SYM_TYPE(type)) {
+			if (type >= 64 || !(TYPE_MASK(IS_REL) >> type & 1))
+				break;
+			*where = (size_t)base + (rela ? r[2] : *where);
+			continue;
+		}
+		if (info >= limit)
+			break;
+		size_t symi = QB_R_SYM(info);
+		uint32_t to = qb_syminfo_word(si + symi) - QB_DIRECT_WORD;
+		uint32_t v = values[symi];
+		if (to >= ntgt || !v)
+			break;
+		const struct qb_fast_tgt *f = &ft[to];
+		if (!f->n)
+			break;
+		if (ipdef) {
+			uint32_t k = hints[symi] - f->lo;
+			if (k == f->ip_def[0] || k == f->ip_def[1])
+				break;
+		}
+		size_t val = f->base + v;
+		if (rela)
+			*where = val + r[2];
+		else
+			*where = TYPE_MASK(IS_WORD) >> type & 1 ? val + *where : val;
+	}
+	return r;
+}
+
+#define VALUE_INSTANCE(name, rela, ipdef) \
+static __attribute__((noinline)) const size_t *name(const size_t *r, const struct qb_hint_state *s) \
+{ \
+	(void)s; \
+	return value_run(r, rela, ipdef); \
+}
+VALUE_INSTANCE(value_rela, 1, 1)
+VALUE_INSTANCE(value_rel, 0, 1)
+
 /* One function per instance. */
 #define FAST_INSTANCE(name, rela, flags) \
 static __attribute__((noinline)) const size_t *name(const size_t *r, const struct qb_hint_state *s) \
@@ -166,6 +229,8 @@ hidden void qb_fast_relocs(struct dso *p, const size_t *r, size_t n, int rela,
 	const size_t *(*run)(const size_t *, const struct qb_hint_state *);
 	if (stats || (p->fast_careful & FAST_BLOOM) || qb.no_symcache || !asm_ok)
 		run = rela ? fast_rela_careful : fast_rel_careful;
+	else if (p->values)
+		run = rela ? value_rela : value_rel;
 	else
 		run = rela ? fast_rela : fast_rel;
 	size_t ent = rela ? 3 : 2, nslow = 0;
@@ -187,6 +252,7 @@ hidden void qb_fast_relocs(struct dso *p, const size_t *r, size_t n, int rela,
 	hs.tgt = p->fast_tgt;
 	hs.base = p->base;
 	hs.bloom = p->fast_careful & FAST_BLOOM;
+	hs.values = p->values;
 	while ((r = run(r, &hs)) != end) {
 		if (r[0] - hs.lo > hs.span && place_range(p, r[0]))
 			continue;

@@ -115,6 +115,7 @@ struct dso {
 	const uint32_t *pre_gnu;    /* GNU hash of each dynamic symbol name */
 	const uint32_t *pre_sysv;   /* SysV hash of each dynamic symbol name */
 	const uint32_t *hints;      /* definition index in the direct target */
+	const uint32_t *values;     /* that definition's st_value (0: read the target) */
 	uint64_t self_id;           /* identity of this object's symbol table */
 	const Phdr *tabseg;         /* linkopt's segment, released whole (fastpath.c) */
 	const struct qb_needed_id *needed_ids;

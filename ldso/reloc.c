@@ -387,7 +387,8 @@ hidden void qb_relocate(struct dso *p, int lazy_ok)
 	if (memo == 1)
 		rs.fast = 0;
 	else if (memo == 2)
-		rs.memo.readback = rs.fast;
+		/* bindings by recorded values cost no more to redo than to read back */
+		rs.memo.readback = rs.fast && !p->values;
 	int textrel = (p->dyn.have & QB_HAVE_TEXTREL) || (p->dyn.flags & DF_TEXTREL);
 	if (textrel)
 		text_writable(p, 1);

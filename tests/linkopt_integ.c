@@ -73,6 +73,53 @@ VARIANT_TEST(stock_loader_runs_optimized_program)
 	shell_result_free(&b);
 }
 
+/* Each recorded value (docs/FORMAT.md 2.3) is the st_value of the
+ * definition its hint names, in the file of the fixture that defines the
+ * name (references into the C library are not checked here). */
+VARIANT_TEST(values_are_the_hinted_definitions)
+{
+	const char *v = lot_variants[*vi];
+	char *d = optimized_copy(v);
+	struct elf f[3];
+	for (unsigned i = 0; i < 3; i++) {
+		char p[PATH_MAX];
+		snprintf(p, sizeof p, "%s/%s", d, lot_files[i]);
+		cr_assert_eq(elf_load_file(&f[i], p), 0, "%s: %s", p, f[i].err);
+	}
+	unsigned checked = 0;
+	for (unsigned i = 0; i < 3; i++) {
+		const void *t = f[i].buf + f[i].qbt_off;
+		cr_assert(qb_table_valid(t, f[i].qbt_size, f[i].nsyms), "%s: %s: no valid table", v, lot_files[i]);
+		const uint32_t *hints = qb_table_hints(t), *values = qb_table_values(t);
+		if (!hints)
+			continue;
+		cr_assert_not_null(values, "%s: %s: hints without values", v, lot_files[i]);
+		for (uint32_t k = 1; k < f[i].nsyms; k++) {
+			if (!values[k])
+				continue;
+			const char *name = elf_sym_name(&f[i], k);
+			int elsewhere = 0, matched = 0;
+			for (unsigned j = 0; j < 3; j++) {
+				for (uint32_t x = 1; j != i && x < f[j].nsyms; x++) {
+					Elf64_Sym s;
+					elf_sym_get(&f[j], x, &s);
+					if (s.st_shndx == SHN_UNDEF || strcmp(elf_sym_name(&f[j], x), name))
+						continue;
+					elsewhere = 1;
+					matched |= x == hints[k] && s.st_value == values[k];
+				}
+			}
+			/* defined in the fixture: at the hint, with that value */
+			cr_assert(!elsewhere || matched, "%s: %s: %s: no definition at hint %u with value %#x", v,
+				  lot_files[i], name, hints[k], values[k]);
+			checked += elsewhere;
+		}
+	}
+	cr_assert_gt(checked, 0, "%s: no value recorded", v);
+	for (unsigned i = 0; i < 3; i++)
+		elf_free(&f[i]);
+}
+
 VARIANT_TEST(second_run_is_byte_identical)
 {
 	const char *v = lot_variants[*vi];

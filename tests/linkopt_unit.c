@@ -104,6 +104,43 @@ Test(qbtable, build_and_validate)
 	elf_free(&e);
 }
 
+/* Values (QB_TF_VALUES) come with hints, in a header that has room for
+ * value_off, and inside the table; otherwise the table is refused. */
+Test(qbtable, values_validated)
+{
+	struct elf e;
+	cr_assert_eq(elf_load_file(&e, real_libs[1]), 0, "%s", e.err);
+	uint32_t *hints = calloc(e.nsyms, 4), *values = calloc(e.nsyms, 4);
+	cr_assert(hints && values);
+	for (uint32_t i = 1; i < e.nsyms; i++)
+		values[i] = hints[i] = i;
+	size_t len;
+	uint8_t *t = qbt_build_hints(&e, QB_TF_DIRECT, hints, values, NULL, 0, &len);
+	cr_assert(qb_table_valid(t, len, e.nsyms));
+	struct qb_table_hdr h;
+	memcpy(&h, t, sizeof h);
+	cr_assert(h.flags & QB_TF_VALUES);
+	cr_assert_eq(h.hdr_size, QB_TABLE_HDR3_SIZE);
+	const uint32_t *got = qb_table_values(t);
+	for (uint32_t i = 1; i < e.nsyms; i++)
+		cr_assert_eq(got[i], i);
+	size_t voff = offsetof(struct qb_table_hdr, value_off);
+	wr32(t + voff, (uint32_t)len - 4); /* runs past the end */
+	cr_assert(!qb_table_valid(t, len, e.nsyms), "values outside the table accepted");
+	wr32(t + voff, h.value_off);
+	wr32(t + 8, h.flags & ~QB_TF_HINTS);
+	cr_assert(!qb_table_valid(t, len, e.nsyms), "values without hints accepted");
+	wr32(t + 8, h.flags);
+	wr16(t + 6, QB_TABLE_HDR2_SIZE);
+	cr_assert(!qb_table_valid(t, len, e.nsyms), "values in a header without value_off accepted");
+	wr16(t + 6, QB_TABLE_HDR3_SIZE);
+	cr_assert(qb_table_valid(t, len, e.nsyms));
+	free(t);
+	free(hints);
+	free(values);
+	elf_free(&e);
+}
+
 /* Grouping keeps the multiset of relocations, keeps symbol-less entries
  * in their slots, groups by symbol, and is a no-op the second time. */
 Test(relsort, groups_by_symbol_and_keeps_relative_slots)

@@ -118,6 +118,33 @@ static int bind_symbols(struct work *w, const struct opts *o)
 	return LO_OK;
 }
 
+/* What each hinted definition's st_value is in the library linkopt
+ * bound it in (docs/FORMAT.md, section 2.3): for a definition the
+ * loader's hinted loop binds (defined, a plain type, a value that fits 32
+ * bits), else 0. Only references bound to a DT_NEEDED entry have one. */
+static uint32_t *hint_values(const struct work *w)
+{
+	const struct elf *e = &w->e;
+	uint32_t *v = calloc(e->nsyms ? e->nsyms : 1, sizeof *v);
+	if (!v)
+		return NULL;
+	for (uint32_t i = 1; i < e->nsyms; i++) {
+		if (!w->hints[i] || !(w->si[i].flags & SYMINFO_FLG_DIRECT))
+			continue;
+		const struct elf *t = NULL;
+		for (unsigned k = 1; k < w->c.n && !t; k++)
+			if (w->c.libs[k].dynidx >= 0 && (uint32_t)w->c.libs[k].dynidx == w->si[i].boundto)
+				t = &w->c.libs[k].e;
+		if (!t || w->hints[i] >= t->nsyms)
+			continue;
+		Elf64_Sym d;
+		elf_sym_get(t, w->hints[i], &d);
+		if (d.st_shndx != SHN_UNDEF && !(d.st_info & 0xc) && d.st_value && d.st_value <= UINT32_MAX)
+			v[i] = (uint32_t)d.st_value;
+	}
+	return v;
+}
+
 static int build_tables(struct work *w, const struct opts *o)
 {
 	struct elf *e = &w->e;
@@ -129,7 +156,11 @@ static int build_tables(struct work *w, const struct opts *o)
 		sysv = !w->c.libs[k].e.gnuhash_off;
 	if (sysv)
 		flags |= QB_TF_SYSVHASH;
-	w->qbt = qbt_build_hints(e, flags, w->hints, w->needed, w->nneeded, &w->qlen);
+	uint32_t *values = hint_values(w);
+	if (!values)
+		return report(w->path, "out of memory");
+	w->qbt = qbt_build_hints(e, flags, w->hints, values, w->needed, w->nneeded, &w->qlen);
+	free(values);
 	w->sib = syminfo_build(w->si, e->nsyms, &w->slen);
 	if (!w->qbt || !w->sib)
 		return report(w->path, "out of memory");

@@ -9,11 +9,11 @@
 
 uint8_t *qbt_build(const struct elf *e, uint32_t flags, size_t *len)
 {
-	return qbt_build_hints(e, flags | QB_TF_SYSVHASH, NULL, NULL, 0, len);
+	return qbt_build_hints(e, flags | QB_TF_SYSVHASH, NULL, NULL, NULL, 0, len);
 }
 
 uint8_t *qbt_build_hints(const struct elf *e, uint32_t flags, const uint32_t *hints,
-	const struct needed_id *needed, uint32_t nneeded, size_t *len)
+	const uint32_t *values, const struct needed_id *needed, uint32_t nneeded, size_t *len)
 {
 	struct qb_table_hdr h;
 	memset(&h, 0, sizeof h);
@@ -32,6 +32,11 @@ uint8_t *qbt_build_hints(const struct elf *e, uint32_t flags, const uint32_t *hi
 		h.needed_off = *len + 4ull * e->nsyms;
 		h.nneeded = nneeded;
 		*len += 4ull * e->nsyms + sizeof(struct qb_needed_id) * nneeded;
+		if (values) {
+			h.flags |= QB_TF_VALUES;
+			h.value_off = *len;
+			*len += 4ull * e->nsyms;
+		}
 	}
 	/* self_id is filled in once the file's final bytes are known */
 	h.self_id[0] = 1;
@@ -46,6 +51,8 @@ uint8_t *qbt_build_hints(const struct elf *e, uint32_t flags, const uint32_t *hi
 			wr32(b + h.sysv_off + 4 * i, qb_sysv_hash(n));
 		if (hints)
 			wr32(b + h.hint_off + 4 * i, hints[i]);
+		if (hints && values)
+			wr32(b + h.value_off + 4 * i, values[i]);
 	}
 	for (uint32_t k = 0; k < nneeded; k++) {
 		uint8_t *p = b + h.needed_off + sizeof(struct qb_needed_id) * k;
