@@ -19,13 +19,17 @@ _Static_assert(AT(qb_hint_state, end, QB_HS_END) && AT(qb_hint_state, lo, QB_HS_
 	AT(qb_hint_state, span, QB_HS_SPAN) && AT(qb_hint_state, limit, QB_HS_LIMIT) &&
 	AT(qb_hint_state, ntgt, QB_HS_NTGT) && AT(qb_hint_state, si, QB_HS_SI) &&
 	AT(qb_hint_state, hints, QB_HS_HINTS) && AT(qb_hint_state, gnu, QB_HS_GNU) &&
-	AT(qb_hint_state, tgt, QB_HS_TGT) && AT(qb_hint_state, base, QB_HS_BASE),
+	AT(qb_hint_state, tgt, QB_HS_TGT) && AT(qb_hint_state, base, QB_HS_BASE) &&
+	AT(qb_hint_state, values, QB_HS_VALUES),
 	"struct qb_hint_state is not laid out as consts.h says");
 
 static struct qb_hint_state hs;
 
 #if QB_HINT_LOOP_RELA || QB_HINT_LOOP_REL
 hidden const size_t *qb_hint_loop_arch(const size_t *r, const struct qb_hint_state *s);
+#endif
+#if QB_VALUE_LOOP_REL
+hidden const size_t *qb_value_loop_arch(const size_t *r, const struct qb_hint_state *s);
 #endif
 
 /* hs.info before any binding: a word relocation against symbol 0, whose
@@ -184,7 +188,11 @@ static __attribute__((noinline)) const size_t *name(const size_t *r, const struc
 	return value_run(r, rela, ipdef); \
 }
 VALUE_INSTANCE(value_rela, 1, 1)
+#if QB_VALUE_LOOP_REL
+#define value_rel qb_value_loop_arch
+#else
 VALUE_INSTANCE(value_rel, 0, 1)
+#endif
 
 /* One function per instance. */
 #define FAST_INSTANCE(name, rela, flags) \

@@ -137,6 +137,7 @@ struct dso {
 	struct qb_image *image;     /* its snapshot, or the parked image it took (reopen.c) */
 	int reuse_fd;               /* the file, while a taken image waits for relocation */
 	unsigned char reused;       /* mapped from a parked image */
+	unsigned char pending;      /* reused, not yet settled nor mapped again */
 	unsigned char settled;      /* relocated from its snapshot: RELRO stays as it is */
 };
 
@@ -248,6 +249,8 @@ hidden const char *qb_map_writable(struct dso *p, int fd);
 /* reopen.c: images of unloaded libraries, kept for a reload. */
 struct qb_image;
 hidden struct qb_image *qb_reopen_take(const struct stat *st);
+hidden size_t qb_reopen_parked(void);
+hidden int qb_reopen_have(const struct stat *st);
 hidden void qb_reopen_adopt(struct dso *p, struct qb_image *m, int fd);
 hidden int qb_reopen_fits(const struct dso *p, unsigned serial, struct dso *const *objs, size_t n);
 hidden int qb_reopen_settle(struct dso *p, int fits);

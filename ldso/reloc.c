@@ -379,7 +379,7 @@ hidden void qb_relocate(struct dso *p, int lazy_ok)
 	int memo = qb_memo_begin(p, &rs.memo);
 	/* an image parked at its dlclose, in the same scope at the same
 	 * places: nothing to relocate */
-	if (p->reused && p->reuse_fd >= 0 && qb_reopen_settle(p, memo == 1 && rs.memo.settle)) {
+	if (p->pending && qb_reopen_settle(p, memo == 1 && rs.memo.settle)) {
 		qb_memo_end(p, &rs.memo);
 		return;
 	}

@@ -25,6 +25,7 @@
  * (musl's loader never unmaps anything). At most KEEP_MAX images and
  * KEEP_SPAN bytes of address space are kept, oldest unmapped first;
  * LD_NOREOPEN=1 unmaps at dlclose, as glibc does. */
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -85,6 +86,20 @@ static void image_free(struct qb_image *m)
 	__libc_free(m);
 }
 
+hidden size_t qb_reopen_parked(void)
+{
+	return nparked;
+}
+
+/* Is an image of the file st describes parked? */
+hidden int qb_reopen_have(const struct stat *st)
+{
+	for (struct qb_image *m = parked; m; m = m->next)
+		if (same_file(m, st))
+			return 1;
+	return 0;
+}
+
 /* The parked image of the file st describes, taken out of the cache. */
 hidden struct qb_image *qb_reopen_take(const struct stat *st)
 {
@@ -100,8 +115,9 @@ hidden struct qb_image *qb_reopen_take(const struct stat *st)
 	return 0;
 }
 
-/* p takes over m's mapping; the file stays open on fd until relocation
- * decides between the snapshot and the file. */
+/* p takes over m's mapping; the file stays open on fd (or, when the
+ * search only looked at it, fd < 0) until relocation decides between the
+ * snapshot and the file. */
 hidden void qb_reopen_adopt(struct dso *p, struct qb_image *m, int fd)
 {
 	p->map = m->map;
@@ -112,7 +128,7 @@ hidden void qb_reopen_adopt(struct dso *p, struct qb_image *m, int fd)
 	m->map = 0;
 	m->phdr = 0;
 	p->image = m;
-	p->reused = 1;
+	p->reused = p->pending = 1;
 	p->reuse_fd = fd;
 	/* its pages are in memory already */
 	p->prefaulted = 1;
@@ -211,6 +227,24 @@ static void restore(struct dso *p)
 	}
 }
 
+/* The file of a taken image that the search did not open: opened now,
+ * and still that file (-1 otherwise). */
+static int open_same(const struct dso *p)
+{
+	struct stat st;
+	int fd = openat(AT_FDCWD, p->name, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) || (uint64_t)st.st_dev != (uint64_t)p->dev || (uint64_t)st.st_ino != (uint64_t)p->ino ||
+	    (uint64_t)st.st_size != p->fsize ||
+	    (uint64_t)st.st_mtim.tv_sec * 1000000000u + st.st_mtim.tv_nsec != p->fmtime ||
+	    (uint64_t)st.st_ctim.tv_sec * 1000000000u + st.st_ctim.tv_nsec != p->fctime) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 /* Before p's relocation, for an image taken from the cache: settle it
  * from the snapshot when fits (1), or map its writable segments again
  * from the file for a relocation as usual (0). */
@@ -219,17 +253,22 @@ hidden int qb_reopen_settle(struct dso *p, int fits)
 	struct qb_image *m = p->image;
 	int fd = p->reuse_fd;
 	p->reuse_fd = -1;
+	p->pending = 0;
 	if (fits) {
 		restore(p);
-		close(fd);
+		if (fd >= 0)
+			close(fd);
 		p->settled = 1;
 		qb.stats.reopen_settled++;
 		return 1;
 	}
 	if (m)
 		m->valid = 0;
-	const char *why = qb_map_writable(p, fd);
-	close(fd);
+	if (fd < 0)
+		fd = open_same(p);
+	const char *why = fd < 0 ? "file changed while loading" : qb_map_writable(p, fd);
+	if (fd >= 0)
+		close(fd);
 	if (why)
 		qb_error("Error loading shared library %s: %s", p->name, why);
 	return 0;

@@ -89,17 +89,39 @@ static int open_file(const char *path)
 	return openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
 }
 
+/* attempt.fd when the file is the one of a parked image: not opened */
+#define PARKED (-2)
+
 struct attempt {
 	int fd;
+	struct stat st;     /* with PARKED */
 	char path[PATH_MAX];
 	const char *why;    /* why the search stopped early */
 };
+
+/* While images of unloaded libraries are parked (reopen.c), a file is
+ * looked at before it is opened: when it is the file of one of them, its
+ * identity is all a reload needs, one system call instead of three
+ * (open, fstat, close). A file of no parked image is then opened as
+ * usual. */
+static int open_or_parked(struct attempt *a, const char *path)
+{
+	if (qb_reopen_parked() && !stat(path, &a->st) && S_ISREG(a->st.st_mode) &&
+	    qb_reopen_have(&a->st))
+		return a->fd = PARKED;
+	return a->fd = open_file(path);
+}
 
 static int try_open(void *ctx, const char *path, enum qb_search_src src)
 {
 	(void)src;
 	struct attempt *a = ctx;
-	a->fd = open_file(path);
+	open_or_parked(a, path);
+	if (a->fd == PARKED) {
+		if (qb.debug & QB_DBG_LIBS)
+			qb_dbg("  trying file=%s (unloaded image kept)", path);
+		return 1;
+	}
 	int err = errno;
 	if (qb.debug & QB_DBG_LIBS)
 		qb_dbg("  trying file=%s%s", path, a->fd >= 0 ? "" : " (not found)");
@@ -188,8 +210,7 @@ hidden struct dso *qb_load_library(const char *name, struct dso *needed_by, cons
 		if (n >= sizeof a.path)
 			return 0;
 		memcpy(a.path, name, n + 1);
-		a.fd = open_file(name);
-		if (a.fd < 0) {
+		if (open_or_parked(&a, name) < 0 && a.fd != PARKED) {
 			*why = strerror(errno);
 			return 0;
 		}
@@ -207,21 +228,22 @@ hidden struct dso *qb_load_library(const char *name, struct dso *needed_by, cons
 		}
 	}
 
-	struct stat st;
-	if (fstat(a.fd, &st) < 0) {
+	struct stat st = a.st;
+	if (a.fd != PARKED && fstat(a.fd, &st) < 0) {
 		close(a.fd);
 		*why = "cannot stat";
 		return 0;
 	}
 	for (p = qb.head; p; p = p->next)
 		if (p->dev == st.st_dev && p->ino == st.st_ino) {
-			close(a.fd);
+			if (a.fd >= 0)
+				close(a.fd);
 			return p;
 		}
 
 	p = qb_map_file(a.fd, &st, a.path, 0, why);
 	/* a parked image keeps the file open until it is relocated */
-	if (!p || !p->reused)
+	if (a.fd >= 0 && (!p || !p->reused))
 		close(a.fd);
 	if (!p)
 		return 0;

@@ -67,5 +67,6 @@ static inline int qb_rel_kind(unsigned type)
  * loop (ldso/hintloop.c) for REL tables */
 #define QB_HINT_LOOP_RELA 0
 #define QB_HINT_LOOP_REL 1
+#define QB_VALUE_LOOP_REL 1
 
 #endif

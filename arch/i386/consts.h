@@ -27,6 +27,7 @@
 #define QB_HS_GNU 28
 #define QB_HS_TGT 32
 #define QB_HS_BASE 36
+#define QB_HS_VALUES 60
 /* the relocation types arch/i386/hintloop.asm binds (the word, GOT
  * and PLT types, also as a mask: 1, 6, 7) and the relative one;
  * hintloop.c checks them against qb_rel_kind */

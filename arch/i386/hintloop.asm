@@ -14,6 +14,7 @@
 
 section .text
 global qb_hint_loop_arch:function hidden (qb_hint_loop_arch.end - qb_hint_loop_arch)
+global qb_value_loop_arch:function hidden (qb_value_loop_arch.end - qb_value_loop_arch)
 
 ; Binds the relocation at esi (r_offset in edi, r_info in edx, its type
 ; checked) and goes on with the next one. %1: 1 when the type is
@@ -107,6 +108,99 @@ qb_hint_loop_arch:
 	BIND 1
 .plain:
 	BIND 0
+.done:
+	mov eax, esi
+	pop ebp
+	pop edi
+	pop esi
+	pop ebx
+	ret
+.end:
+
+; The same loop for an object whose table records the definitions'
+; values (docs/FORMAT.md 2.3; hintloop.c's value_run): the target's symbol
+; table and hash chain are not read.
+; const size_t *qb_value_loop_arch(const size_t *r, const struct qb_hint_state *s)
+%macro VBIND 1
+	cmp edx, [ebp + QB_HS_LIMIT]
+	jae .done                   ; symbol index >= nsyms
+	mov ecx, edx
+	shr ecx, 8                  ; symbol index
+	mov ebx, [ebp + QB_HS_SI]
+	mov ebx, [ebx + ecx * 4]    ; its syminfo entry as a word
+	sub ebx, 0x10000            ; QB_DIRECT_WORD: the rest is the target's index
+	cmp ebx, [ebp + QB_HS_NTGT]
+	jae .done
+	shl ebx, QB_FT_SHIFT
+	add ebx, [ebp + QB_HS_TGT]  ; the target
+	cmp dword [ebx + QB_FT_N], 0
+	je .done                    ; not one the hints may name
+	mov eax, [ebp + QB_HS_HINTS]
+	mov eax, [eax + ecx * 4]    ; the hint
+	sub eax, [ebx + QB_FT_LO]
+	cmp eax, [ebx + QB_FT_IP0]
+	je .done                    ; an interposer may take the definition
+	cmp eax, [ebx + QB_FT_IP1]
+	je .done
+	mov eax, [ebp + QB_HS_VALUES]
+	mov eax, [eax + ecx * 4]    ; the definition's value
+	test eax, eax
+	jz .done                    ; none recorded
+	add eax, [ebx + QB_FT_BASE]
+	add edi, [ebp + QB_HS_BASE] ; the place
+%if %1
+	add eax, [edi]              ; its addend
+%endif
+	mov [edi], eax
+	add esi, 8
+	cmp esi, [ebp + QB_HS_END]
+	jne .loop
+	jmp .done
+%endmacro
+
+qb_value_loop_arch:
+	push ebx
+	push esi
+	push edi
+	push ebp
+	mov esi, [esp + 20]         ; r
+	mov ebp, [esp + 24]         ; s
+	cmp esi, [ebp + QB_HS_END]
+	je .done
+.loop:
+	mov edi, [esi]              ; r_offset
+	mov edx, [esi + 4]          ; r_info
+	mov eax, edi
+	sub eax, [ebp + QB_HS_LO]
+	cmp eax, [ebp + QB_HS_SPAN]
+	ja .done                    ; the place is outside the writable range
+.typed:
+	cmp dl, QB_HL_R_WORD
+	je .word
+	lea eax, [edx - QB_HL_R_GOT]
+	cmp al, QB_HL_R_PLT - QB_HL_R_GOT
+	jbe .plain                  ; GLOB_DAT, JMP_SLOT
+	cmp dl, QB_HL_R_RELATIVE
+	jne .done
+.relative:
+	mov eax, [ebp + QB_HS_BASE]
+	add [eax + edi], eax
+	add esi, 8
+	cmp esi, [ebp + QB_HS_END]
+	je .done
+	mov edi, [esi]
+	mov edx, [esi + 4]
+	mov eax, edi
+	sub eax, [ebp + QB_HS_LO]
+	cmp eax, [ebp + QB_HS_SPAN]
+	ja .done
+	cmp edx, QB_HL_R_RELATIVE
+	je .relative
+	jmp .typed
+.word:
+	VBIND 1
+.plain:
+	VBIND 0
 .done:
 	mov eax, esi
 	pop ebp

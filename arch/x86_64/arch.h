@@ -56,5 +56,6 @@ static inline int qb_rel_kind(unsigned type)
  * loop (ldso/hintloop.c) for RELA tables */
 #define QB_HINT_LOOP_RELA 1
 #define QB_HINT_LOOP_REL 0
+#define QB_VALUE_LOOP_REL 0
 
 #endif

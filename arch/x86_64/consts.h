@@ -26,6 +26,7 @@
 #define QB_HS_GNU 56
 #define QB_HS_TGT 64
 #define QB_HS_BASE 72
+#define QB_HS_VALUES 120
 /* the relocation types arch/x86_64/hintloop.asm binds (the word, GOT
  * and PLT types, also as a mask: 1, 6, 7) and the relative one;
  * hintloop.c checks them against qb_rel_kind */
