@@ -46,7 +46,11 @@ hidden const size_t *qb_value_loop_arch(const size_t *r, const struct qb_hint_st
 #define SYM_TYPE(t) (SYM_TYPES >> 32 ? (t) < 64 && (SYM_TYPES >> (t) & 1) : \
 	(t) < 32 && ((uint32_t)SYM_TYPES >> (t) & 1))
 
-enum { CAREFUL = 4 };
+/* CAREFUL: the instances that also count, cache and ask the bloom
+ * filter; VALUES: bind by the definitions' values linkopt recorded
+ * (QB_TF_VALUES, docs/FORMAT.md 2.3) in place of the targets' symbol
+ * tables. */
+enum { CAREFUL = 4, VALUES = 8 };
 
 /* Applies relocations from r on until one needs the general path or its
  * place is outside hs's writable range; returns that one (or hs.end). No
@@ -65,7 +69,7 @@ static inline __attribute__((always_inline)) const size_t *fast_run(const size_t
 	const int cache = careful && !qb.no_symcache;
 	const size_t ent = rela ? 3 : 2;
 	const Syminfo *const si = hs.si;
-	const uint32_t *const hints = hs.hints, *const gnu = hs.gnu;
+	const uint32_t *const hints = hs.hints, *const gnu = hs.gnu, *const values = hs.values;
 	const struct qb_fast_tgt *const ft = hs.tgt;
 	unsigned char *const base = hs.base;
 	const size_t *const end = hs.end;
@@ -98,18 +102,37 @@ static inline __attribute__((always_inline)) const size_t *fast_run(const size_t
 		if (to >= ntgt)
 			break;
 		const struct qb_fast_tgt *f = &ft[to];
-		uint32_t k = hints[symi] - f->lo;
-		if (k >= f->n || (f->chain[k] ^ gnu[symi]) > 1)
-			break;
-		if (ipdef && (k == f->ip_def[0] || k == f->ip_def[1]))
-			break;
-		const Sym *s = f->syms + k;
-		/* types 0-3: no type, object, function, section */
-		if (!s->st_shndx || (s->st_info & 0xc))
-			break;
-		if (interp && qb_ibloom_maybe(gnu[symi]))
-			break;
-		val = f->base + s->st_value;
+		if (flags & VALUES) {
+			/* The target is as linkopt saw it (n != 0 only then),
+			 * so the value it recorded is the definition's: nothing
+			 * of the target is read. Its symbol table entries,
+			 * scattered over every library, cost a cache line each,
+			 * and most of the loop's time when they are not in the
+			 * cache; the values lie in p's own table, in the order
+			 * of its symbols. */
+			uint32_t v = values[symi];
+			if (!v || !f->n)
+				break;
+			if (ipdef) {
+				uint32_t k = hints[symi] - f->lo;
+				if (k == f->ip_def[0] || k == f->ip_def[1])
+					break;
+			}
+			val = f->base + v;
+		} else {
+			uint32_t k = hints[symi] - f->lo;
+			if (k >= f->n || (f->chain[k] ^ gnu[symi]) > 1)
+				break;
+			if (ipdef && (k == f->ip_def[0] || k == f->ip_def[1]))
+				break;
+			const Sym *s = f->syms + k;
+			/* types 0-3: no type, object, function, section */
+			if (!s->st_shndx || (s->st_info & 0xc))
+				break;
+			if (interp && qb_ibloom_maybe(gnu[symi]))
+				break;
+			val = f->base + s->st_value;
+		}
 		if (cache) {
 			last_info = info;
 			last_val = val;
@@ -127,73 +150,6 @@ static inline __attribute__((always_inline)) const size_t *fast_run(const size_t
 	return r;
 }
 
-/* The same with the definitions' values linkopt recorded (QB_TF_VALUES)
- * in place of the targets' symbol tables: the target is as linkopt saw
- * it (hint_ok, n != 0), so the value it recorded is the definition's, and
- * nothing of the target is read. Its symbol table entries, scattered over
- * every library, cost a cache line each, and most of the loop's time when
- * they are not in the cache; the values lie in the referencing object's
- * own table, in the order of its symbols. No symbol cache, statistics or
- * bloom filter: those take the careful loop. */
-static inline __attribute__((always_inline)) const size_t *value_run(const size_t *r,
-	const int rela, const int ipdef)
-{
-	const size_t ent = rela ? 3 : 2;
-	const Syminfo *const si = hs.si;
-	const uint32_t *const hints = hs.hints, *const values = hs.values;
-	const struct qb_fast_tgt *const ft = hs.tgt;
-	unsigned char *const base = hs.base;
-	const size_t *const end = hs.end;
-	const size_t lo = hs.lo, span = hs.span, limit = hs.limit, ntgt = hs.ntgt;
-	for (; r != end; r += ent) {
-		size_t off = r[0], info = r[1];
-		unsigned type = QB_R_TYPE(info);
-		if (off - lo > span)
-			break;
-		size_t *where = (size_t *)(base + off);
-		if (!SYM_TYPE(type)) {
-			if (type >= 64 || !(TYPE_MASK(IS_REL) >> type & 1))
-				break;
-			*where = (size_t)base + (rela ? r[2] : *where);
-			continue;
-		}
-		if (info >= limit)
-			break;
-		size_t symi = QB_R_SYM(info);
-		uint32_t to = qb_syminfo_word(si + symi) - QB_DIRECT_WORD;
-		uint32_t v = values[symi];
-		if (to >= ntgt || !v)
-			break;
-		const struct qb_fast_tgt *f = &ft[to];
-		if (!f->n)
-			break;
-		if (ipdef) {
-			uint32_t k = hints[symi] - f->lo;
-			if (k == f->ip_def[0] || k == f->ip_def[1])
-				break;
-		}
-		size_t val = f->base + v;
-		if (rela)
-			*where = val + r[2];
-		else
-			*where = TYPE_MASK(IS_WORD) >> type & 1 ? val + *where : val;
-	}
-	return r;
-}
-
-#define VALUE_INSTANCE(name, rela, ipdef) \
-static __attribute__((noinline)) const size_t *name(const size_t *r, const struct qb_hint_state *s) \
-{ \
-	(void)s; \
-	return value_run(r, rela, ipdef); \
-}
-VALUE_INSTANCE(value_rela, 1, 1)
-#if QB_VALUE_LOOP_REL
-#define value_rel qb_value_loop_arch
-#else
-VALUE_INSTANCE(value_rel, 0, 1)
-#endif
-
 /* One function per instance. */
 #define FAST_INSTANCE(name, rela, flags) \
 static __attribute__((noinline)) const size_t *name(const size_t *r, const struct qb_hint_state *s) \
@@ -203,6 +159,12 @@ static __attribute__((noinline)) const size_t *name(const size_t *r, const struc
 }
 FAST_INSTANCE(fast_rela_careful, 1, CAREFUL)
 FAST_INSTANCE(fast_rel_careful, 0, CAREFUL)
+FAST_INSTANCE(value_rela, 1, FAST_IPDEF | VALUES)
+#if QB_VALUE_LOOP_REL
+#define value_rel qb_value_loop_arch
+#else
+FAST_INSTANCE(value_rel, 0, FAST_IPDEF | VALUES)
+#endif
 #if QB_HINT_LOOP_RELA
 #define fast_rela qb_hint_loop_arch
 #else

@@ -24,17 +24,6 @@ static const char *const verify_env[] = {"LD_DEBUG=statistics", "LD_DIRECT_VERIF
 	lib " mapped 0\n"
 #define USER(value, data, which) LOAD("user", value, data, which, "libqmuser.so")
 
-/* The last value of `key=` in the loader's statistics, -1 if none. */
-static long last_stat(const char *err, const char *key)
-{
-	long v = -1;
-	size_t k = strlen(key);
-	for (const char *s = err; (s = strstr(s, key)); s += k)
-		if (s[k] == '=')
-			v = strtol(s + k + 1, 0, 10);
-	return v;
-}
-
 /* Both quickbind runs of `memo c` under env print exactly expected;
  * with stats, the final memo_recorded and memo_reused counts too. */
 static void expect_memo(const char *c, const char *const *env, const char *expected, long recorded,
@@ -48,9 +37,9 @@ static void expect_memo(const char *c, const char *const *env, const char *expec
 			  "memo %s (%s, %s): %s, printed:\n%s--- expected:\n%s--- stderr:\n%s", c, env[0],
 			  lt_way_name(w), run_describe(&r), r.out, expected, r.err);
 		if (recorded >= 0) {
-			cr_expect_eq(last_stat(r.err, "memo_recorded"), recorded,
+			cr_expect_eq(qbr_last_stat(r.err, "memo_recorded"), recorded,
 				     "memo %s (%s): memo_recorded, stderr:\n%s", c, lt_way_name(w), r.err);
-			cr_expect_eq(last_stat(r.err, "memo_reused"), reused,
+			cr_expect_eq(qbr_last_stat(r.err, "memo_reused"), reused,
 				     "memo %s (%s): memo_reused, stderr:\n%s", c, lt_way_name(w), r.err);
 		}
 		if (env == verify_env)

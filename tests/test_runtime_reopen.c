@@ -17,16 +17,6 @@ static const char *const off_env[] = {"LD_LIBRARY_PATH=.", "LD_DEBUG=statistics"
 #define FRESH(fp, data) "ctor dep\nfresh: counter 105 ctors 1 bss 0 fp " #fp " data " #data \
 	" relro points r--p\ndtor dep\n"
 
-static long last_stat(const char *err, const char *key)
-{
-	long v = -1;
-	size_t k = strlen(key);
-	for (const char *s = err; (s = strstr(s, key)); s += k)
-		if (s[k] == '=')
-			v = strtol(s + k + 1, 0, 10);
-	return v;
-}
-
 /* `prog args` prints expected with the cache on and off, run both ways;
  * with it on, the statistics count reopened images and those restored
  * without relocation (-1: not checked). */
@@ -43,10 +33,10 @@ static void expect_reopen(const char *prog, const char *const *args, const char 
 				  args[0], on ? "on" : "off", lt_way_name(w), run_describe(&r), r.out, expected,
 				  r.err);
 			if (on && reopened >= 0) {
-				cr_expect_eq(last_stat(r.err, "images_reopened"), reopened,
+				cr_expect_eq(qbr_last_stat(r.err, "images_reopened"), reopened,
 					     "%s %s (%s): images_reopened, stderr:\n%s", prog, args[0],
 					     lt_way_name(w), r.err);
-				cr_expect_eq(last_stat(r.err, "images_restored"), restored,
+				cr_expect_eq(qbr_last_stat(r.err, "images_restored"), restored,
 					     "%s %s (%s): images_restored, stderr:\n%s", prog, args[0],
 					     lt_way_name(w), r.err);
 			}

@@ -65,7 +65,9 @@ global qb_value_loop_arch:function hidden (qb_value_loop_arch.end - qb_value_loo
 	jmp .done
 %endmacro
 
-qb_hint_loop_arch:
+; The loop around the binding of one relocation, %1 (BIND or VBIND):
+; the place's range, the type, runs of relative relocations.
+%macro HINT_LOOP 1
 	push ebx
 	push esi
 	push edi
@@ -105,9 +107,9 @@ qb_hint_loop_arch:
 	je .relative
 	jmp .typed
 .word:
-	BIND 1
+	%1 1
 .plain:
-	BIND 0
+	%1 0
 .done:
 	mov eax, esi
 	pop ebp
@@ -115,10 +117,14 @@ qb_hint_loop_arch:
 	pop esi
 	pop ebx
 	ret
+%endmacro
+
+qb_hint_loop_arch:
+	HINT_LOOP BIND
 .end:
 
 ; The same loop for an object whose table records the definitions'
-; values (docs/FORMAT.md 2.3; hintloop.c's value_run): the target's symbol
+; values (docs/FORMAT.md 2.3; hintloop.c's fast_run with VALUES): the target's symbol
 ; table and hash chain are not read.
 ; const size_t *qb_value_loop_arch(const size_t *r, const struct qb_hint_state *s)
 %macro VBIND 1
@@ -159,53 +165,5 @@ qb_hint_loop_arch:
 %endmacro
 
 qb_value_loop_arch:
-	push ebx
-	push esi
-	push edi
-	push ebp
-	mov esi, [esp + 20]         ; r
-	mov ebp, [esp + 24]         ; s
-	cmp esi, [ebp + QB_HS_END]
-	je .done
-.loop:
-	mov edi, [esi]              ; r_offset
-	mov edx, [esi + 4]          ; r_info
-	mov eax, edi
-	sub eax, [ebp + QB_HS_LO]
-	cmp eax, [ebp + QB_HS_SPAN]
-	ja .done                    ; the place is outside the writable range
-.typed:
-	cmp dl, QB_HL_R_WORD
-	je .word
-	lea eax, [edx - QB_HL_R_GOT]
-	cmp al, QB_HL_R_PLT - QB_HL_R_GOT
-	jbe .plain                  ; GLOB_DAT, JMP_SLOT
-	cmp dl, QB_HL_R_RELATIVE
-	jne .done
-.relative:
-	mov eax, [ebp + QB_HS_BASE]
-	add [eax + edi], eax
-	add esi, 8
-	cmp esi, [ebp + QB_HS_END]
-	je .done
-	mov edi, [esi]
-	mov edx, [esi + 4]
-	mov eax, edi
-	sub eax, [ebp + QB_HS_LO]
-	cmp eax, [ebp + QB_HS_SPAN]
-	ja .done
-	cmp edx, QB_HL_R_RELATIVE
-	je .relative
-	jmp .typed
-.word:
-	VBIND 1
-.plain:
-	VBIND 0
-.done:
-	mov eax, esi
-	pop ebp
-	pop edi
-	pop esi
-	pop ebx
-	ret
+	HINT_LOOP VBIND
 .end:

@@ -6,6 +6,7 @@
 #define QBR_CHECK_H
 
 #include <criterion/criterion.h>
+#include <stdlib.h>
 #include <string.h>
 #include "lib/compare.h"
 
@@ -44,6 +45,18 @@ static inline int qbr_expect_qb(const char *prog, const char *const *args,
 		run_result_free(&r);
 	}
 	return matched;
+}
+
+/* The last value of `key=` in the loader's statistics (stderr), -1 if
+ * none. */
+static inline long qbr_last_stat(const char *err, const char *key)
+{
+	long v = -1;
+	size_t k = strlen(key);
+	for (const char *s = err; (s = strstr(s, key)); s += k)
+		if (s[k] == '=')
+			v = strtol(s + k + 1, 0, 10);
+	return v;
 }
 
 #endif
