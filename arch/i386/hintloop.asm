@@ -16,10 +16,9 @@ section .text
 global qb_hint_loop_arch:function hidden (qb_hint_loop_arch.end - qb_hint_loop_arch)
 global qb_value_loop_arch:function hidden (qb_value_loop_arch.end - qb_value_loop_arch)
 
-; Binds the relocation at esi (r_offset in edi, r_info in edx, its type
-; checked) and goes on with the next one. %1: 1 when the type is
-; QB_HL_R_WORD, whose addend is in the place.
-%macro BIND 1
+; For the relocation at esi (r_info in edx): its symbol index in ecx and
+; its direct target in ebx, or on to .done.
+%macro TARGET 0
 	cmp edx, [ebp + QB_HS_LIMIT]
 	jae .done                   ; symbol index >= nsyms
 	mov ecx, edx
@@ -31,6 +30,27 @@ global qb_value_loop_arch:function hidden (qb_value_loop_arch.end - qb_value_loo
 	jae .done
 	shl ebx, QB_FT_SHIFT
 	add ebx, [ebp + QB_HS_TGT]  ; the target
+%endmacro
+
+; Stores eax (plus the addend in the place when %1) at the place edi and
+; goes on with the next relocation.
+%macro STORE 1
+	add edi, [ebp + QB_HS_BASE] ; the place
+%if %1
+	add eax, [edi]              ; its addend
+%endif
+	mov [edi], eax
+	add esi, 8
+	cmp esi, [ebp + QB_HS_END]
+	jne .loop
+	jmp .done
+%endmacro
+
+; Binds the relocation at esi (r_offset in edi, r_info in edx, its type
+; checked) and goes on with the next one. %1: 1 when the type is
+; QB_HL_R_WORD, whose addend is in the place.
+%macro BIND 1
+	TARGET
 	mov eax, [ebp + QB_HS_HINTS]
 	mov eax, [eax + ecx * 4]    ; the hint
 	sub eax, [ebx + QB_FT_LO]
@@ -54,15 +74,7 @@ global qb_value_loop_arch:function hidden (qb_value_loop_arch.end - qb_value_loo
 	jnz .done
 	mov eax, [eax + 4]          ; st_value
 	add eax, [ebx + QB_FT_BASE]
-	add edi, [ebp + QB_HS_BASE] ; the place
-%if %1
-	add eax, [edi]              ; its addend
-%endif
-	mov [edi], eax
-	add esi, 8
-	cmp esi, [ebp + QB_HS_END]
-	jne .loop
-	jmp .done
+	STORE %1
 %endmacro
 
 ; The loop around the binding of one relocation, %1 (BIND or VBIND):
@@ -128,17 +140,7 @@ qb_hint_loop_arch:
 ; table and hash chain are not read.
 ; const size_t *qb_value_loop_arch(const size_t *r, const struct qb_hint_state *s)
 %macro VBIND 1
-	cmp edx, [ebp + QB_HS_LIMIT]
-	jae .done                   ; symbol index >= nsyms
-	mov ecx, edx
-	shr ecx, 8                  ; symbol index
-	mov ebx, [ebp + QB_HS_SI]
-	mov ebx, [ebx + ecx * 4]    ; its syminfo entry as a word
-	sub ebx, 0x10000            ; QB_DIRECT_WORD: the rest is the target's index
-	cmp ebx, [ebp + QB_HS_NTGT]
-	jae .done
-	shl ebx, QB_FT_SHIFT
-	add ebx, [ebp + QB_HS_TGT]  ; the target
+	TARGET
 	cmp dword [ebx + QB_FT_N], 0
 	je .done                    ; not one the hints may name
 	mov eax, [ebp + QB_HS_HINTS]
@@ -153,15 +155,7 @@ qb_hint_loop_arch:
 	test eax, eax
 	jz .done                    ; none recorded
 	add eax, [ebx + QB_FT_BASE]
-	add edi, [ebp + QB_HS_BASE] ; the place
-%if %1
-	add eax, [edi]              ; its addend
-%endif
-	mov [edi], eax
-	add esi, 8
-	cmp esi, [ebp + QB_HS_END]
-	jne .loop
-	jmp .done
+	STORE %1
 %endmacro
 
 qb_value_loop_arch:
