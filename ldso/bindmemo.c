@@ -36,16 +36,12 @@
 #define SYM_BITS 20
 #define POS_MAX ((1u << (32 - SYM_BITS)) - 1)
 
-struct fileid {
-	uint64_t dev, ino, size, mtime, ctime;
-};
-
 struct qb_memo {
 	struct qb_memo *next;       /* kept memos, oldest first */
-	struct fileid self;
+	struct qb_fileid self;
 	unsigned flags;
 	size_t nids;
-	struct fileid *ids;         /* the scope searched, in lookup order */
+	struct qb_fileid *ids;         /* the scope searched, in lookup order */
 	uint32_t *ent;              /* by symbol index: (1 + place) << SYM_BITS | index */
 	size_t nent, capent;
 	size_t *stv;                /* st_value of each entry's definition (0: not plain) */
@@ -103,20 +99,14 @@ static void memo_free(struct qb_memo *m)
 	__libc_free(m);
 }
 
-static void id_of(const struct dso *p, struct fileid *id)
+static void id_of(const struct dso *p, struct qb_fileid *id)
 {
 	if (!p->runtime) {
 		/* never unloaded: its address names it for the process's life */
-		*id = (struct fileid){ (uint64_t)-1, (uintptr_t)p, 0, 0, 0 };
+		*id = (struct qb_fileid){ (uint64_t)-1, (uintptr_t)p, 0, 0, 0 };
 		return;
 	}
-	*id = (struct fileid){ p->dev, p->ino, p->fsize, p->fmtime, p->fctime };
-}
-
-static int id_eq(const struct fileid *a, const struct fileid *b)
-{
-	return a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
-		a->mtime == b->mtime && a->ctime == b->ctime;
+	*id = p->id;
 }
 
 static unsigned switches(void)
@@ -149,10 +139,10 @@ static struct dso **scope_of(struct dso *p, size_t *n)
 	return v;
 }
 
-static struct qb_memo *take_kept(const struct fileid *self)
+static struct qb_memo *take_kept(const struct qb_fileid *self)
 {
 	for (struct qb_memo **pp = &kept; *pp; pp = &(*pp)->next)
-		if (id_eq(&(*pp)->self, self)) {
+		if (qb_fileid_eq(&(*pp)->self, self)) {
 			struct qb_memo *m = *pp;
 			*pp = m->next;
 			m->next = 0;
@@ -168,9 +158,9 @@ static int same_scope(const struct qb_memo *m, struct dso **objs, size_t n)
 	if (m->flags != switches() || m->nids != n || !m->complete || m->broken)
 		return 0;
 	for (size_t i = 0; i < n; i++) {
-		struct fileid id;
+		struct qb_fileid id;
 		id_of(objs[i], &id);
-		if (!id_eq(&id, &m->ids[i]))
+		if (!qb_fileid_eq(&id, &m->ids[i]))
 			return 0;
 	}
 	return 1;
@@ -228,9 +218,8 @@ hidden int qb_memo_hashes(struct dso *p)
 {
 	if (qb.no_memo || !kept)
 		return 0;
-	struct fileid self = { p->dev, p->ino, p->fsize, p->fmtime, p->fctime };
 	for (struct qb_memo *m = kept; m; m = m->next) {
-		if (!id_eq(&m->self, &self))
+		if (!qb_fileid_eq(&m->self, &p->id))
 			continue;
 		if (m->h.hash != p->dyn.hash || m->h.gnu_hash != p->dyn.gnu_hash || !m->h.nsyms)
 			return 0;
@@ -262,9 +251,8 @@ hidden void qb_memo_prefault(struct dso *p)
 {
 	if (qb.no_memo || !kept)
 		return;
-	struct fileid self = { p->dev, p->ino, p->fsize, p->fmtime, p->fctime };
 	for (struct qb_memo *m = kept; m; m = m->next) {
-		if (!id_eq(&m->self, &self))
+		if (!qb_fileid_eq(&m->self, &p->id))
 			continue;
 		for (size_t i = 0; i < m->nruns; i++)
 			madvise(p->base + (size_t)m->runs[2 * i] * __libc.page_size,
@@ -282,7 +270,7 @@ hidden int qb_memo_begin(struct dso *p, struct qb_memo_use *u)
 	if (qb.no_memo || !p->runtime || p->is_ldso || p->is_main ||
 	    (qb.debug & (QB_DBG_BINDINGS | QB_DBG_DIRECT)))
 		return 0;
-	struct fileid self;
+	struct qb_fileid self;
 	id_of(p, &self);
 	struct qb_memo *m = take_kept(&self);
 	memo_free(p->memo);
@@ -318,7 +306,7 @@ hidden int qb_memo_begin(struct dso *p, struct qb_memo_use *u)
 	}
 	memo_free(m);
 	m = __libc_calloc(1, sizeof *m);
-	struct fileid *ids = __libc_malloc((n ? n : 1) * sizeof *ids);
+	struct qb_fileid *ids = __libc_malloc((n ? n : 1) * sizeof *ids);
 	if (!m || !ids) {
 		__libc_free(m);
 		__libc_free(ids);
@@ -397,7 +385,7 @@ static const Sym *hinted_def(struct dso *p, size_t symi, struct dso **to)
 }
 
 /* The same for a reference the hinted loop binds by the value linkopt
- * recorded (hintloop.c, value_run), without reading the target: *val is
+ * recorded (hintloop.c, fast_run with VALUES), without reading the target: *val is
  * the address it binds to. */
 static const Sym *valued_def(struct dso *p, size_t symi, struct dso **to, size_t *val)
 {

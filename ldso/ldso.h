@@ -44,6 +44,18 @@ typedef Elf32_Syminfo Syminfo;
 #define ST_BIND ELF32_ST_BIND
 #endif
 
+/* A file's identity: device, inode, size, modification and change times
+ * (nanoseconds). The same identity: the same file, unchanged. */
+struct qb_fileid {
+	uint64_t dev, ino, size, mtime, ctime;
+};
+
+static inline int qb_fileid_eq(const struct qb_fileid *a, const struct qb_fileid *b)
+{
+	return a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
+		a->mtime == b->mtime && a->ctime == b->ctime;
+}
+
 struct dso {
 	/* First: the public struct link_map view (l_addr, l_name, l_ld,
 	 * l_next, l_prev) that debuggers and dlinfo users read. */
@@ -73,9 +85,7 @@ struct dso {
 	unsigned char *map;     /* whole reserved mapping (0 for kernel-mapped) */
 	size_t map_len;
 	size_t vmin, vmax;      /* link-time address range of the PT_LOADs */
-	dev_t dev;
-	ino_t ino;
-	uint64_t fsize, fmtime, fctime;  /* with dev and ino: the file's identity */
+	struct qb_fileid id;    /* its file's (map.c) */
 	const char *soname;
 	const char *shortname;  /* the name it was asked for */
 	char *rpath, *runpath;  /* expanded lazily: raw dynamic strings */
@@ -136,8 +146,7 @@ struct dso {
 	uint32_t memo_pos;          /* 1 + place in the scope being recorded */
 	struct qb_image *image;     /* its snapshot, or the parked image it took (reopen.c) */
 	int reuse_fd;               /* the file, while a taken image waits for relocation */
-	unsigned char reused;       /* mapped from a parked image */
-	unsigned char pending;      /* reused, not yet settled nor mapped again */
+	unsigned char pending;      /* took a parked image, not yet settled nor mapped again */
 	unsigned char settled;      /* relocated from its snapshot: RELRO stays as it is */
 };
 
@@ -245,6 +254,7 @@ struct stat;
 hidden struct dso *qb_map_file(int fd, const struct stat *st, const char *path, int allow_exec,
 	const char **why);
 hidden const char *qb_map_writable(struct dso *p, int fd);
+hidden void qb_fileid_of(const struct stat *st, struct qb_fileid *id);
 
 /* reopen.c: images of unloaded libraries, kept for a reload. */
 struct qb_image;

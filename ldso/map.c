@@ -358,13 +358,11 @@ static void populate_relocs(struct dso *p, size_t page)
 		madvise(p->base + slo, shi - slo, MADV_POPULATE_READ);
 }
 
-static void set_identity(struct dso *p, const struct stat *st)
+hidden void qb_fileid_of(const struct stat *st, struct qb_fileid *id)
 {
-	p->dev = st->st_dev;
-	p->ino = st->st_ino;
-	p->fsize = st->st_size;
-	p->fmtime = (uint64_t)st->st_mtim.tv_sec * 1000000000u + st->st_mtim.tv_nsec;
-	p->fctime = (uint64_t)st->st_ctim.tv_sec * 1000000000u + st->st_ctim.tv_nsec;
+	*id = (struct qb_fileid){ st->st_dev, st->st_ino, st->st_size,
+		(uint64_t)st->st_mtim.tv_sec * 1000000000u + st->st_mtim.tv_nsec,
+		(uint64_t)st->st_ctim.tv_sec * 1000000000u + st->st_ctim.tv_nsec };
 }
 
 /* The same file, unloaded earlier and its image parked (reopen.c): its
@@ -384,7 +382,7 @@ static struct dso *map_parked(struct qb_image *m, int fd, const struct stat *st,
 	if ((*why = check_phdrs(p, st->st_size, __libc.page_size, &align)))
 		goto fail;
 	p->base = p->map - p->vmin;
-	set_identity(p, st);
+	qb_fileid_of(st, &p->id);
 	p->dynv = (size_t *)(p->base + (size_t)p->dynv);
 	if (p->tls.size)
 		p->tls.image = p->base + (size_t)p->tls.image;
@@ -431,7 +429,7 @@ hidden const char *qb_map_writable(struct dso *p, int fd)
 
 /* Map the object open on fd, whose fstat is *st (0: not taken yet); the
  * returned dso is not yet in any list. On failure returns 0 and a reason
- * in *why. An image taken from the reopen cache keeps fd open (reused). */
+ * in *why. An image taken from the reopen cache keeps fd open (pending). */
 hidden struct dso *qb_map_file(int fd, const struct stat *known, const char *path, int allow_exec,
 	const char **why)
 {
@@ -492,7 +490,7 @@ hidden struct dso *qb_map_file(int fd, const struct stat *known, const char *pat
 		goto fail;
 	if ((*why = map_segments(p, fd, u.eh.e_type == ET_EXEC, page, align)))
 		goto fail;
-	set_identity(p, &st);
+	qb_fileid_of(&st, &p->id);
 	/* before anything reads a page that will be written */
 	qb_memo_prefault(p);
 	prefault_written(p, page, 0);

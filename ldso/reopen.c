@@ -45,7 +45,7 @@ struct qb_image {
 	size_t map_len;
 	Phdr *phdr;             /* inside map, or the loader's own copy */
 	size_t phnum;
-	uint64_t dev, ino, size, mtime, ctime;
+	struct qb_fileid id;    /* of its file */
 	int valid;              /* the snapshot is of the image as relocated */
 	unsigned serial;        /* the memo it was relocated with */
 	uintptr_t *bases;       /* of the objects that memo searched */
@@ -58,14 +58,6 @@ struct qb_image {
 
 static struct qb_image *parked;
 static size_t nparked, parked_span;
-
-static int same_file(const struct qb_image *m, const struct stat *st)
-{
-	return m->dev == (uint64_t)st->st_dev && m->ino == (uint64_t)st->st_ino &&
-		m->size == (uint64_t)st->st_size &&
-		m->mtime == (uint64_t)st->st_mtim.tv_sec * 1000000000u + st->st_mtim.tv_nsec &&
-		m->ctime == (uint64_t)st->st_ctim.tv_sec * 1000000000u + st->st_ctim.tv_nsec;
-}
 
 static int phdr_in_map(const struct qb_image *m)
 {
@@ -91,28 +83,35 @@ hidden size_t qb_reopen_parked(void)
 	return nparked;
 }
 
+/* Where the parked image of the file st describes is linked (0: none). */
+static struct qb_image **find(const struct stat *st)
+{
+	struct qb_fileid id;
+	qb_fileid_of(st, &id);
+	for (struct qb_image **pp = &parked; *pp; pp = &(*pp)->next)
+		if (qb_fileid_eq(&(*pp)->id, &id))
+			return pp;
+	return 0;
+}
+
 /* Is an image of the file st describes parked? */
 hidden int qb_reopen_have(const struct stat *st)
 {
-	for (struct qb_image *m = parked; m; m = m->next)
-		if (same_file(m, st))
-			return 1;
-	return 0;
+	return find(st) != 0;
 }
 
 /* The parked image of the file st describes, taken out of the cache. */
 hidden struct qb_image *qb_reopen_take(const struct stat *st)
 {
-	for (struct qb_image **pp = &parked; *pp; pp = &(*pp)->next)
-		if (same_file(*pp, st)) {
-			struct qb_image *m = *pp;
-			*pp = m->next;
-			m->next = 0;
-			nparked--;
-			parked_span -= m->map_len;
-			return m;
-		}
-	return 0;
+	struct qb_image **pp = find(st);
+	if (!pp)
+		return 0;
+	struct qb_image *m = *pp;
+	*pp = m->next;
+	m->next = 0;
+	nparked--;
+	parked_span -= m->map_len;
+	return m;
 }
 
 /* p takes over m's mapping; the file stays open on fd (or, when the
@@ -128,7 +127,7 @@ hidden void qb_reopen_adopt(struct dso *p, struct qb_image *m, int fd)
 	m->map = 0;
 	m->phdr = 0;
 	p->image = m;
-	p->reused = p->pending = 1;
+	p->pending = 1;
 	p->reuse_fd = fd;
 	/* its pages are in memory already */
 	p->prefaulted = 1;
@@ -141,7 +140,7 @@ hidden int qb_reopen_fits(const struct dso *p, unsigned serial, struct dso *cons
 {
 	const struct qb_image *m = p->image;
 	/* LD_DIRECT_VERIFY checks every binding: nothing is skipped */
-	if (!p->reused || !m || !m->valid || m->serial != serial || m->nbases != n || qb.verify)
+	if (!p->pending || !m || !m->valid || m->serial != serial || m->nbases != n || qb.verify)
 		return 0;
 	for (size_t i = 0; i < n; i++)
 		if (m->bases[i] != (uintptr_t)objs[i]->base)
@@ -232,13 +231,11 @@ static void restore(struct dso *p)
 static int open_same(const struct dso *p)
 {
 	struct stat st;
+	struct qb_fileid id;
 	int fd = openat(AT_FDCWD, p->name, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st) || (uint64_t)st.st_dev != (uint64_t)p->dev || (uint64_t)st.st_ino != (uint64_t)p->ino ||
-	    (uint64_t)st.st_size != p->fsize ||
-	    (uint64_t)st.st_mtim.tv_sec * 1000000000u + st.st_mtim.tv_nsec != p->fmtime ||
-	    (uint64_t)st.st_ctim.tv_sec * 1000000000u + st.st_ctim.tv_nsec != p->fctime) {
+	if (fstat(fd, &st) || (qb_fileid_of(&st, &id), !qb_fileid_eq(&id, &p->id))) {
 		close(fd);
 		return -1;
 	}
@@ -362,7 +359,7 @@ hidden void qb_reopen_drop(struct dso *p)
 {
 	image_free(p->image);
 	p->image = 0;
-	if (p->reused && p->reuse_fd >= 0)
+	if (p->pending && p->reuse_fd >= 0)
 		close(p->reuse_fd);
 	p->reuse_fd = -1;
 }
@@ -377,7 +374,7 @@ hidden int qb_reopen_park(struct dso *p)
 		return 0;
 	}
 	p->image = 0;
-	if (p->reused && p->reuse_fd >= 0)
+	if (p->pending && p->reuse_fd >= 0)
 		close(p->reuse_fd);
 	p->reuse_fd = -1;
 	while (parked && (nparked >= KEEP_MAX || parked_span + p->map_len > KEEP_SPAN)) {
@@ -391,11 +388,7 @@ hidden int qb_reopen_park(struct dso *p)
 	m->map_len = p->map_len;
 	m->phdr = p->phdr;
 	m->phnum = p->phnum;
-	m->dev = p->dev;
-	m->ino = p->ino;
-	m->size = p->fsize;
-	m->mtime = p->fmtime;
-	m->ctime = p->fctime;
+	m->id = p->id;
 	struct qb_image **pp = &parked;
 	while (*pp)
 		pp = &(*pp)->next;

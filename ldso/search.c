@@ -235,7 +235,7 @@ hidden struct dso *qb_load_library(const char *name, struct dso *needed_by, cons
 		return 0;
 	}
 	for (p = qb.head; p; p = p->next)
-		if (p->dev == st.st_dev && p->ino == st.st_ino) {
+		if (p->id.dev == (uint64_t)st.st_dev && p->id.ino == (uint64_t)st.st_ino) {
 			if (a.fd >= 0)
 				close(a.fd);
 			return p;
@@ -243,7 +243,7 @@ hidden struct dso *qb_load_library(const char *name, struct dso *needed_by, cons
 
 	p = qb_map_file(a.fd, &st, a.path, 0, why);
 	/* a parked image keeps the file open until it is relocated */
-	if (a.fd >= 0 && (!p || !p->reused))
+	if (a.fd >= 0 && (!p || !p->pending))
 		close(a.fd);
 	if (!p)
 		return 0;

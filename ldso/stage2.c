@@ -50,8 +50,8 @@ static void setup_ldso(const char *name)
 		qb_fatal("%s: %s", QB_LDSO_NAME, why);
 	struct stat st;
 	if (!stat(name, &st)) {
-		p->dev = st.st_dev;
-		p->ino = st.st_ino;
+		p->id.dev = st.st_dev;
+		p->id.ino = st.st_ino;
 	}
 	for (size_t i = 0; i < p->phnum; i++)
 		if (p->phdr[i].p_type == PT_GNU_RELRO) {

@@ -122,14 +122,14 @@ static void expect_refusal(const char *tool, const char *opt, const char *file, 
  * to rewrite their symbol indices through it and index past its table. */
 Test(fuzz_findings, linkopt_versym_over_relocs_x86_64)
 {
-	expect_refusal(FZT_LINKOPT, "-o", "fuzz/x86_64-versym-over-relocs.so", 2, "DT_VERSYM overlaps DT_RELA");
-	expect_refusal(FZT_LINKOPT_ASAN, "-o", "fuzz/x86_64-versym-over-relocs.so", 2, "DT_VERSYM overlaps DT_RELA");
+	expect_refusal(FZT_LINKOPT, "-o", "fuzz/x86_64-versym-over-relocs.elf", 2, "DT_VERSYM overlaps DT_RELA");
+	expect_refusal(FZT_LINKOPT_ASAN, "-o", "fuzz/x86_64-versym-over-relocs.elf", 2, "DT_VERSYM overlaps DT_RELA");
 }
 
 Test(fuzz_findings, linkopt_versym_over_relocs_i386)
 {
-	expect_refusal(FZT_LINKOPT, "-o", "fuzz/i386-versym-over-relocs.so", 2, "DT_VERSYM overlaps DT_REL");
-	expect_refusal(FZT_LINKOPT_ASAN, "-o", "fuzz/i386-versym-over-relocs.so", 2, "DT_VERSYM overlaps DT_REL");
+	expect_refusal(FZT_LINKOPT, "-o", "fuzz/i386-versym-over-relocs.elf", 2, "DT_VERSYM overlaps DT_REL");
+	expect_refusal(FZT_LINKOPT_ASAN, "-o", "fuzz/i386-versym-over-relocs.elf", 2, "DT_VERSYM overlaps DT_REL");
 }
 
 /* A PT_PHDR the loader would read its program headers through at an
