@@ -30,6 +30,9 @@ int qb_table_valid(const void *tab, size_t size, uint32_t nsyms_expected)
 	if ((h.flags & QB_TF_VALUES) && (h.hdr_size < QB_TABLE_HDR3_SIZE || !(h.flags & QB_TF_HINTS) ||
 	    !array_ok(h.value_off, h.nsyms, size, h.hdr_size)))
 		return 0;
+	if ((h.flags & QB_TF_SCOPE) && (h.hdr_size < QB_TABLE_HDR4_SIZE ||
+	    (~h.flags & (QB_TF_HINTS | QB_TF_GNUHASH)) || !array_ok(h.definer_off, h.nsyms, size, h.hdr_size)))
+		return 0;
 	if ((h.flags & QB_TF_GNUHASH) && !array_ok(h.gnu_off, h.nsyms, size, h.hdr_size))
 		return 0;
 	if ((h.flags & QB_TF_SYSVHASH) && !array_ok(h.sysv_off, h.nsyms, size, h.hdr_size))
@@ -67,6 +70,14 @@ const uint32_t *qb_table_values(const void *tab)
 	if (!(h->flags & QB_TF_VALUES))
 		return NULL;
 	return (const uint32_t *)((const char *)tab + h->value_off);
+}
+
+const uint32_t *qb_table_definers(const void *tab)
+{
+	const struct qb_table_hdr *h = tab;
+	if (!(h->flags & QB_TF_SCOPE))
+		return NULL;
+	return (const uint32_t *)((const char *)tab + h->definer_off);
 }
 
 const struct qb_needed_id *qb_table_needed(const void *tab, uint32_t *n)

@@ -52,6 +52,7 @@
 #define QB_TF_HINTS     0x20 /* hint_off and needed_off valid */
 #define QB_TF_SELFID    0x40 /* self_id valid */
 #define QB_TF_VALUES    0x80 /* value_off valid (with QB_TF_HINTS) */
+#define QB_TF_SCOPE     0x100 /* definer_off valid (with QB_TF_HINTS, QB_TF_GNUHASH) */
 
 /* Little-endian, 4-byte aligned, identical for ELFCLASS32 and ELFCLASS64. */
 struct qb_table_hdr {
@@ -71,11 +72,20 @@ struct qb_table_hdr {
 	/* Present when hdr_size >= QB_TABLE_HDR3_SIZE: */
 	uint32_t value_off;  /* uint32_t value[nsyms]: the hinted definition's st_value */
 	uint32_t reserved2;
+	/* Present when hdr_size >= QB_TABLE_HDR4_SIZE: */
+	uint32_t definer_off; /* uint32_t definer[nsyms]: 1 + index in needed[], 0 */
+	uint32_t reserved3;
 };
 
 #define QB_TABLE_HDR1_SIZE 24
 #define QB_TABLE_HDR2_SIZE 48
 #define QB_TABLE_HDR3_SIZE 56
+#define QB_TABLE_HDR4_SIZE 64
+
+/* needed[].dynidx of an object of the global scope that defines what a
+ * reference not bound directly finds there (docs/FORMAT.md 2.4); an
+ * identity of 0 names the object holding the table. */
+#define QB_NEEDED_SCOPE 0xfffc
 
 /* The identity a referencing object expects of one DT_NEEDED library. */
 struct qb_needed_id {
@@ -103,6 +113,8 @@ const uint32_t *qb_table_hints(const void *tab);
 const struct qb_needed_id *qb_table_needed(const void *tab, uint32_t *n);
 /* The hinted definitions' values (QB_TF_VALUES), or NULL. */
 const uint32_t *qb_table_values(const void *tab);
+/* The definers in the global scope (QB_TF_SCOPE), or NULL. */
+const uint32_t *qb_table_definers(const void *tab);
 /* This object's identity (QB_TF_SELFID); 0 when absent. */
 uint64_t qb_table_self_id(const void *tab);
 

@@ -101,6 +101,8 @@ hidden void qb_fast_setup(struct dso *p)
 			if (!qb.no_direct && !qb.no_hints) {
 				p->hints = qb_table_hints(tab);
 				p->values = qb_table_values(tab);
+				if (p->pre_gnu)
+					p->definers = qb_table_definers(tab);
 			}
 		} else {
 			note(p, "the quickbind table");
@@ -343,6 +345,53 @@ hidden int qb_direct_lookup(struct dso *p, size_t symi, struct qb_symreq *r, str
 	return 1;
 }
 
+/* The definition the standard lookup finds for reference symi of p, by
+ * the definer linkopt recorded (docs/FORMAT.md 2.4), without a name: the
+ * first object of the global scope, in load order, that is the definer
+ * (its identity, so the definition at the hint is the one linkopt saw)
+ * is the answer when every object before it lacks the name, which its
+ * bloom filter proves for the name's hash (a "maybe", or an object
+ * without DT_GNU_HASH, leaves the question to the standard lookup); the
+ * definer's hash chain must hold the name's hash at the hint, as for a
+ * definition hint (docs/FORMAT.md 2.1). The
+ * objects before the definer are asked as the lookup asks them, so
+ * preloaded objects, interposers and libraries added since linkopt ran
+ * are honoured; a definer not in the global scope decides nothing.
+ * 0: the standard lookup must decide. */
+hidden int qb_scope_def(struct dso *p, size_t symi, struct symdef *out)
+{
+	uint32_t k = p->definers[symi] - 1, hint = p->hints[symi];
+	if (k >= p->nneeded_ids || p->needed_ids[k].dynidx != QB_NEEDED_SCOPE || !hint)
+		return 0;
+	const struct qb_needed_id *e = &p->needed_ids[k];
+	uint64_t want = (uint64_t)e->id[1] << 32 | e->id[0];
+	uint32_t h = p->pre_gnu[symi];
+	for (struct dso *x = qb.head; x; x = x->next) {
+		if (!x->global)
+			continue;
+		if (want ? x->self_id == want : x == p) {
+			/* a damaged table's hint: the name's hash must be
+			 * the chain's at the hint, and the definition one the
+			 * lookup's own test accepts (linkopt records no other) */
+			if (!x->gh_bloom || hint < x->gh_symoffset || hint >= x->nsyms ||
+			    (x->gh_chain[hint] | 1) != (h | 1))
+				return 0;
+			const Sym *s = x->syms + hint;
+			unsigned t = ST_TYPE(s->st_info);
+			if (!s->st_shndx || !(QB_OK_TYPES >> t & 1) || !(QB_OK_BINDS >> ST_BIND(s->st_info) & 1) ||
+			    (!s->st_value && t != STT_TLS))
+				return 0;
+			out->sym = (Sym *)s;
+			out->dso = x;
+			return 1;
+		}
+		qb.stats.probes++;
+		if (!x->gh_bloom || qb_gnu_bloom_maybe(x, h))
+			return 0;
+	}
+	return 0;
+}
+
 /* Does t define a symbol that external references may not bind to
  * directly? Asked once per object; only definitions the GNU hash table
  * holds can be hinted. */
@@ -373,10 +422,7 @@ static int noextdirect_any(struct dso *t)
  * there are more than max. */
 static int gnu_same_hash(const struct dso *t, uint32_t h, uint32_t *out, size_t *n, size_t max)
 {
-	const size_t bits = 8 * sizeof(size_t);
-	size_t word = t->gh_bloom[(h / bits) & t->gh_bloom_mask];
-	size_t mask = (size_t)1 << (h % bits) | (size_t)1 << ((h >> t->gh_shift) % bits);
-	if ((word & mask) != mask)
+	if (!qb_gnu_bloom_maybe(t, h))
 		return 1;
 	for (uint32_t i = t->gh_buckets[h % t->gh_nbuckets]; i && i < t->nsyms; i++) {
 		if ((t->gh_chain[i] | 1) == (h | 1)) {

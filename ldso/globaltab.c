@@ -33,14 +33,7 @@
 
 hidden struct qb_gtab qb_gtab;
 
-#define WORD_BITS (8 * sizeof(size_t))
 
-static inline int bloom_ok(const struct dso *p, uint32_t h)
-{
-	size_t word = p->gh_bloom[(h / WORD_BITS) & p->gh_bloom_mask];
-	size_t mask = (size_t)1 << (h % WORD_BITS) | (size_t)1 << ((h >> p->gh_shift) % WORD_BITS);
-	return (word & mask) == mask;
-}
 
 /* Can p's symbols be entered? Symbol indices must fit an entry. */
 static int enterable(const struct dso *p, uint32_t order)
@@ -77,11 +70,11 @@ static int enter(const struct dso *p, uint32_t order, struct qb_gt_ent *tmp, siz
 			uint32_t c = chain[i], h0 = c & ~1u, r0 = h0 % nb;
 			uint32_t r1 = r0 + 1 == nb ? 0 : r0 + 1;
 			uint32_t ref = order << QB_GT_SYMBITS | (uint32_t)i;
-			if (r0 == b && bloom_ok(p, h0)) {
+			if (r0 == b && qb_gnu_bloom_maybe(p, h0)) {
 				tmp[k++] = (struct qb_gt_ent){ h0, ref };
 				cnt[(h0 & mask) + 1]++;
 			}
-			if (r1 == b && bloom_ok(p, h0 | 1)) {
+			if (r1 == b && qb_gnu_bloom_maybe(p, h0 | 1)) {
 				tmp[k++] = (struct qb_gt_ent){ h0 | 1, ref };
 				cnt[((h0 | 1) & mask) + 1]++;
 			}

@@ -95,6 +95,10 @@ hidden void qb_debug_stats(const char *when)
 	s->prehashed += s->hinted_fast;
 	s->lookups += s->hinted_fast;
 	s->hinted_fast = 0;
+	if (!qb.verify) {  /* verify mode counted the lookup it made */
+		s->lookups += s->scoped;
+		s->prehashed += s->scoped;
+	}
 	char kinds[512];
 	size_t k = 0;
 	for (size_t i = 0; i < sizeof kind_names / sizeof *kind_names && k < sizeof kinds - 40; i++)
@@ -105,8 +109,9 @@ hidden void qb_debug_stats(const char *when)
 	qb_dbg("statistics (%s): lookups=%zu probes=%zu probes/lookup=%.2f strcmps=%zu cache_reuses=%zu",
 		when, s->lookups, s->probes, s->lookups ? (double)s->probes / s->lookups : 0.0,
 		s->strcmps, s->cache_hits);
-	qb_dbg("statistics (%s): direct_hits=%zu direct_misses=%zu interposer_hits=%zu precomputed_hashes=%zu names_hashed=%zu definition_hints=%zu",
-		when, s->direct_hits, s->direct_misses, s->interposer_hits, s->prehashed, s->hashed, s->hinted);
+	qb_dbg("statistics (%s): direct_hits=%zu direct_misses=%zu interposer_hits=%zu precomputed_hashes=%zu names_hashed=%zu definition_hints=%zu scope_definers=%zu",
+		when, s->direct_hits, s->direct_misses, s->interposer_hits, s->prehashed, s->hashed, s->hinted,
+		s->scoped);
 	if (s->memo_recorded || s->memo_objs)
 		qb_dbg("statistics (%s): memo_recorded=%zu memo_reused=%zu memo_bindings=%zu memo_bytes=%zu",
 			when, s->memo_recorded, s->memo_objs, s->memo_binds, qb_memo_bytes());

@@ -126,6 +126,7 @@ struct dso {
 	const uint32_t *pre_sysv;   /* SysV hash of each dynamic symbol name */
 	const uint32_t *hints;      /* definition index in the direct target */
 	const uint32_t *values;     /* that definition's st_value (0: read the target) */
+	const uint32_t *definers;   /* 1 + needed_ids index of a scope definer, 0 */
 	uint64_t self_id;           /* identity of this object's symbol table */
 	const Phdr *tabseg;         /* linkopt's segment, released whole (fastpath.c) */
 	const struct qb_needed_id *needed_ids;
@@ -183,6 +184,7 @@ struct qb_state {
 		size_t lookups, probes, strcmps, relocs, cache_hits;
 		size_t direct_hits, direct_misses, interposer_hits, prehashed, hashed, hinted;
 		size_t hinted_fast;  /* bound in the relocation loop by a hint */
+		size_t scoped;       /* bound through a scope definer (fastpath.c) */
 		size_t memo_objs, memo_binds, memo_recorded;  /* bindmemo.c */
 		size_t reopened, reopen_settled;  /* reopen.c */
 		size_t bykind[RK_TLSDESC + 1];
@@ -335,6 +337,20 @@ hidden void qb_fast_needed(struct dso *p, size_t idx, struct dso *dep);
 hidden void qb_symreq_for(struct qb_symreq *r, struct dso *p, size_t symi,
 	const char *name, const struct qb_verreq *ver);
 hidden int qb_direct_lookup(struct dso *p, size_t symi, struct qb_symreq *r, struct symdef *out);
+hidden int qb_scope_def(struct dso *p, size_t symi, struct symdef *out);
+/* May p's DT_GNU_HASH hold a name with hash h? Its bloom filter's two
+ * bits; "no" is certain (p must have a GNU hash table). */
+static inline int qb_gnu_bloom_maybe(const struct dso *p, uint32_t h)
+{
+	const size_t bits = 8 * sizeof(size_t);
+	size_t word = p->gh_bloom[(h / bits) & p->gh_bloom_mask];
+	size_t mask = (size_t)1 << (h % bits) | (size_t)1 << ((h >> p->gh_shift) % bits);
+	return (word & mask) == mask;
+}
+/* Symbol types and bindings a reference may bind to (lookup.c). */
+#define QB_OK_TYPES (1 << STT_NOTYPE | 1 << STT_OBJECT | 1 << STT_FUNC | \
+	1 << STT_COMMON | 1 << STT_TLS | 1 << STT_GNU_IFUNC)
+#define QB_OK_BINDS (1 << STB_GLOBAL | 1 << STB_WEAK | 1 << STB_GNU_UNIQUE)
 /* The hinted relocation loop: relocations it cannot bind go to slow. */
 typedef void (*qb_slow_reloc_fn)(struct dso *p, void *ctx, size_t info, size_t off,
 	size_t addend, int rela);

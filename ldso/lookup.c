@@ -6,12 +6,9 @@
 #include "elfhash.h"
 #include "namehash.h"
 
-#define WORD_BITS (8 * sizeof(size_t))
 
-/* Symbol types and bindings a reference may bind to. */
-#define OK_TYPES (1 << STT_NOTYPE | 1 << STT_OBJECT | 1 << STT_FUNC | \
-	1 << STT_COMMON | 1 << STT_TLS | 1 << STT_GNU_IFUNC)
-#define OK_BINDS (1 << STB_GLOBAL | 1 << STB_WEAK | 1 << STB_GNU_UNIQUE)
+#define OK_TYPES QB_OK_TYPES
+#define OK_BINDS QB_OK_BINDS
 
 /* Equality of two NUL-terminated names, a word at a time. Whole words
  * are read only while both stay inside their current page, so no read can
@@ -102,9 +99,7 @@ static __attribute__((noinline)) int candidate(struct dso *p, size_t i, const st
 static inline Sym *gnu_lookup(struct dso *p, const struct qb_symreq *r)
 {
 	uint32_t h = r->gnu_h;
-	size_t word = p->gh_bloom[(h / WORD_BITS) & p->gh_bloom_mask];
-	size_t mask = (size_t)1 << (h % WORD_BITS) | (size_t)1 << ((h >> p->gh_shift) % WORD_BITS);
-	if ((word & mask) != mask)
+	if (!qb_gnu_bloom_maybe(p, h))
 		return 0;
 	uint32_t i = p->gh_buckets[h % p->gh_nbuckets];
 	if (!i)

@@ -48,6 +48,21 @@ static void verify_direct(struct dso *p, struct qb_symreq *r, struct symdef *dir
 	*direct = std;
 }
 
+/* LD_DIRECT_VERIFY: the scope definer's answer against the standard one
+ * (which is kept). */
+static void verify_scoped(struct dso *p, size_t symi, const char *name, const struct symdef *std)
+{
+	struct symdef def;
+	if (!qb_scope_def(p, symi, &def))
+		return;
+	qb.stats.scoped++;
+	if (def.sym == std->sym)
+		return;
+	qb.verify_diffs++;
+	qb_dbg("verify: %s: %s: scope definer gives %s, standard lookup gives %s", p->name, name,
+		def.dso->name, std->sym ? std->dso->name : "<undefined>");
+}
+
 /* dlopen(RTLD_LAZY): a PLT slot whose function no object defines yet is
  * left alone and tried again when later objects join the global scope
  * (a call through it before then faults, as in musl). The list changes
@@ -85,6 +100,12 @@ static inline __attribute__((always_inline)) int resolve(struct resolver *rs, si
 	}
 	if (!copy && p->syminfo && qb_bind_hinted(p, symi, out))
 		goto bound;
+	/* the definer linkopt recorded in the global scope: no name read */
+	if (!copy && p->definers && !qb.verify && !(qb.debug & (QB_DBG_BINDINGS | QB_DBG_DIRECT)) &&
+	    qb_scope_def(p, symi, out)) {
+		qb.stats.scoped++;
+		goto bound;
+	}
 	Sym *ref = p->syms + symi;
 	if (ST_BIND(ref->st_info) == STB_LOCAL) {
 		out->sym = ref;
@@ -103,6 +124,8 @@ static inline __attribute__((always_inline)) int resolve(struct resolver *rs, si
 			verify_direct(p, &r, out);
 	} else {
 		*out = qb_lookup(&r, copy ? p : 0, p->reloc_root);
+		if (qb.verify && !copy && p->definers)
+			verify_scoped(p, symi, name, out);
 	}
 	if (qb.debug & QB_DBG_BINDINGS)
 		qb_dbg("binding file %s to %s: symbol `%s'", p->name,

@@ -79,6 +79,7 @@ endef
 # corrupt/FIELD/libuser.so: interpose/opt/libuser.so with FIELD broken by
 # qbcorrupt; corrupt/sysv_off/sysv/libuser.so: the same for the SysV-only
 # build, the one whose table has SysV hash values.
+FP_SCOPE_CORRUPT := definers_range definer_hints_range
 FP_CORRUPT_FIELDS := boundto_range boundto_notneeded syminfo_addr syminsz_small \
 	syminent_wrong magic version hdr_size_small hdr_size_big nsyms gnu_off \
 	gnu_off_unaligned sysv_off_claimed tablesz_big table_addr hint_off hints_wrong needed_id \
@@ -111,6 +112,18 @@ $(call fp_lib,$(1),weak/libw2.so,weak/libw2.c)
 $(call fp_lib,$(1),weak/libw3.so,weak/libw3.c,weak/libw1.so weak/libw2.so,-lw1 -lw2)
 $(call fp_exe,$(1),weak/prog,weak/main.c,weak/libw3.so,-lw3 -lw1 -lw2)
 $(call fp_opt,$(1),weak,libw1.so libw2.so libw3.so prog)
+# a preload defining the vague names; libw1 as built (no linkopt table);
+# libw3 with its scope definers broken
+$(call fp_lib,$(1),weak/libwpre.so,weak/libwpre.c)
+$(FPT_$(1))/weak/orig/libw1.so: $(FPT_$(1))/weak/libw1.so
+	@mkdir -p $$(@D)
+	$(Q)cp $$< $$@
+FP_FIXTURES_$(1) += $(FPT_$(1))/weak/orig/libw1.so
+$(FP_SCOPE_CORRUPT:%=$(FPT_$(1))/weak/%/libw3.so): $(FPT_$(1))/weak/%/libw3.so: \
+		$(FPT_$(1))/weak/opt/.stamp $(FPT_x86_64)/qbcorrupt
+	@mkdir -p $$(@D)
+	$(Q)$(FPT_x86_64)/qbcorrupt $$* $(FPT_$(1))/weak/opt/libw3.so $$@
+FP_FIXTURES_$(1) += $(FP_SCOPE_CORRUPT:%=$(FPT_$(1))/weak/%/libw3.so)
 
 # ------------------------------------------- pages given back after start-up --
 $(call fp_lib,$(1),resident/libbig.so,resident/libbig.c,,-Wl$(fp_comma)--hash-style=both)

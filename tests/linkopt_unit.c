@@ -115,12 +115,12 @@ Test(qbtable, values_validated)
 	for (uint32_t i = 1; i < e.nsyms; i++)
 		values[i] = hints[i] = i;
 	size_t len;
-	uint8_t *t = qbt_build_hints(&e, QB_TF_DIRECT, hints, values, NULL, 0, &len);
+	uint8_t *t = qbt_build_hints(&e, QB_TF_DIRECT, hints, values, NULL, NULL, 0, &len);
 	cr_assert(qb_table_valid(t, len, e.nsyms));
 	struct qb_table_hdr h;
 	memcpy(&h, t, sizeof h);
 	cr_assert(h.flags & QB_TF_VALUES);
-	cr_assert_eq(h.hdr_size, QB_TABLE_HDR3_SIZE);
+	cr_assert_eq(h.hdr_size, QB_TABLE_HDR4_SIZE);
 	const uint32_t *got = qb_table_values(t);
 	for (uint32_t i = 1; i < e.nsyms; i++)
 		cr_assert_eq(got[i], i);
@@ -138,6 +138,56 @@ Test(qbtable, values_validated)
 	free(t);
 	free(hints);
 	free(values);
+	elf_free(&e);
+}
+
+/* Scope definers (QB_TF_SCOPE) come with hints and GNU hash values, in a
+ * header that has room for definer_off, and inside the table; otherwise
+ * the table is refused. */
+Test(qbtable, definers_validated)
+{
+	struct elf e;
+	cr_assert_eq(elf_load_file(&e, real_libs[1]), 0, "%s", e.err);
+	uint32_t *hints = calloc(e.nsyms, 4), *values = calloc(e.nsyms, 4), *def = calloc(e.nsyms, 4);
+	cr_assert(hints && values && def);
+	for (uint32_t i = 1; i < e.nsyms; i++)
+		hints[i] = def[i] = i;
+	struct needed_id nd = { QB_NEEDED_SCOPE, 0 };
+	size_t len;
+	uint8_t *t = qbt_build_hints(&e, QB_TF_DIRECT, hints, values, def, &nd, 1, &len);
+	cr_assert(qb_table_valid(t, len, e.nsyms));
+	struct qb_table_hdr h;
+	memcpy(&h, t, sizeof h);
+	cr_assert(h.flags & QB_TF_SCOPE);
+	const uint32_t *got = qb_table_definers(t);
+	cr_assert_not_null(got);
+	for (uint32_t i = 1; i < e.nsyms; i++)
+		cr_assert_eq(got[i], i);
+	uint32_t nn;
+	const struct qb_needed_id *n = qb_table_needed(t, &nn);
+	cr_assert_eq(nn, 1);
+	cr_assert_eq(n[0].dynidx, QB_NEEDED_SCOPE);
+	size_t doff = offsetof(struct qb_table_hdr, definer_off);
+	wr32(t + doff, (uint32_t)len - 4); /* runs past the end */
+	cr_assert(!qb_table_valid(t, len, e.nsyms), "definers outside the table accepted");
+	wr32(t + doff, 2); /* unaligned, inside the header */
+	cr_assert(!qb_table_valid(t, len, e.nsyms), "definers overlapping the header accepted");
+	wr32(t + doff, h.definer_off);
+	wr32(t + 8, h.flags & ~QB_TF_HINTS);
+	cr_assert(!qb_table_valid(t, len, e.nsyms), "definers without hints accepted");
+	wr32(t + 8, h.flags & ~QB_TF_GNUHASH);
+	cr_assert(!qb_table_valid(t, len, e.nsyms), "definers without GNU hash values accepted");
+	wr32(t + 8, h.flags);
+	wr16(t + 6, QB_TABLE_HDR3_SIZE);
+	cr_assert(!qb_table_valid(t, len, e.nsyms), "definers in a header without definer_off accepted");
+	wr16(t + 6, QB_TABLE_HDR4_SIZE);
+	cr_assert(qb_table_valid(t, len, e.nsyms));
+	wr32(t + 8, h.flags & ~QB_TF_SCOPE);
+	cr_assert_null(qb_table_definers(t), "definers without the flag");
+	free(t);
+	free(hints);
+	free(values);
+	free(def);
 	elf_free(&e);
 }
 

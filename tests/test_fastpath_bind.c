@@ -108,6 +108,85 @@ Test(FP_SUITE(fastpath), weak_and_vague_definitions_in_several_libraries)
 	run_result_free(&r);
 }
 
+/* The vague references of libw3 (and libw2's own call of vague) carry
+ * the definer the program's load finds them in (libw1, docs/FORMAT.md
+ * 2.4), and are bound there without their names being read: the same
+ * output as musl's loader, and verify mode finds no difference. */
+Test(FP_SUITE(fastpath), vague_references_bound_through_their_scope_definer)
+{
+	const char *argv[] = {fp_linkopt(), "--dump", lt_fixture_path("weak/opt/libw3.so"), NULL};
+	char *dump = command_output(argv);
+	cr_assert(strstr(dump, "<scope definer>"), "libw3 records no scope definer:\n%s", dump);
+	free(dump);
+	struct fp_run ref = {.dir = "weak", .prog = "prog", .libpath = "."};
+	struct fp_run qb = {.dir = "weak", .prog = "opt/prog", .libpath = "opt"};
+	struct run_result r;
+	fp_expect_same(&ref, &qb, &r);
+	cr_expect(strstr(r.out, "w3: vague=w1-weak wdata=1 typeinfo=w1-typeinfo"), "%s", r.out);
+	long n = fp_stat(r.err, "start-up", "scope_definers");
+	cr_expect_geq(n, 3, "libw3's two references and libw2's call of vague:\n%s", r.err);
+	run_result_free(&r);
+	struct fp_run ver = {.dir = "weak", .prog = "opt/prog", .libpath = "opt",
+			     .env = ENV("LD_DIRECT_VERIFY=1")};
+	fp_expect_same(&ref, &ver, &r);
+	cr_expect_eq(fp_stat(r.err, "start-up", "verify_differences"), 0, "%s", r.err);
+	cr_expect_eq(fp_stat(r.err, "start-up", "scope_definers"), n, "%s", r.err);
+	run_result_free(&r);
+}
+
+/* A preloaded library defines the vague names ahead of the definer
+ * linkopt recorded: its bloom filter sends those references to the
+ * standard lookup, which finds the preload, as musl's loader does. */
+Test(FP_SUITE(fastpath), preloaded_definition_overrides_the_scope_definer)
+{
+	struct fp_run ref = {.dir = "weak", .prog = "prog", .libpath = ".",
+			     .env = ENV("LD_PRELOAD=./libwpre.so")};
+	struct fp_run qb = {.dir = "weak", .prog = "opt/prog", .libpath = "opt",
+			    .env = ENV("LD_PRELOAD=./libwpre.so")};
+	struct run_result r;
+	fp_expect_same(&ref, &qb, &r);
+	cr_expect(strstr(r.out, "w3: vague=preload wdata=9 typeinfo=preload-typeinfo"), "%s", r.out);
+	cr_expect_eq(fp_stat(r.err, "start-up", "scope_definers"), 0, "%s", r.err);
+	run_result_free(&r);
+}
+
+/* libw1 replaced by the library as built (no identity): no reference
+ * may take its recorded definitions; all are looked up, as by musl. */
+Test(FP_SUITE(fastpath), replaced_scope_definer_is_not_trusted)
+{
+	struct fp_run ref = {.dir = "weak", .prog = "prog", .libpath = "."};
+	struct fp_run qb = {.dir = "weak", .prog = "opt/prog", .libpath = "orig:opt"};
+	struct run_result r;
+	fp_expect_same(&ref, &qb, &r);
+	cr_expect(strstr(r.out, "w3: vague=w1-weak"), "%s", r.out);
+	cr_expect_eq(fp_stat(r.err, "start-up", "scope_definers"), 0, "%s", r.err);
+	run_result_free(&r);
+}
+
+/* libw3's scope definers broken (past needed[], or a definition past the
+ * definer's symbols): ignored for those references, which are looked
+ * up; the other objects' definers still serve. */
+static void scope_corrupt(const char *field)
+{
+	char libpath[64];
+	snprintf(libpath, sizeof libpath, "%s:opt", field);
+	struct fp_run ref = {.dir = "weak", .prog = "prog", .libpath = "."};
+	struct fp_run good = {.dir = "weak", .prog = "opt/prog", .libpath = "opt"};
+	struct fp_run bad = {.dir = "weak", .prog = "opt/prog", .libpath = libpath,
+			     .env = ENV("LD_DEBUG=statistics,libs")};
+	struct run_result g, r;
+	fp_expect_same(&ref, &good, &g);
+	fp_expect_same(&ref, &bad, &r);
+	cr_assert(has_line(r.err, field, "libw3.so"), "the broken libw3.so was not loaded:\n%s", r.err);
+	cr_expect_lt(fp_stat(r.err, "start-up", "scope_definers"), fp_stat(g.err, "start-up", "scope_definers"),
+		     "broken definers (%s) were used:\n%s", field, r.err);
+	run_result_free(&g);
+	run_result_free(&r);
+}
+
+Test(FP_SUITE(fastpath), scope_definer_index_out_of_range) { scope_corrupt("definers_range"); }
+Test(FP_SUITE(fastpath), scope_definition_out_of_range) { scope_corrupt("definer_hints_range"); }
+
 Test(FP_SUITE(fastpath), symbol_defined_in_two_needed_libraries)
 {
 	cr_assert_eq(dump_flags("dup/opt/libd12.so", "dup_fn"), 0x2000);

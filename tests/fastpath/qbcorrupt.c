@@ -217,6 +217,22 @@ int main(int argc, char **argv)
 				hint[i] = bad;
 				changed++;
 			}
+	} else if (!strcmp(field, "definers_range") || !strcmp(field, "definer_hints_range")) {
+		/* scope definers (docs/FORMAT.md 2.4) past needed[], or
+		 * their definitions past the definer's symbols */
+		need_flag(h, QB_TF_SCOPE, "scope definers");
+		uint32_t *def = at(qoff + h->definer_off, 4ull * h->nsyms);
+		uint32_t *hint = at(qoff + h->hint_off, 4ull * h->nsyms);
+		int range = !strcmp(field, "definers_range");
+		changed = 0;
+		for (uint32_t i = 1; i < h->nsyms; i++)
+			if (def[i]) {
+				if (range)
+					def[i] = h->nneeded + 1 + i;
+				else
+					hint[i] = 0xfffffff0u;
+				changed++;
+			}
 	} else if (!strcmp(field, "si_flags")) {
 		/* direct entries with one more flag (lazy loading): still
 		 * direct, but not the form linkopt writes */

@@ -6,8 +6,15 @@
 #include "elfhash.h"
 #include "qbtable.h"
 #include "appview.h"
+#include "tables.h"
 
 #include <stdio.h>
+
+/* The symbol types and bindings the loader's standard lookup accepts in
+ * a definition (ldso/lookup.c). */
+#define OK_TYPES (1u << STT_NOTYPE | 1u << STT_OBJECT | 1u << STT_FUNC | \
+	1u << STT_COMMON | 1u << STT_TLS | 1u << STT_GNU_IFUNC)
+#define OK_BINDS (1u << STB_GLOBAL | 1u << STB_WEAK | 1u << STB_GNU_UNIQUE)
 
 int symbol_exported(const struct elf *e, uint32_t i)
 {
@@ -62,9 +69,14 @@ static size_t slot_of(const struct defmap *m, const char *name, uint32_t h)
 
 int defmap_build(struct defmap *m, const struct closure *c, unsigned first_lib)
 {
+	return defmap_build_range(m, c, first_lib, c->n);
+}
+
+int defmap_build_range(struct defmap *m, const struct closure *c, unsigned first_lib, unsigned end_lib)
+{
 	memset(m, 0, sizeof *m);
 	size_t nnames = 0;
-	for (unsigned l = first_lib; l < c->n; l++) {
+	for (unsigned l = first_lib; l < end_lib && l < c->n; l++) {
 		const struct elf *e = &c->libs[l].e;
 		for (uint32_t i = 1; i < e->nsyms; i++) {
 			if (!symbol_exported(e, i))
@@ -134,6 +146,22 @@ static int version_ok(const struct closure *c, const struct defnode *d, const st
 {
 	const struct elf *e = &c->libs[d->lib].e;
 	uint16_t vs = elf_versym(e, d->sym);
+	struct qb_verdef_ent def;
+	return qb_version_match(vs, e->versym_off != 0, elf_verdef_ent(e, vs, &def) ? &def : NULL, need);
+}
+
+/* Is symbol i of e a definition the loader's standard lookup accepts for
+ * a reference of that name requiring need? (The name is the caller's.) */
+static int lookup_accepts(const struct elf *e, uint32_t i, const struct qb_verreq *need)
+{
+	Elf64_Sym s;
+	elf_sym_get(e, i, &s);
+	unsigned t = ELF64_ST_TYPE(s.st_info), b = ELF64_ST_BIND(s.st_info);
+	if (s.st_shndx == SHN_UNDEF || !(OK_TYPES >> t & 1) || !(OK_BINDS >> b & 1))
+		return 0;
+	if (!s.st_value && t != STT_TLS)
+		return 0;
+	uint16_t vs = elf_versym(e, i);
 	struct qb_verdef_ent def;
 	return qb_version_match(vs, e->versym_off != 0, elf_verdef_ent(e, vs, &def) ? &def : NULL, need);
 }
@@ -210,8 +238,90 @@ static int views_agree(const struct closure *c, const struct defmap *vm, const c
 	return !bad;
 }
 
+/* The symbols the object's relocations name. */
+static unsigned char *referenced(const struct elf *e)
+{
+	unsigned char *ref = calloc(e->nsyms ? e->nsyms : 1, 1);
+	const struct { uint64_t off, size; int rela; } t[2] = {
+		{ e->rel_off, e->rel_size, e->rel_isrela }, { e->plt_off, e->plt_size, e->plt_isrela } };
+	for (unsigned k = 0; ref && k < 2; k++) {
+		size_t re = elf_relent(e, t[k].rela);
+		for (uint64_t at = 0; t[k].size && at + re <= t[k].size; at += re) {
+			struct rel r;
+			elf_rel_get(e, t[k].off + at, t[k].rela, &r);
+			if (r.sym < e->nsyms)
+				ref[r.sym] = 1;
+		}
+	}
+	return ref;
+}
+
+/* Where the standard lookup from the start-up load of program view v
+ * finds name (version need): the first object in load order whose
+ * definition it accepts. Recorded only when that object's identity is
+ * final now: the object itself (identity 0) or a library of its closure,
+ * which linkopt wrote before it. The program's own definitions come
+ * first; it is written last, so a name it defines gets nothing. */
+static struct scope_def scope_pick(const struct closure *c, const struct appview *v,
+	const struct defmap *prog, const struct defmap *libs, const char *name, const struct qb_verreq *need)
+{
+	struct scope_def none = { 0, 0 };
+	for (const struct defnode *d = defmap_find(prog, name); d; d = d->next ? &prog->nodes[d->next - 1] : NULL)
+		if (lookup_accepts(&v->load.libs[0].e, d->sym, need))
+			return none;
+	/* libs holds the whole load in order: the start-up part first */
+	const struct defnode *d = defmap_find(libs, name);
+	for (; d && d->lib < v->nstart; d = d->next ? &libs->nodes[d->next - 1] : NULL) {
+		const struct lib *L = &v->load.libs[d->lib];
+		if (!lookup_accepts(&L->e, d->sym, need))
+			continue;
+		if (d->lib == v->self)
+			return (struct scope_def){ 0, d->sym };
+		for (unsigned k = 1; k < c->n; k++)
+			if (c->libs[k].dev == L->dev && c->libs[k].ino == L->ino)
+				return (struct scope_def){ elf_symtab_id(&L->e), d->sym };
+		return none;
+	}
+	return none;
+}
+
+/* The scope definitions of the object's references that are not bound
+ * directly, from the first program view whose start-up load holds it
+ * (vm: the views' definitions, view_defs). */
+static int scope_defs(const struct closure *c, const struct defmap *vm, const struct syminfo *si,
+	struct scope_def *sd)
+{
+	const struct elf *obj = &c->libs[0].e;
+	unsigned k = 0;
+	while (k < c->nviews && c->views[k]->self >= c->views[k]->nstart)
+		k++;
+	if (k == c->nviews)
+		return 0;
+	const struct appview *v = c->views[k];
+	struct defmap prog;
+	unsigned char *ref = referenced(obj);
+	if (!ref || defmap_build_range(&prog, &v->load, 0, 1) < 0) {
+		free(ref);
+		return -1;
+	}
+	for (uint32_t i = 1; i < obj->nsyms; i++) {
+		if (!ref[i] || (si[i].flags & SYMINFO_FLG_DIRECT))
+			continue;
+		Elf64_Sym s;
+		elf_sym_get(obj, i, &s);
+		if (ELF64_ST_BIND(s.st_info) == STB_LOCAL || !s.st_name)
+			continue;
+		struct qb_verreq req;
+		const struct qb_verreq *need = elf_verreq(obj, i, &req) ? &req : NULL;
+		sd[i] = scope_pick(c, v, &prog, &vm[k], elf_sym_name(obj, i), need);
+	}
+	defmap_free(&prog);
+	free(ref);
+	return 0;
+}
+
 int bind_compute(const struct closure *c, const struct bind_opts *o, struct syminfo *si,
-	uint32_t *hint)
+	uint32_t *hint, struct scope_def *sd)
 {
 	const struct elf *obj = &c->libs[0].e;
 	struct defmap m;
@@ -274,9 +384,10 @@ int bind_compute(const struct closure *c, const struct bind_opts *o, struct symi
 				hint[i] = first->sym;
 		}
 	}
+	int rc = sd ? scope_defs(c, vm, si, sd) : 0;
 	for (unsigned k = 0; k < c->nviews; k++)
 		defmap_free(&vm[k]);
 	free(vm);
 	defmap_free(&m);
-	return 0;
+	return rc;
 }

@@ -69,7 +69,7 @@ int check_file(const char *path, const struct opts *o)
 		return LO_STALE;
 	}
 	struct syminfo *si = calloc(e.nsyms ? e.nsyms : 1, sizeof *si);
-	if (!si || bind_compute(&c, &o->bo, si, NULL) < 0) {
+	if (!si || bind_compute(&c, &o->bo, si, NULL, NULL) < 0) {
 		free(si);
 		closure_free(&c);
 		elf_free(&e);

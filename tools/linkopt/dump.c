@@ -53,24 +53,25 @@ int dump_file(const char *path, const struct opts *o)
 		printf("DT_SYMINFO: none\n");
 	}
 	const uint8_t *qt = NULL;
-	const uint32_t *gh = NULL, *sh = NULL, *hints = NULL;
+	const uint32_t *gh = NULL, *sh = NULL, *hints = NULL, *defs = NULL;
 	if (e.qbt_off) {
 		qt = e.buf + e.qbt_off;
 		struct qb_table_hdr h;
 		memset(&h, 0, sizeof h);
 		memcpy(&h, qt, e.qbt_size < sizeof h ? e.qbt_size : sizeof h);
 		int ok = ((uintptr_t)qt & 3) == 0 && qb_table_valid(qt, e.qbt_size, e.nsyms);
-		printf("DT_QB_TABLE: %llu bytes at offset 0x%llx, version %u, flags 0x%x (%s%s%s%s%s%s%s%s), %u symbols%s\n",
+		printf("DT_QB_TABLE: %llu bytes at offset 0x%llx, version %u, flags 0x%x (%s%s%s%s%s%s%s%s%s), %u symbols%s\n",
 		       (unsigned long long)e.qbt_size, (unsigned long long)e.qbt_off, h.version, h.flags,
 		       h.flags & QB_TF_GNUHASH ? "gnuhash " : "", h.flags & QB_TF_SYSVHASH ? "sysvhash " : "",
 		       h.flags & QB_TF_DIRECT ? "direct " : "", h.flags & QB_TF_RELSORTED ? "relsorted " : "",
 		       h.flags & QB_TF_DYNSORTED ? "dynsorted " : "", h.flags & QB_TF_HINTS ? "hints " : "",
-		       h.flags & QB_TF_SELFID ? "selfid " : "", h.flags & QB_TF_VALUES ? "values" : "", h.nsyms,
+		       h.flags & QB_TF_SELFID ? "selfid " : "", h.flags & QB_TF_VALUES ? "values " : "", h.flags & QB_TF_SCOPE ? "scope" : "", h.nsyms,
 		       ok ? "" : " [INVALID]");
 		if (ok) {
 			gh = qb_table_gnu(qt);
 			sh = qb_table_sysv(qt);
 			hints = qb_table_hints(qt);
+			defs = qb_table_definers(qt);
 			uint32_t nn;
 			const struct qb_needed_id *nd = qb_table_needed(qt, &nn);
 			if (h.flags & QB_TF_SELFID)
@@ -81,6 +82,7 @@ int dump_file(const char *path, const struct opts *o)
 					rd32((const uint8_t *)&nd[k].id[0]);
 				printf("needed [%u] %s: identity 0x%016llx\n", di,
 				       di == SYMINFO_BT_PARENT ? "<parent>" :
+				       di == QB_NEEDED_SCOPE ? (id ? "<scope definer>" : "<scope definer: this object>") :
 				       di < e.ndyn ? elf_dynstr(&e, e.dyn[di].d_un.d_val) : "?",
 				       (unsigned long long)id);
 			}
@@ -90,7 +92,7 @@ int dump_file(const char *path, const struct opts *o)
 	}
 	printf("%6s  %-24s %-6s %-10s %-10s %-6s %s\n", "Index", "Bound to", "Flags", "GNU hash", "SysV hash", "Hint", "Name");
 	for (uint32_t i = 1; i < e.nsyms; i++) {
-		char b[64], g[16] = "-", s[16] = "-", hn[16] = "-";
+		char b[64], g[16] = "-", s[16] = "-", hn[24] = "-";
 		const char *name = elf_sym_name(&e, i);
 		uint16_t bt = 0, fl = 0;
 		if (si && i < nsi) {
@@ -101,7 +103,9 @@ int dump_file(const char *path, const struct opts *o)
 			snprintf(g, sizeof g, "0x%08x", gh[i]);
 		if (sh)
 			snprintf(s, sizeof s, "0x%08x", sh[i]);
-		if (hints && hints[i])
+		if (hints && hints[i] && defs && defs[i])
+			snprintf(hn, sizeof hn, "%u@%u", hints[i], defs[i] - 1);  /* in needed[defs[i] - 1] */
+		else if (hints && hints[i])
 			snprintf(hn, sizeof hn, "%u", hints[i]);
 		const char *warn = "";
 		if ((gh && gh[i] != qb_gnu_hash(name)) || (sh && sh[i] != qb_sysv_hash(name)))

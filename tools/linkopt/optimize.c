@@ -31,7 +31,7 @@ struct work {
 	size_t gnulen, sysvlen;
 	/* bindings */
 	struct syminfo *si;
-	uint32_t *hints, nneeded;
+	uint32_t *hints, *definers, nneeded;
 	struct needed_id *needed;
 	long moved;
 	/* tables */
@@ -100,19 +100,53 @@ static int reorder_symbols(struct work *w, const struct opts *o)
 	return LO_OK;
 }
 
+/* The scope definitions as the table holds them (docs/FORMAT.md 2.4):
+ * one needed[] entry per definer, definer[i] naming it, hint[i] the
+ * definition's index there. */
+static void record_definers(struct work *w, const struct scope_def *sd)
+{
+	uint32_t first = w->nneeded, any = 0;
+	for (uint32_t i = 1; i < w->e.nsyms; i++) {
+		if (!sd[i].sym)
+			continue;
+		any = 1;
+		uint32_t k = first;
+		while (k < w->nneeded && w->needed[k].id != sd[i].id)
+			k++;
+		if (k == w->nneeded)
+			w->needed[w->nneeded++] = (struct needed_id){ QB_NEEDED_SCOPE, sd[i].id };
+		w->definers[i] = k + 1;
+		w->hints[i] = sd[i].sym;
+	}
+	if (!any) {  /* no array, no flag */
+		free(w->definers);
+		w->definers = NULL;
+	}
+}
+
 /* Bindings are per symbol index: only after the order is final. */
 static int bind_symbols(struct work *w, const struct opts *o)
 {
 	struct elf *e = &w->e;
-	w->si = calloc(e->nsyms ? e->nsyms : 1, sizeof *w->si);
-	w->hints = calloc(e->nsyms ? e->nsyms : 1, sizeof *w->hints);
-	w->needed = calloc(w->c.n ? w->c.n : 1, sizeof *w->needed);
-	if (!w->si || !w->hints || !w->needed || bind_compute(&w->c, &o->bo, w->si, w->hints) < 0)
+	size_t n = e->nsyms ? e->nsyms : 1;
+	w->si = calloc(n, sizeof *w->si);
+	w->hints = calloc(n, sizeof *w->hints);
+	w->definers = calloc(n, sizeof *w->definers);
+	/* the DT_NEEDED libraries, then the scope's definers: the object
+	 * and libraries of its closure */
+	w->needed = calloc(2 * (size_t)w->c.n + 1, sizeof *w->needed);
+	struct scope_def *sd = calloc(n, sizeof *sd);
+	if (!w->si || !w->hints || !w->definers || !w->needed || !sd ||
+	    bind_compute(&w->c, &o->bo, w->si, w->hints, sd) < 0) {
+		free(sd);
 		return report(w->path, "out of memory");
+	}
 	for (unsigned k = 1; k < w->c.n; k++)
 		if (w->c.libs[k].dynidx >= 0)
 			w->needed[w->nneeded++] = (struct needed_id){ (uint32_t)w->c.libs[k].dynidx,
 				elf_symtab_id(&w->c.libs[k].e) };
+	record_definers(w, sd);
+	free(sd);
 	if (o->sort && (w->moved = rel_sort(e)) < 0)
 		return report(w->path, "out of memory");
 	return LO_OK;
@@ -159,7 +193,7 @@ static int build_tables(struct work *w, const struct opts *o)
 	uint32_t *values = hint_values(w);
 	if (!values)
 		return report(w->path, "out of memory");
-	w->qbt = qbt_build_hints(e, flags, w->hints, values, w->needed, w->nneeded, &w->qlen);
+	w->qbt = qbt_build_hints(e, flags, w->hints, values, w->definers, w->needed, w->nneeded, &w->qlen);
 	free(values);
 	w->sib = syminfo_build(w->si, e->nsyms, &w->slen);
 	if (!w->qbt || !w->sib)
@@ -252,6 +286,7 @@ static void work_free(struct work *w)
 	closure_free(&w->c);
 	free(w->si);
 	free(w->hints);
+	free(w->definers);
 	free(w->needed);
 	free(w->qbt);
 	free(w->sib);

@@ -9,11 +9,12 @@
 
 uint8_t *qbt_build(const struct elf *e, uint32_t flags, size_t *len)
 {
-	return qbt_build_hints(e, flags | QB_TF_SYSVHASH, NULL, NULL, NULL, 0, len);
+	return qbt_build_hints(e, flags | QB_TF_SYSVHASH, NULL, NULL, NULL, NULL, 0, len);
 }
 
 uint8_t *qbt_build_hints(const struct elf *e, uint32_t flags, const uint32_t *hints,
-	const uint32_t *values, const struct needed_id *needed, uint32_t nneeded, size_t *len)
+	const uint32_t *values, const uint32_t *definers, const struct needed_id *needed, uint32_t nneeded,
+	size_t *len)
 {
 	struct qb_table_hdr h;
 	memset(&h, 0, sizeof h);
@@ -37,6 +38,11 @@ uint8_t *qbt_build_hints(const struct elf *e, uint32_t flags, const uint32_t *hi
 			h.value_off = *len;
 			*len += 4ull * e->nsyms;
 		}
+		if (definers) {
+			h.flags |= QB_TF_SCOPE;
+			h.definer_off = *len;
+			*len += 4ull * e->nsyms;
+		}
 	}
 	/* self_id is filled in once the file's final bytes are known */
 	h.self_id[0] = 1;
@@ -53,6 +59,8 @@ uint8_t *qbt_build_hints(const struct elf *e, uint32_t flags, const uint32_t *hi
 			wr32(b + h.hint_off + 4 * i, hints[i]);
 		if (hints && values)
 			wr32(b + h.value_off + 4 * i, values[i]);
+		if (hints && definers)
+			wr32(b + h.definer_off + 4 * i, definers[i]);
 	}
 	for (uint32_t k = 0; k < nneeded; k++) {
 		uint8_t *p = b + h.needed_off + sizeof(struct qb_needed_id) * k;

@@ -14,11 +14,14 @@ struct needed_id {
 	uint64_t id;
 };
 /* The table with definition hints (hint[nsyms]), their values
- * (value[nsyms], when values is not NULL) and the identities of
- * the needed libraries; self_id is a placeholder until qbt_set_self_id.
- * SysV hash values are written only when flags has QB_TF_SYSVHASH. */
+ * (value[nsyms], when values is not NULL), the scope's definers
+ * (definer[nsyms], when definers is not NULL) and the identities of
+ * the needed libraries and definers; self_id is a placeholder until
+ * qbt_set_self_id. SysV hash values are written only when flags has
+ * QB_TF_SYSVHASH. */
 uint8_t *qbt_build_hints(const struct elf *e, uint32_t flags, const uint32_t *hints,
-	const uint32_t *values, const struct needed_id *needed, uint32_t nneeded, size_t *len);
+	const uint32_t *values, const uint32_t *definers, const struct needed_id *needed, uint32_t nneeded,
+	size_t *len);
 /* Identity of e's symbol table (docs/FORMAT.md, section 2.1). */
 uint64_t elf_symtab_id(const struct elf *e);
 /* Write e's own identity into its quickbind table (e->buf). */
