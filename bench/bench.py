@@ -128,19 +128,24 @@ def office_dir(a, libs):
     return "office-%d-%d-%d-%d-%d" % (libs, a.funcs, a.deps, a.refs, a.weak)
 
 
-def measure_floor(a, res, key, arch, variants, cg, qemu_counted=None):
-    """The floor of the main office workload: the same libraries with no
-    symbolic reference between them, under the same variants; stored in
+def measure_office(a, res, key, arch, main_dir, variants, cg, profile=(), qemu_counted=None,
+                   floor_counted=None):
+    """The main office workload, and its floor (the same libraries with no
+    symbolic reference between them, under the same variants) timed in
+    the same interleaved rounds (run.run_paired); the floor is stored in
     res["floors"][key] (report.py shows it as rows of that workload)."""
+    loader = os.path.abspath(a.i386_loader if arch == "i386" else a.loader)
     if a.no_floor:
-        return
+        return run.run_workload(main_dir, loader, a.runs, a.warmup, cg, cg, log=log,
+                                variants=variants, profile=profile, qemu_counted=qemu_counted)
     libs = a.i386_libs if arch == "i386" else a.libs
     sub = ("i386-" if arch == "i386" else "") + office_dir(a, libs) + "-floor"
     d = build(a, "office", sub, arch, floor="", **office_params(a, libs))
-    loader = os.path.abspath(a.i386_loader if arch == "i386" else a.loader)
-    res.setdefault("floors", {})[key] = run.run_workload(
-        d, loader, a.runs, a.warmup, cg, cg, log=log, variants=variants,
-        qemu_counted=qemu_counted)
+    w, f = run.run_paired(main_dir, d, loader, a.runs, a.warmup, cg, cg, log=log,
+                          variants=variants, fvariants=variants, profile=profile,
+                          qemu_counted=qemu_counted, fqemu_counted=floor_counted)
+    res.setdefault("floors", {})[key] = f
+    return w
 
 
 def musl_version(ldso="/lib/ld-musl-x86_64.so.1"):
@@ -201,10 +206,10 @@ def run_i386(a):
     d = build(a, "office", "i386-" + office_dir(a, a.i386_libs), "i386",
               **office_params(a, a.i386_libs))
     key = "office-%d" % a.i386_libs
-    res["workloads"][key] = measure(d, not a.no_callgrind, "office")
+    res["workloads"][key] = measure_office(a, res, key, "i386", d, run.I386_VARIANTS,
+                                           not a.no_callgrind, qemu_counted=counted("office"),
+                                           floor_counted=counted("floor"))
     res["main_office"] = key
-    measure_floor(a, res, key, "i386", run.I386_VARIANTS, not a.no_callgrind,
-                  counted("floor"))
     if not a.no_micro:
         d = build(a, "dlopen", "i386-dlopen-%d" % a.dlopen_syms, "i386",
                   syms=a.dlopen_syms, refs=a.dlopen_syms)
@@ -255,9 +260,9 @@ def x86_64_part(a, res):
 
     main_dir = build(a, "office", office_dir(a, a.libs), **office_params(a, a.libs))
     key = "office-%d" % a.libs
-    res["workloads"][key] = measure(main_dir, not a.no_callgrind, PROFILED)
+    res["workloads"][key] = measure_office(a, res, key, "x86_64", main_dir, None,
+                                           not a.no_callgrind, PROFILED)
     res["main_office"] = key
-    measure_floor(a, res, key, "x86_64", None, not a.no_callgrind)
     if not a.no_micro:
         d = build(a, "dlopen", "dlopen-%d" % a.dlopen_syms,
                   syms=a.dlopen_syms, refs=a.dlopen_syms)

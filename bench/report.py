@@ -136,7 +136,7 @@ FLOOR_ROWS = ["glibc-now", "musl", "qb-none", "qb-all"]
 
 
 def workload_table(w, floor=None):
-    """floor: the floor workload's results (bench.py measure_floor), which
+    """floor: the floor workload's results (bench.py measure_office), which
     add the per-relocation columns and the floor rows."""
     vs = w["variants"]
     now, musl = vs.get("glibc-now"), vs.get("musl")
@@ -198,7 +198,10 @@ def workload_table(w, floor=None):
         out += ["", "Floor rows: the same application with no symbolic reference "
                 "between libraries (every library references its own code through "
                 "hidden aliases: relative relocations, direct calls), built and run "
-                "the same way. \"wall × floor\" divides by the floor under the same "
+                "the same way, its variants timed in the same interleaved rounds as "
+                "this workload's (one shuffled order for both, so that each follows "
+                "the same mix of preceding runs). \"wall × floor\" divides by the floor "
+                "under the same "
                 "loader and variant; the per-relocation columns divide by the %s "
                 "symbolic relocations (all but relative ones) that quickbind's "
                 "LD_DEBUG=statistics counts in this workload, and \"above floor\" "

@@ -292,8 +292,53 @@ def run_workload(wdir, loader, runs, warmup, do_cg, do_stats, log=print,
                                 profile, qemu_counted)
 
 
+def run_paired(wdir, fdir, loader, runs, warmup, do_cg, do_stats, log=print,
+               variants=None, fvariants=None, profile=(), qemu_counted=None,
+               fqemu_counted=None):
+    """A workload and its floor (fdir), timed in the same interleaved
+    rounds: every round runs each variant of both once, in one shuffled
+    order, so both follow the same mix of preceding runs (a run after a
+    large process finds the caches cold and memory freshly freed, and the
+    ratio of the two must not depend on which group a run fell in).
+    Returns (workload results, floor results)."""
+    metas = []
+    for d in (wdir, fdir):
+        with open(os.path.join(d, "workload.json")) as f:
+            metas.append(json.load(f))
+    with tempfile.TemporaryDirectory(prefix="qbb-run.") as scratch:
+        wres, wlive = checked_variants(wdir, metas[0], loader, log,
+                                       variant_cmds(wdir, metas[0], only=variants, cwd=scratch))
+        fres, flive = checked_variants(fdir, metas[1], loader, log,
+                                       variant_cmds(fdir, metas[1], only=fvariants, cwd=scratch))
+        floor_live = [dict(v, name="floor:" + v["name"]) for v in flive]
+        log("  %s with %s: measuring %s" % (os.path.basename(wdir), os.path.basename(fdir),
+                                           ", ".join(v["name"] for v in wlive + floor_live)))
+        timed = time_variants(wlive + floor_live, runs, warmup)
+        for n, r in timed.items():
+            if n.startswith("floor:"):
+                fres["variants"][n[len("floor:"):]].update(r)
+            else:
+                wres["variants"][n].update(r)
+        wres["paired_with"], fres["paired_with"] = os.path.basename(fdir), os.path.basename(wdir)
+        finish_variants(wres, wlive, do_cg, do_stats, profile, qemu_counted)
+        finish_variants(fres, flive, do_cg, do_stats, (), fqemu_counted)
+    return wres, fres
+
+
 def measure_variants(wdir, meta, loader, runs, warmup, do_cg, do_stats, log, vs, profile,
                      qemu_counted):
+    res, live = checked_variants(wdir, meta, loader, log, vs)
+    log("  %s: measuring %s" % (os.path.basename(wdir),
+                                ", ".join(v["name"] for v in live)))
+    for n, r in time_variants(live, runs, warmup).items():
+        res["variants"][n].update(r)
+    finish_variants(res, live, do_cg, do_stats, profile, qemu_counted)
+    return res
+
+
+def checked_variants(wdir, meta, loader, log, vs):
+    """Each variant's preflight and check run: (results, the variants that
+    passed, with musl's output as the reference)."""
     res = {"dir": wdir, "kind": meta["kind"], "params": meta["params"],
            "linkopt": meta.get("linkopt"), "variants": {}}
     ref = None
@@ -318,10 +363,12 @@ def measure_variants(wdir, meta, loader, runs, warmup, do_cg, do_stats, log, vs,
                 outputs[v["name"]].strip()[:60], ref.strip()[:60])
             continue
         live.append(v)
-    log("  %s: measuring %s" % (os.path.basename(wdir),
-                                ", ".join(v["name"] for v in live)))
-    for n, r in time_variants(live, runs, warmup).items():
-        res["variants"][n].update(r)
+    return res, live
+
+
+def finish_variants(res, live, do_cg, do_stats, profile, qemu_counted):
+    """Instructions (callgrind, or qemu's count) and the loader's
+    statistics of each timed variant."""
     for v in live:
         r = res["variants"][v["name"]]
         if r["status"] != "ok":
@@ -336,7 +383,6 @@ def measure_variants(wdir, meta, loader, runs, warmup, do_cg, do_stats, log, vs,
             r["callgrind"]["seconds"] = round(time.time() - t0, 1)
         if do_stats and not v["name"].startswith("musl"):
             r["ld_statistics"] = ld_statistics(v)
-    return res
 
 
 def machine_info():
