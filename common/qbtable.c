@@ -72,6 +72,15 @@ const uint32_t *qb_table_values(const void *tab)
 	return (const uint32_t *)((const char *)tab + h->value_off);
 }
 
+int qb_table_std_relocs(const void *tab, uint32_t *n)
+{
+	const struct qb_table_hdr *h = tab;
+	if (h->hdr_size < QB_TABLE_HDR4_SIZE)
+		return 0;
+	*n = h->std_relocs;
+	return 1;
+}
+
 const uint32_t *qb_table_definers(const void *tab)
 {
 	const struct qb_table_hdr *h = tab;

@@ -53,6 +53,7 @@
 #define QB_TF_SELFID    0x40 /* self_id valid */
 #define QB_TF_VALUES    0x80 /* value_off valid (with QB_TF_HINTS) */
 #define QB_TF_SCOPE     0x100 /* definer_off valid (with QB_TF_HINTS, QB_TF_GNUHASH) */
+#define QB_TF_NOEXTNONE 0x200 /* no DT_SYMINFO entry has SYMINFO_FLG_NOEXTDIRECT */
 
 /* Little-endian, 4-byte aligned, identical for ELFCLASS32 and ELFCLASS64. */
 struct qb_table_hdr {
@@ -74,7 +75,7 @@ struct qb_table_hdr {
 	uint32_t reserved2;
 	/* Present when hdr_size >= QB_TABLE_HDR4_SIZE: */
 	uint32_t definer_off; /* uint32_t definer[nsyms]: 1 + index in needed[], 0 */
-	uint32_t reserved3;
+	uint32_t std_relocs;  /* relocations against symbols not bound directly */
 };
 
 #define QB_TABLE_HDR1_SIZE 24
@@ -113,6 +114,9 @@ const uint32_t *qb_table_hints(const void *tab);
 const struct qb_needed_id *qb_table_needed(const void *tab, uint32_t *n);
 /* The hinted definitions' values (QB_TF_VALUES), or NULL. */
 const uint32_t *qb_table_values(const void *tab);
+/* How many of the object's relocations name a symbol that is not bound
+ * directly (header size 64): 1 with *n set, 0 when the table predates it. */
+int qb_table_std_relocs(const void *tab, uint32_t *n);
 /* The definers in the global scope (QB_TF_SCOPE), or NULL. */
 const uint32_t *qb_table_definers(const void *tab);
 /* This object's identity (QB_TF_SELFID); 0 when absent. */

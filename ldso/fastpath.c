@@ -10,6 +10,7 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include "fastpath.h"
+#include "globaltab.h"
 #include "elfhash.h"
 
 static void note(struct dso *p, const char *what)
@@ -95,6 +96,11 @@ hidden void qb_fast_setup(struct dso *p)
 				p->pre_sysv = qb_table_sysv(tab);
 			}
 			p->self_id = qb_table_self_id(tab);
+			p->std_known = (unsigned char)qb_table_std_relocs(tab, &p->std_relocs);
+			/* linkopt says none of its definitions is no-direct:
+			 * its DT_SYMINFO need not be read to know */
+			if (((const struct qb_table_hdr *)tab)->flags & QB_TF_NOEXTNONE)
+				p->noext_known = 1;
 			/* the identities also name a module's parent */
 			if (!qb.no_direct)
 				p->needed_ids = qb_table_needed(tab, &p->nneeded_ids);
@@ -351,13 +357,36 @@ hidden int qb_direct_lookup(struct dso *p, size_t symi, struct qb_symreq *r, str
  * (its identity, so the definition at the hint is the one linkopt saw)
  * is the answer when every object before it lacks the name, which its
  * bloom filter proves for the name's hash (a "maybe", or an object
- * without DT_GNU_HASH, leaves the question to the standard lookup); the
- * definer's hash chain must hold the name's hash at the hint, as for a
- * definition hint (docs/FORMAT.md 2.1). The
+ * without DT_GNU_HASH, leaves the question to the standard lookup). The
  * objects before the definer are asked as the lookup asks them, so
  * preloaded objects, interposers and libraries added since linkopt ran
  * are honoured; a definer not in the global scope decides nothing.
+ * With the global table in use (globaltab.c) one probe of it replaces
+ * the walk: the first entry of the name's hash in scope order must be
+ * the definition at the hint. Either way the definer's hash chain must
+ * hold the name's hash at the hint, as for a definition hint (docs/
+ * FORMAT.md 2.1), and the definition be one the lookup's own test
+ * accepts (linkopt records no other; a damaged table may).
  * 0: the standard lookup must decide. */
+static int is_definer(const struct dso *x, const struct dso *p, uint64_t want)
+{
+	return want ? x->self_id == want : x == p;
+}
+
+static struct dso *walk_to_definer(struct dso *p, uint64_t want, uint32_t h)
+{
+	for (struct dso *x = qb.head; x; x = x->next) {
+		if (!x->global)
+			continue;
+		if (is_definer(x, p, want))
+			return x;
+		qb.stats.probes++;
+		if (!x->gh_bloom || qb_gnu_bloom_maybe(x, h))
+			return 0;
+	}
+	return 0;
+}
+
 hidden int qb_scope_def(struct dso *p, size_t symi, struct symdef *out)
 {
 	uint32_t k = p->definers[symi] - 1, hint = p->hints[symi];
@@ -365,31 +394,26 @@ hidden int qb_scope_def(struct dso *p, size_t symi, struct symdef *out)
 		return 0;
 	const struct qb_needed_id *e = &p->needed_ids[k];
 	uint64_t want = (uint64_t)e->id[1] << 32 | e->id[0];
-	uint32_t h = p->pre_gnu[symi];
-	for (struct dso *x = qb.head; x; x = x->next) {
-		if (!x->global)
-			continue;
-		if (want ? x->self_id == want : x == p) {
-			/* a damaged table's hint: the name's hash must be
-			 * the chain's at the hint, and the definition one the
-			 * lookup's own test accepts (linkopt records no other) */
-			if (!x->gh_bloom || hint < x->gh_symoffset || hint >= x->nsyms ||
-			    (x->gh_chain[hint] | 1) != (h | 1))
-				return 0;
-			const Sym *s = x->syms + hint;
-			unsigned t = ST_TYPE(s->st_info);
-			if (!s->st_shndx || !(QB_OK_TYPES >> t & 1) || !(QB_OK_BINDS >> ST_BIND(s->st_info) & 1) ||
-			    (!s->st_value && t != STT_TLS))
-				return 0;
-			out->sym = (Sym *)s;
-			out->dso = x;
-			return 1;
-		}
+	uint32_t h = p->pre_gnu[symi], sym = hint;
+	struct dso *x;
+	if (qb_gtab_on()) {
 		qb.stats.probes++;
-		if (!x->gh_bloom || qb_gnu_bloom_maybe(x, h))
+		x = qb_gtab_first(h, &sym);
+		if (!x || sym != hint || !is_definer(x, p, want))
 			return 0;
+	} else if (!(x = walk_to_definer(p, want, h))) {
+		return 0;
 	}
-	return 0;
+	if (!x->gh_bloom || hint < x->gh_symoffset || hint >= x->nsyms || (x->gh_chain[hint] | 1) != (h | 1))
+		return 0;
+	const Sym *s = x->syms + hint;
+	unsigned t = ST_TYPE(s->st_info);
+	if (!s->st_shndx || !(QB_OK_TYPES >> t & 1) || !(QB_OK_BINDS >> ST_BIND(s->st_info) & 1) ||
+	    (!s->st_value && t != STT_TLS))
+		return 0;
+	out->sym = (Sym *)s;
+	out->dso = x;
+	return 1;
 }
 
 /* Does t define a symbol that external references may not bind to
@@ -475,6 +499,16 @@ hidden int qb_fast_prepare(struct dso *p)
 		return 0;
 	int any = 0;
 	p->fast_careful = 0;
+	/* No reference bound directly (linkopt's count: every symbolic
+	 * relocation is left to the loader): no target is asked anything,
+	 * and the loop still applies the relative relocations. */
+	const struct qb_dyninfo *d = &p->dyn;
+	size_t nrel = d->relasz / sizeof(Rela) + d->relsz / sizeof(Rel) +
+		d->pltrelsz / (d->pltrel == DT_RELA ? sizeof(Rela) : sizeof(Rel));
+	if (p->std_known && nrel - (d->relcount < nrel ? d->relcount : nrel) <= p->std_relocs) {
+		memset(p->fast_tgt, 0, p->nby_dynidx * sizeof *p->fast_tgt);
+		return 1;
+	}
 	for (size_t i = 0; i < p->nby_dynidx; i++) {
 		struct dso *t = p->hint_ok[i] ? p->by_dynidx[i] : 0;
 		struct qb_fast_tgt *f = &p->fast_tgt[i];

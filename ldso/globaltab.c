@@ -26,7 +26,9 @@
  *    it is probed the standard way at its place in the order.
  *
  * It is built only when it pays (see worth_it): start-up cost against the
- * probes it saves. LD_GLOBALTAB=0 never builds it, =1 always does. */
+ * probes it saves. LD_GLOBALTAB=0 never builds it, =1 always does. It
+ * also answers, without a name, whether a scope definer (fastpath.c) is
+ * the first object with the reference's hash (qb_gtab_first). */
 #include <stdlib.h>
 #include <string.h>
 #include "globaltab.h"
@@ -100,7 +102,8 @@ refuse:
  * (fewer for large ones, where the answer is yes anyway), plus the walk's
  * own overhead; building costs about BUILD_COST instructions per symbol.
  * The relocation entries of the objects without direct-binding tables
- * (whose references mostly skip the standard lookup) bound the lookups,
+ * (whose references mostly skip the standard lookup), and those linkopt
+ * did not bind directly in the others (its count), bound the lookups,
  * less the relative ones the linker counted (DT_RELACOUNT): a program
  * whose libraries mostly reach their own code (relative relocations)
  * looks up little, and there the table cost more than it saved.
@@ -114,8 +117,11 @@ static int worth_it(size_t nobj, size_t nsyms)
 {
 	size_t lookups = 0;
 	for (struct dso *p = qb.head; p && !p->runtime; p = p->next) {
-		if (p->syminfo)
+		if (p->syminfo) {
+			/* linkopt counted those it did not bind directly */
+			lookups += p->std_known ? p->std_relocs : 0;
 			continue;
+		}
 		const struct qb_dyninfo *d = &p->dyn;
 		size_t n = d->relasz / sizeof(Rela) + d->relsz / sizeof(Rel);
 		/* the count is the file's claim: only an estimate rests on it */
@@ -189,6 +195,25 @@ fail:
 	__libc_free(t->start);
 	memset(t, 0, sizeof *t);
 	return 0;
+}
+
+hidden struct dso *qb_gtab_first(uint32_t h, uint32_t *sym)
+{
+	const struct qb_gtab *t = &qb_gtab;
+	const uint32_t *slot = t->start + (h & t->mask);
+	const struct qb_gt_ent *e = t->ent + slot[0], *end = t->ent + slot[1];
+	while (e < end && e->h != h)
+		e++;
+	if (e == end)
+		return 0;
+	uint32_t o = e->ref >> QB_GT_SYMBITS;
+	for (uint32_t w = 0; w < t->nwalk && t->walk_order[w] < o; w++) {
+		const struct dso *x = t->walk[w];
+		if (!x->gh_bloom || qb_gnu_bloom_maybe(x, h))
+			return 0;
+	}
+	*sym = e->ref & (((uint32_t)1 << QB_GT_SYMBITS) - 1);
+	return t->obj[o];
 }
 
 hidden int qb_gtab_build(void)

@@ -33,6 +33,13 @@ extern struct qb_gtab qb_gtab hidden;
  * 1 when it is in use. */
 hidden int qb_gtab_build(void);
 
+/* The object and symbol (*sym) of the first entry with GNU hash h in
+ * scope order, with every object before it that the table could not
+ * take ruling the hash out by its bloom filter; 0 when there is no such
+ * entry or an object before it may hold the hash. (The first definition
+ * of any name with hash h is there or later: a name is not compared.) */
+hidden struct dso *qb_gtab_first(uint32_t h, uint32_t *sym);
+
 static inline int qb_gtab_on(void)
 {
 	return qb_gtab.state > 0 || (qb_gtab.state == 0 && qb_gtab_build());

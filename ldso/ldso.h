@@ -127,6 +127,8 @@ struct dso {
 	const uint32_t *hints;      /* definition index in the direct target */
 	const uint32_t *values;     /* that definition's st_value (0: read the target) */
 	const uint32_t *definers;   /* 1 + needed_ids index of a scope definer, 0 */
+	uint32_t std_relocs;        /* relocations not bound directly, as linkopt counted */
+	unsigned char std_known;    /* std_relocs is there (globaltab.c) */
 	uint64_t self_id;           /* identity of this object's symbol table */
 	const Phdr *tabseg;         /* linkopt's segment, released whole (fastpath.c) */
 	const struct qb_needed_id *needed_ids;

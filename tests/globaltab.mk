@@ -51,7 +51,8 @@ $(GT_BIN).o: tests/test_globaltab.c tests/globaltab.mk
 	@mkdir -p $(@D)
 	@echo "HOSTCC $<"
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itests -DGT_DIR='"$(abspath $(GT))"' \
-		-DGT_LOADER_DIR='"$(abspath $(B)/lib)"' -DGT_ARCHS='"$(ARCHS)"' -c -o $@ $<
+		-DGT_LOADER_DIR='"$(abspath $(B)/lib)"' -DGT_LINKOPT='"$(abspath $(B)/bin/linkopt)"' \
+		-DGT_ARCHS='"$(ARCHS)"' -c -o $@ $<
 
 $(GT_BIN): $(GT_BIN).o $(B)/tests/libqbtest.a
 	@echo "LINK $@"
@@ -61,7 +62,7 @@ CHECK_DEPS += $(GT_FIXTURES)
 CHECK_BINS += $(GT_BIN)
 
 .PHONY: check-globaltab
-check-globaltab: $(foreach a,$(ARCHS),$(B)/lib/ld-quickbind-$(a).so.1) $(GT_FIXTURES) $(GT_BIN)
+check-globaltab: $(foreach a,$(ARCHS),$(B)/lib/ld-quickbind-$(a).so.1) $(B)/bin/linkopt $(GT_FIXTURES) $(GT_BIN)
 	$(GT_BIN) --jobs=2
 
 -include $(GT_BIN).d

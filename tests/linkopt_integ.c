@@ -170,6 +170,44 @@ VARIANT_TEST(scope_definers_name_the_definitions)
 		elf_free(&f[i]);
 }
 
+struct std_count {
+	const struct elf *e;
+	unsigned n;
+};
+
+static void count_std(void *arg, const struct rel *r)
+{
+	struct std_count *c = arg;
+	const struct elf *e = c->e;
+	if (r->sym && r->sym < e->nsyms &&
+	    !(rd16(e->buf + e->syminfo_off + 4ull * r->sym + 2) & SYMINFO_FLG_DIRECT))
+		c->n++;
+}
+
+/* The table's count of relocations not bound directly (what the loader
+ * weighs its global table against) is the number of relocation entries
+ * whose symbol's syminfo entry is not direct. */
+VARIANT_TEST(std_relocs_counts_the_references_left_to_the_loader)
+{
+	const char *v = lot_variants[*vi];
+	char *d = optimized_copy(v);
+	unsigned any = 0;
+	for (unsigned i = 0; i < 3; i++) {
+		char p[PATH_MAX];
+		snprintf(p, sizeof p, "%s/%s", d, lot_files[i]);
+		struct elf e;
+		cr_assert_eq(elf_load_file(&e, p), 0, "%s: %s", p, e.err);
+		uint32_t n;
+		cr_assert(qb_table_std_relocs(e.buf + e.qbt_off, &n), "%s: no count in the table", p);
+		struct std_count c = { &e, 0 };
+		elf_each_rel(&e, count_std, &c);
+		cr_assert_eq(n, c.n, "%s: the table counts %u, the relocations %u", p, n, c.n);
+		any += n;
+		elf_free(&e);
+	}
+	cr_assert_gt(any, 0, "%s: nothing left to the loader: the test proves nothing", v);
+}
+
 /* The same run again (the same files: the program given makes the scope
  * definers) changes nothing. */
 static void rerun_changes_nothing(const char *d, const char *opt)
@@ -369,6 +407,11 @@ VARIANT_TEST(interpose_list_and_nodirect)
 	cr_assert_str_eq(bound_of(r.out, "a_func"), "<nodirect>", "%s\n%s", v, r.out);
 	cr_assert_str_eq(bound_of(r.out, "b_func"), "<nodirect>", "%s\n%s", v, r.out);
 	cr_assert_str_eq(bound_of(strstr(r.out, "libb.so: ELFCLASS"), "b_func"), "<self,nodirect>", "%s\n%s", v, r.out);
+	/* QB_TF_NOEXTNONE only where no definition is no-direct */
+	const char *libb = strstr(r.out, "libb.so: ELFCLASS");
+	cr_assert(!strstr(libb, "noextnone"), "%s: libb.so has no-direct definitions:\n%s", v, libb);
+	cr_assert(strstr(r.out, "noextnone") && strstr(r.out, "noextnone") < libb,
+		  "%s: prog defines nothing no-direct, yet lacks the flag:\n%s", v, r.out);
 	shell_result_free(&r);
 }
 

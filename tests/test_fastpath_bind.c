@@ -126,12 +126,16 @@ Test(FP_SUITE(fastpath), vague_references_bound_through_their_scope_definer)
 	long n = fp_stat(r.err, "start-up", "scope_definers");
 	cr_expect_geq(n, 3, "libw3's two references and libw2's call of vague:\n%s", r.err);
 	run_result_free(&r);
-	struct fp_run ver = {.dir = "weak", .prog = "opt/prog", .libpath = "opt",
-			     .env = ENV("LD_DIRECT_VERIFY=1")};
-	fp_expect_same(&ref, &ver, &r);
-	cr_expect_eq(fp_stat(r.err, "start-up", "verify_differences"), 0, "%s", r.err);
-	cr_expect_eq(fp_stat(r.err, "start-up", "scope_definers"), n, "%s", r.err);
-	run_result_free(&r);
+	/* the walk (no global table) and the global table's probe */
+	const char *const *const envs[] = {
+		ENV("LD_DIRECT_VERIFY=1", "LD_GLOBALTAB=0"), ENV("LD_DIRECT_VERIFY=1", "LD_GLOBALTAB=1")};
+	for (unsigned k = 0; k < 2; k++) {
+		struct fp_run ver = {.dir = "weak", .prog = "opt/prog", .libpath = "opt", .env = envs[k]};
+		fp_expect_same(&ref, &ver, &r);
+		cr_expect_eq(fp_stat(r.err, "start-up", "verify_differences"), 0, "%s: %s", envs[k][1], r.err);
+		cr_expect_geq(fp_stat(r.err, "start-up", "scope_definers"), 3, "%s: %s", envs[k][1], r.err);
+		run_result_free(&r);
+	}
 }
 
 /* A preloaded library defines the vague names ahead of the definer
@@ -141,13 +145,17 @@ Test(FP_SUITE(fastpath), preloaded_definition_overrides_the_scope_definer)
 {
 	struct fp_run ref = {.dir = "weak", .prog = "prog", .libpath = ".",
 			     .env = ENV("LD_PRELOAD=./libwpre.so")};
-	struct fp_run qb = {.dir = "weak", .prog = "opt/prog", .libpath = "opt",
-			    .env = ENV("LD_PRELOAD=./libwpre.so")};
-	struct run_result r;
-	fp_expect_same(&ref, &qb, &r);
-	cr_expect(strstr(r.out, "w3: vague=preload wdata=9 typeinfo=preload-typeinfo"), "%s", r.out);
-	cr_expect_eq(fp_stat(r.err, "start-up", "scope_definers"), 0, "%s", r.err);
-	run_result_free(&r);
+	const char *const *const envs[] = {
+		ENV("LD_PRELOAD=./libwpre.so", "LD_GLOBALTAB=0"), ENV("LD_PRELOAD=./libwpre.so", "LD_GLOBALTAB=1")};
+	for (unsigned k = 0; k < 2; k++) {
+		struct fp_run qb = {.dir = "weak", .prog = "opt/prog", .libpath = "opt", .env = envs[k]};
+		struct run_result r;
+		fp_expect_same(&ref, &qb, &r);
+		cr_expect(strstr(r.out, "w3: vague=preload wdata=9 typeinfo=preload-typeinfo"), "%s: %s",
+			  envs[k][1], r.out);
+		cr_expect_eq(fp_stat(r.err, "start-up", "scope_definers"), 0, "%s: %s", envs[k][1], r.err);
+		run_result_free(&r);
+	}
 }
 
 /* libw1 replaced by the library as built (no identity): no reference
@@ -155,12 +163,15 @@ Test(FP_SUITE(fastpath), preloaded_definition_overrides_the_scope_definer)
 Test(FP_SUITE(fastpath), replaced_scope_definer_is_not_trusted)
 {
 	struct fp_run ref = {.dir = "weak", .prog = "prog", .libpath = "."};
-	struct fp_run qb = {.dir = "weak", .prog = "opt/prog", .libpath = "orig:opt"};
-	struct run_result r;
-	fp_expect_same(&ref, &qb, &r);
-	cr_expect(strstr(r.out, "w3: vague=w1-weak"), "%s", r.out);
-	cr_expect_eq(fp_stat(r.err, "start-up", "scope_definers"), 0, "%s", r.err);
-	run_result_free(&r);
+	const char *const *const envs[] = {ENV("LD_GLOBALTAB=0"), ENV("LD_GLOBALTAB=1")};
+	for (unsigned k = 0; k < 2; k++) {
+		struct fp_run qb = {.dir = "weak", .prog = "opt/prog", .libpath = "orig:opt", .env = envs[k]};
+		struct run_result r;
+		fp_expect_same(&ref, &qb, &r);
+		cr_expect(strstr(r.out, "w3: vague=w1-weak"), "%s: %s", envs[k][0], r.out);
+		cr_expect_eq(fp_stat(r.err, "start-up", "scope_definers"), 0, "%s: %s", envs[k][0], r.err);
+		run_result_free(&r);
+	}
 }
 
 /* libw3's scope definers broken (past needed[], or a definition past the

@@ -130,16 +130,21 @@ Test(globaltab, verify_mode_finds_no_difference_i386) { verified("i386"); }
  * built); in the other, the floor workload, each reaches only its own
  * code through relative relocations (a few dozen lookups: not built, where
  * counting every relocation entry as a lookup had built it). */
-static int table_built(const char *dir)
+static int table_built_in(const char *dir, const char *build)
 {
 	char loader[PATH_MAX];
 	snprintf(loader, sizeof loader, "%s/ld-quickbind-x86_64.so.1", GT_LOADER_DIR);
-	struct shell_result r = shell("cd %s/musl && env -i PATH=/usr/bin:/bin LD_DEBUG=statistics "
-				      "%s ./app", dir, loader);
+	struct shell_result r = shell("cd %s/%s && env -i PATH=/usr/bin:/bin LD_DEBUG=statistics "
+				      "%s ./app", dir, build, loader);
 	cr_assert_eq(r.status, 0, "%s: %s", dir, r.err);
 	int built = strstr(r.err, "global table: objects=") != NULL;
 	shell_result_free(&r);
 	return built;
+}
+
+static int table_built(const char *dir)
+{
+	return table_built_in(dir, "musl");
 }
 
 Test(globaltab, built_only_where_lookups_pay, .timeout = 600)
@@ -156,6 +161,28 @@ Test(globaltab, built_only_where_lookups_pay, .timeout = 600)
 	cr_expect(table_built(w), "16 libraries referring to each other: no global table");
 	snprintf(w, sizeof w, "%s/floor", dir);
 	cr_expect(!table_built(w), "16 libraries reaching only their own code: a global table");
+	shell_status("rm -rf %s", dir);
+	free(dir);
+}
+
+/* With linkopt's tables most references skip the standard lookup; those
+ * it left to the loader (weak, vague: the count its table carries) still
+ * decide. Libraries that each define and use 200 weak names: built;
+ * with 3 such names: not built. */
+Test(globaltab, built_for_the_lookups_linkopt_left, .timeout = 600)
+{
+	if (!arch_configured(GT_ARCHS, "x86_64"))
+		cr_skip_test("x86_64 not configured");
+	char *dir = make_tmpdir(NULL);
+	const char *gen = "python3 bench/gen.py office %s/%s --libs 16 --funcs 300 --refs 300 "
+			  "--weak %s --seed 3 --linkopt " GT_LINKOPT " >/dev/null 2>&1";
+	shell_ok("gen.py office --weak 200", gen, dir, "vague", "200");
+	shell_ok("gen.py office --weak 3", gen, dir, "direct", "3");
+	char w[PATH_MAX];
+	snprintf(w, sizeof w, "%s/vague", dir);
+	cr_expect(table_built_in(w, "musl-opt"), "200 weak names a library, optimized: no global table");
+	snprintf(w, sizeof w, "%s/direct", dir);
+	cr_expect(!table_built_in(w, "musl-opt"), "3 weak names a library, optimized: a global table");
 	shell_status("rm -rf %s", dir);
 	free(dir);
 }

@@ -238,22 +238,25 @@ static int views_agree(const struct closure *c, const struct defmap *vm, const c
 	return !bad;
 }
 
+struct refs {
+	unsigned char *ref;
+	uint32_t nsyms;
+};
+
+static void mark_ref(void *arg, const struct rel *r)
+{
+	struct refs *f = arg;
+	if (r->sym < f->nsyms)
+		f->ref[r->sym] = 1;
+}
+
 /* The symbols the object's relocations name. */
 static unsigned char *referenced(const struct elf *e)
 {
-	unsigned char *ref = calloc(e->nsyms ? e->nsyms : 1, 1);
-	const struct { uint64_t off, size; int rela; } t[2] = {
-		{ e->rel_off, e->rel_size, e->rel_isrela }, { e->plt_off, e->plt_size, e->plt_isrela } };
-	for (unsigned k = 0; ref && k < 2; k++) {
-		size_t re = elf_relent(e, t[k].rela);
-		for (uint64_t at = 0; t[k].size && at + re <= t[k].size; at += re) {
-			struct rel r;
-			elf_rel_get(e, t[k].off + at, t[k].rela, &r);
-			if (r.sym < e->nsyms)
-				ref[r.sym] = 1;
-		}
-	}
-	return ref;
+	struct refs f = { calloc(e->nsyms ? e->nsyms : 1, 1), e->nsyms };
+	if (f.ref)
+		elf_each_rel(e, mark_ref, &f);
+	return f.ref;
 }
 
 /* Where the standard lookup from the start-up load of program view v

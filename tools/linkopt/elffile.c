@@ -370,3 +370,17 @@ int elf_dyn_index(const struct elf *e, int64_t tag)
 			return (int)i;
 	return -1;
 }
+
+void elf_each_rel(const struct elf *e, void (*fn)(void *arg, const struct rel *r), void *arg)
+{
+	const struct { uint64_t off, size; int rela; } t[2] = {
+		{ e->rel_off, e->rel_size, e->rel_isrela }, { e->plt_off, e->plt_size, e->plt_isrela } };
+	for (unsigned k = 0; k < 2; k++) {
+		size_t re = elf_relent(e, t[k].rela);
+		for (uint64_t at = 0; t[k].size && at + re <= t[k].size; at += re) {
+			struct rel r;
+			elf_rel_get(e, t[k].off + at, t[k].rela, &r);
+			fn(arg, &r);
+		}
+	}
+}

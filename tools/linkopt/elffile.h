@@ -88,6 +88,8 @@ struct rel {
 size_t elf_relent(const struct elf *e, int isrela);
 void elf_rel_get(const struct elf *e, uint64_t at, int isrela, struct rel *r);
 void elf_rel_put(struct elf *e, uint64_t at, int isrela, const struct rel *r);
+/* fn(arg, r) for every entry of DT_REL/DT_RELA, then of DT_JMPREL. */
+void elf_each_rel(const struct elf *e, void (*fn)(void *arg, const struct rel *r), void *arg);
 
 /* Raw writers in the file's class. */
 size_t elf_phentsize(const struct elf *e);

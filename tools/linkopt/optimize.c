@@ -1,4 +1,5 @@
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,6 +180,27 @@ static uint32_t *hint_values(const struct work *w)
 	return v;
 }
 
+/* The relocations that name a symbol linkopt did not bind directly:
+ * the loader's standard lookup (or a scope definer) decides each, which
+ * tells it whether its global table pays (docs/FORMAT.md 2.4). */
+struct std_count {
+	const struct work *w;
+	uint64_t n;
+};
+
+static void count_std(void *arg, const struct rel *r)
+{
+	struct std_count *c = arg;
+	c->n += r->sym && r->sym < c->w->e.nsyms && !(c->w->si[r->sym].flags & SYMINFO_FLG_DIRECT);
+}
+
+static uint32_t std_relocs(const struct work *w)
+{
+	struct std_count c = { w, 0 };
+	elf_each_rel(&w->e, count_std, &c);
+	return c.n > UINT32_MAX ? UINT32_MAX : (uint32_t)c.n;
+}
+
 static int build_tables(struct work *w, const struct opts *o)
 {
 	struct elf *e = &w->e;
@@ -190,11 +212,19 @@ static int build_tables(struct work *w, const struct opts *o)
 		sysv = !w->c.libs[k].e.gnuhash_off;
 	if (sysv)
 		flags |= QB_TF_SYSVHASH;
+	/* the loader then need not read DT_SYMINFO to know (FORMAT.md 2) */
+	uint32_t noext = 0;
+	for (uint32_t i = 1; i < e->nsyms; i++)
+		noext |= w->si[i].flags & SYMINFO_FLG_NOEXTDIRECT;
+	if (!noext)
+		flags |= QB_TF_NOEXTNONE;
 	uint32_t *values = hint_values(w);
 	if (!values)
 		return report(w->path, "out of memory");
 	w->qbt = qbt_build_hints(e, flags, w->hints, values, w->definers, w->needed, w->nneeded, &w->qlen);
 	free(values);
+	if (w->qbt && w->qlen >= QB_TABLE_HDR4_SIZE)
+		wr32(w->qbt + offsetof(struct qb_table_hdr, std_relocs), std_relocs(w));
 	w->sib = syminfo_build(w->si, e->nsyms, &w->slen);
 	if (!w->qbt || !w->sib)
 		return report(w->path, "out of memory");
