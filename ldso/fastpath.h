@@ -43,6 +43,7 @@ struct qb_hint_state {
 	size_t info, val, nrel, nrep;
 	int bloom;
 	const uint32_t *values;
+	size_t scoped_sym, scoped_val;  /* bind_scoped's last answer */
 };
 
 /* The hinted relocation loop (hintloop.c, with an arch/ assembly

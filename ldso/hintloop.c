@@ -176,6 +176,43 @@ FAST_INSTANCE(fast_rela, 1, FAST_IPDEF)
 FAST_INSTANCE(fast_rel, 0, FAST_IPDEF)
 #endif
 
+/* A relocation the loop left because its symbol is not bound directly,
+ * bound here when linkopt recorded its scope definer (fastpath.c) and
+ * the definition is a plain one of a start-up object or of p itself
+ * (anything else: TLS, IFUNC, a definer that would need pinning, goes
+ * to the general path), its place inside the current writable range.
+ * Consecutive relocations against one symbol reuse the answer. */
+static int bind_scoped(struct dso *p, const size_t *r, int rela, int stats)
+{
+	size_t off = r[0], info = r[1];
+	unsigned type = QB_R_TYPE(info);
+	if (!SYM_TYPE(type) || info >= hs.limit || off - hs.lo > hs.span)
+		return 0;
+	size_t symi = QB_R_SYM(info), val;
+	if (symi == hs.scoped_sym && symi) {
+		val = hs.scoped_val;
+		if (stats)
+			qb.stats.cache_hits++;
+	} else {
+		struct symdef d;
+		if (!p->definers[symi] || !qb_scope_def(p, symi, &d) || (d.sym->st_info & 0xc) ||
+		    (d.dso->runtime && d.dso != p))
+			return 0;
+		val = (size_t)d.dso->base + d.sym->st_value;
+		hs.scoped_sym = symi;
+		hs.scoped_val = val;
+		qb.stats.scoped++;
+	}
+	size_t *where = (size_t *)(hs.base + off);
+	if (rela)
+		*where = val + r[2];
+	else
+		*where = TYPE_MASK(IS_WORD) >> type & 1 ? val + *where : val;
+	if (stats)
+		qb.stats.bykind[qb_rel_kind(type)]++;
+	return 1;
+}
+
 /* The writable range holding a word at off; 0 when none does. */
 static int place_range(const struct dso *p, size_t off)
 {
@@ -189,7 +226,7 @@ static int place_range(const struct dso *p, size_t off)
 }
 
 hidden void qb_fast_relocs(struct dso *p, const size_t *r, size_t n, int rela,
-	qb_slow_reloc_fn slow, void *ctx)
+	qb_slow_reloc_fn slow, void *ctx, int scoped)
 {
 	int stats = qb.debug & QB_DBG_STATS;
 	/* the assembly binds the types of this mapping and no other */
@@ -223,11 +260,17 @@ hidden void qb_fast_relocs(struct dso *p, const size_t *r, size_t n, int rela,
 	hs.base = p->base;
 	hs.bloom = p->fast_careful & FAST_BLOOM;
 	hs.values = p->values;
+	hs.scoped_sym = 0;
+	size_t nscoped = 0;
 	while ((r = run(r, &hs)) != end) {
 		if (r[0] - hs.lo > hs.span && place_range(p, r[0]))
 			continue;
-		slow(p, ctx, r[1], r[0], rela ? r[2] : 0, rela);
-		nslow++;
+		if (scoped && bind_scoped(p, r, rela, stats)) {
+			nscoped++;
+		} else {
+			slow(p, ctx, r[1], r[0], rela ? r[2] : 0, rela);
+			nslow++;
+		}
 		r += ent;
 	}
 	/* what LD_DEBUG=statistics reports, counted by the careful loop */
@@ -237,6 +280,6 @@ hidden void qb_fast_relocs(struct dso *p, const size_t *r, size_t n, int rela,
 		qb.stats.cache_hits += hs.nrep;
 		/* also direct hits, lookups and precomputed hashes:
 		 * qb_debug_stats adds them to those counts */
-		qb.stats.hinted_fast += n - nslow - hs.nrel - hs.nrep;
+		qb.stats.hinted_fast += n - nslow - nscoped - hs.nrel - hs.nrep;
 	}
 }

@@ -359,7 +359,7 @@ typedef void (*qb_slow_reloc_fn)(struct dso *p, void *ctx, size_t info, size_t o
 hidden int qb_fast_prepare(struct dso *p);
 hidden void qb_release_tables(struct dso *p);
 hidden void qb_fast_relocs(struct dso *p, const size_t *r, size_t n, int rela,
-	qb_slow_reloc_fn slow, void *ctx);
+	qb_slow_reloc_fn slow, void *ctx, int scoped);
 
 /* txn.c: the changes a dlopen makes, undone in one place. */
 struct qb_txn {

@@ -343,7 +343,11 @@ static void apply_table(struct dso *p, struct resolver *rs, size_t vaddr, size_t
 		return;
 	}
 	if (rs->fast) {
-		qb_fast_relocs(p, r, size / (ent * sizeof(size_t)), rela, apply_slow, rs);
+		/* scope definers bound beside the loop, unless a memo records
+		 * (it must see every binding) or every binding is reported */
+		qb_fast_relocs(p, r, size / (ent * sizeof(size_t)), rela, apply_slow, rs,
+			p->definers && !rs->memo.rec && !qb.verify &&
+			!(qb.debug & (QB_DBG_BINDINGS | QB_DBG_DIRECT)));
 		return;
 	}
 	for (size_t n = size / (ent * sizeof(size_t)); n; n--, r += ent)
