@@ -13,6 +13,7 @@
  * linkopt leaves its input byte-identical unless it rewrote it. */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <elf.h>
 #include <ftw.h>
 #include <stdio.h>
@@ -74,6 +75,35 @@ static char *dirname_of(const char *path)
 	if (s)
 		*s = 0;
 	return d;
+}
+
+/* The directory the file's libraries are found in: into/libs, holding
+ * each lib*.elf beside the file as lib*.so (the names its DT_NEEDED
+ * entries use; kept as .elf, they are not taken for build outputs). */
+static const char *libdir_for(const char *path, const char *into)
+{
+	static char libs[4200];
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s", dirname_of(path));
+	snprintf(libs, sizeof libs, "%s/libs", into);
+	cr_assert_eq(mkdir(libs, 0755), 0, "cannot make %s", libs);
+	DIR *d = opendir(dir);
+	cr_assert_not_null(d, "cannot read %s", dir);
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		if (strncmp(e->d_name, "lib", 3) || len < 5 || strcmp(e->d_name + len - 4, ".elf"))
+			continue;
+		char from[4400], to[4400];
+		snprintf(from, sizeof from, "%s/%s", dir, e->d_name);
+		snprintf(to, sizeof to, "%s/%.*s.so", libs, (int)(len - 4), e->d_name);
+		size_t n;
+		char *b = must_read_file(from, &n);
+		spill(to, (const unsigned char *)b, n, 0755);
+		free(b);
+	}
+	closedir(d);
+	return libs;
 }
 
 static const char *rel(const char *path)
@@ -175,9 +205,8 @@ static void loader_runs(const struct arch *a)
 		snprintf(prog, sizeof prog, "%s/prog", d);
 		spill(lib, b, n, 0755);
 		spill(prog, b, n, 0755);
-		/* the file's own directory too: a program of the corpus finds
-		 * the libraries it came with */
-		snprintf(libpath, sizeof libpath, "%s:%s", d, dirname_of(files[i]));
+		/* a program of the corpus finds the libraries it came with */
+		snprintf(libpath, sizeof libpath, "%s:%s", d, libdir_for(files[i], d));
 		struct run_result r;
 		char *l1[] = { (char *)a->loader, "--list", need_m, NULL };
 		run_in(&r, l1, libpath);
@@ -270,7 +299,7 @@ static void linkopt_runs(const char *linkopt)
 		snprintf(in, sizeof in, "%s/in.so", d);
 		snprintf(out, sizeof out, "%s/out.so", d);
 		snprintf(inplace, sizeof inplace, "%s/inplace.so", d);
-		snprintf(ldir, sizeof ldir, "-L%s", dirname_of(files[i]));
+		snprintf(ldir, sizeof ldir, "-L%s", libdir_for(files[i], d));
 		spill(in, b, n, 0755);
 		spill(inplace, b, n, 0755);
 		struct run_result r;
