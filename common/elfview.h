@@ -133,4 +133,18 @@ struct qb_verdef_ent {
 int qb_version_match(uint16_t vs, int has_versym, const struct qb_verdef_ent *def,
 	const struct qb_verreq *req);
 
+/* Does the standard lookup accept a definition with these fields (name
+ * and version aside)? Defined, of a type and binding a reference binds
+ * to, with a value unless it is TLS. The loader's rule; linkopt applies it
+ * when it predicts the loader's answer. */
+#define QB_OK_TYPES (1u << STT_NOTYPE | 1u << STT_OBJECT | 1u << STT_FUNC | \
+	1u << STT_COMMON | 1u << STT_TLS | 1u << STT_GNU_IFUNC)
+#define QB_OK_BINDS (1u << STB_GLOBAL | 1u << STB_WEAK | 1u << STB_GNU_UNIQUE)
+static inline int qb_def_accepted(unsigned shndx, unsigned char info, uint64_t value)
+{
+	unsigned t = info & 0xf;
+	return shndx != SHN_UNDEF && (QB_OK_TYPES >> t & 1) && (QB_OK_BINDS >> (info >> 4) & 1) &&
+		(value || t == STT_TLS);
+}
+
 #endif

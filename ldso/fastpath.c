@@ -404,14 +404,14 @@ hidden int qb_scope_def(struct dso *p, size_t symi, struct symdef *out)
 	} else if (!(x = walk_to_definer(p, want, h))) {
 		return 0;
 	}
+	/* qb_hint_def's guard for a GNU-hashed target, with what it would
+	 * read again already in hand */
 	if (!x->gh_bloom || hint < x->gh_symoffset || hint >= x->nsyms || (x->gh_chain[hint] | 1) != (h | 1))
 		return 0;
-	const Sym *s = x->syms + hint;
-	unsigned t = ST_TYPE(s->st_info);
-	if (!s->st_shndx || !(QB_OK_TYPES >> t & 1) || !(QB_OK_BINDS >> ST_BIND(s->st_info) & 1) ||
-	    (!s->st_value && t != STT_TLS))
+	Sym *s = x->syms + hint;
+	if (!qb_def_accepted(s->st_shndx, s->st_info, s->st_value))
 		return 0;
-	out->sym = (Sym *)s;
+	out->sym = s;
 	out->dso = x;
 	return 1;
 }
@@ -491,7 +491,7 @@ hidden int qb_fast_prepare(struct dso *p)
 		seal_table_segment(p, p->tabseg);
 	if (!p->syminfo || !p->hints || !p->pre_gnu || !p->fast_tgt || p->is_ldso ||
 	    !p->nwr || p->wr_hi[0] - p->wr_lo[0] < sizeof(size_t) || p->nsyms > 0xffffffff ||
-	    p->nby_dynidx > 0xffff || qb.verify || (qb.debug & (QB_DBG_BINDINGS | QB_DBG_DIRECT)))
+	    p->nby_dynidx > 0xffff || qb_bindings_watched())
 		return 0;
 	/* The loop takes a symbol index below nsyms for a reference, so
 	 * entry 0 must not look like one (linkopt leaves it empty). */
@@ -502,10 +502,7 @@ hidden int qb_fast_prepare(struct dso *p)
 	/* No reference bound directly (linkopt's count: every symbolic
 	 * relocation is left to the loader): no target is asked anything,
 	 * and the loop still applies the relative relocations. */
-	const struct qb_dyninfo *d = &p->dyn;
-	size_t nrel = d->relasz / sizeof(Rela) + d->relsz / sizeof(Rel) +
-		d->pltrelsz / (d->pltrel == DT_RELA ? sizeof(Rela) : sizeof(Rel));
-	if (p->std_known && nrel - (d->relcount < nrel ? d->relcount : nrel) <= p->std_relocs) {
+	if (p->std_known && qb_nonrelative_relocs(p) <= p->std_relocs) {
 		memset(p->fast_tgt, 0, p->nby_dynidx * sizeof *p->fast_tgt);
 		return 1;
 	}

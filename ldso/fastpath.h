@@ -152,7 +152,7 @@ static inline __attribute__((always_inline)) int qb_bind_hinted(struct dso *p, s
 	const Syminfo *si = &p->syminfo[symi];
 	size_t to = si->si_boundto;
 	if (!(si->si_flags & SYMINFO_FLG_DIRECT) || to >= p->nby_dynidx || !p->hint_ok[to] ||
-	    !p->pre_gnu || qb.verify || (qb.debug & (QB_DBG_BINDINGS | QB_DBG_DIRECT)))
+	    !p->pre_gnu || qb_bindings_watched())
 		return 0;
 	struct dso *t = p->by_dynidx[to];
 	Sym *s = qb_hint_def(p, symi, t);

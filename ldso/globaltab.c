@@ -122,11 +122,7 @@ static int worth_it(size_t nobj, size_t nsyms)
 			lookups += p->std_known ? p->std_relocs : 0;
 			continue;
 		}
-		const struct qb_dyninfo *d = &p->dyn;
-		size_t n = d->relasz / sizeof(Rela) + d->relsz / sizeof(Rel);
-		/* the count is the file's claim: only an estimate rests on it */
-		lookups += n - (d->relcount < n ? d->relcount : n) +
-			d->pltrelsz / (d->pltrel == DT_RELA ? sizeof(Rela) : sizeof(Rel));
+		lookups += qb_nonrelative_relocs(p);
 	}
 	return (double)lookups * (PROBE_COST * (double)nobj / 2 + LOOKUP_SAVING) >
 		(double)BUILD_COST * nsyms;

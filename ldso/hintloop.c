@@ -46,6 +46,17 @@ hidden const size_t *qb_value_loop_arch(const size_t *r, const struct qb_hint_st
 #define SYM_TYPE(t) (SYM_TYPES >> 32 ? (t) < 64 && (SYM_TYPES >> (t) & 1) : \
 	(t) < 32 && ((uint32_t)SYM_TYPES >> (t) & 1))
 
+/* The place of relocation r gets val: plus the addend (RELA), plus what
+ * the place holds for a word relocation (REL), or val alone (GOT, PLT). */
+static inline __attribute__((always_inline)) void put(size_t *where, size_t val, const size_t *r,
+	const int rela, unsigned type)
+{
+	if (rela)
+		*where = val + r[2];
+	else
+		*where = TYPE_MASK(IS_WORD) >> type & 1 ? val + *where : val;
+}
+
 /* CAREFUL: the instances that also count, cache and ask the bloom
  * filter; VALUES: bind by the definitions' values linkopt recorded
  * (QB_TF_VALUES, docs/FORMAT.md 2.3) in place of the targets' symbol
@@ -138,10 +149,7 @@ static inline __attribute__((always_inline)) const size_t *fast_run(const size_t
 			last_val = val;
 		}
 	store:
-		if (rela)
-			*where = val + r[2];
-		else
-			*where = TYPE_MASK(IS_WORD) >> type & 1 ? val + *where : val;
+		put(where, val, r, rela, type);
 		if (stats)
 			qb.stats.bykind[qb_rel_kind(type)]++;
 	}
@@ -203,11 +211,7 @@ static int bind_scoped(struct dso *p, const size_t *r, int rela, int stats)
 		hs.scoped_val = val;
 		qb.stats.scoped++;
 	}
-	size_t *where = (size_t *)(hs.base + off);
-	if (rela)
-		*where = val + r[2];
-	else
-		*where = TYPE_MASK(IS_WORD) >> type & 1 ? val + *where : val;
+	put((size_t *)(hs.base + off), val, r, rela, type);
 	if (stats)
 		qb.stats.bykind[qb_rel_kind(type)]++;
 	return 1;

@@ -216,6 +216,24 @@ hidden int qb_in_code(const struct dso *p, size_t vaddr);
 hidden const char *qb_find_writable(struct dso *p);
 hidden void qb_dso_view(const struct dso *p, struct qb_elfview *v);
 
+/* p's relocation entries that are not relative by the linker's count
+ * (DT_RELACOUNT, a claim: only estimates rest on it), PLT slots included. */
+static inline size_t qb_nonrelative_relocs(const struct dso *p)
+{
+	const struct qb_dyninfo *d = &p->dyn;
+	size_t n = d->relasz / sizeof(Rela) + d->relsz / sizeof(Rel);
+	return n - (d->relcount < n ? d->relcount : n) +
+		d->pltrelsz / (d->pltrel == DT_RELA ? sizeof(Rela) : sizeof(Rel));
+}
+
+/* Is every binding verified (LD_DIRECT_VERIFY) or reported
+ * (LD_DEBUG=bindings or direct)? The fast paths then leave it to the
+ * general path, which does both. */
+static inline int qb_bindings_watched(void)
+{
+	return qb.verify || (qb.debug & (QB_DBG_BINDINGS | QB_DBG_DIRECT));
+}
+
 /* May relocations write [vaddr, vaddr+len)? Inside a writable segment, or
  * anywhere in the image of an object with text relocations. The loader
  * itself is trusted. */
@@ -349,10 +367,6 @@ static inline int qb_gnu_bloom_maybe(const struct dso *p, uint32_t h)
 	size_t mask = (size_t)1 << (h % bits) | (size_t)1 << ((h >> p->gh_shift) % bits);
 	return (word & mask) == mask;
 }
-/* Symbol types and bindings a reference may bind to (lookup.c). */
-#define QB_OK_TYPES (1 << STT_NOTYPE | 1 << STT_OBJECT | 1 << STT_FUNC | \
-	1 << STT_COMMON | 1 << STT_TLS | 1 << STT_GNU_IFUNC)
-#define QB_OK_BINDS (1 << STB_GLOBAL | 1 << STB_WEAK | 1 << STB_GNU_UNIQUE)
 /* The hinted relocation loop: relocations it cannot bind go to slow. */
 typedef void (*qb_slow_reloc_fn)(struct dso *p, void *ctx, size_t info, size_t off,
 	size_t addend, int rela);

@@ -7,8 +7,6 @@
 #include "namehash.h"
 
 
-#define OK_TYPES QB_OK_TYPES
-#define OK_BINDS QB_OK_BINDS
 
 /* Equality of two NUL-terminated names, a word at a time. Whole words
  * are read only while both stay inside their current page, so no read can
@@ -68,10 +66,7 @@ static inline int bytes_equal(const char *a, const char *b, size_t n)
 static inline __attribute__((always_inline)) int candidate_inl(struct dso *p, size_t i, const struct qb_symreq *r)
 {
 	const Sym *s = p->syms + i;
-	if (!s->st_shndx || !(OK_TYPES >> ST_TYPE(s->st_info) & 1) ||
-	    !(OK_BINDS >> ST_BIND(s->st_info) & 1))
-		return 0;
-	if (!s->st_value && ST_TYPE(s->st_info) != STT_TLS)
+	if (!qb_def_accepted(s->st_shndx, s->st_info, s->st_value))
 		return 0;
 	if (s->st_name >= p->dyn.strsz)
 		return 0;

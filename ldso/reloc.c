@@ -101,7 +101,7 @@ static inline __attribute__((always_inline)) int resolve(struct resolver *rs, si
 	if (!copy && p->syminfo && qb_bind_hinted(p, symi, out))
 		goto bound;
 	/* the definer linkopt recorded in the global scope: no name read */
-	if (!copy && p->definers && !qb.verify && !(qb.debug & (QB_DBG_BINDINGS | QB_DBG_DIRECT)) &&
+	if (!copy && p->definers && !qb_bindings_watched() &&
 	    qb_scope_def(p, symi, out)) {
 		qb.stats.scoped++;
 		goto bound;
@@ -346,8 +346,7 @@ static void apply_table(struct dso *p, struct resolver *rs, size_t vaddr, size_t
 		/* scope definers bound beside the loop, unless a memo records
 		 * (it must see every binding) or every binding is reported */
 		qb_fast_relocs(p, r, size / (ent * sizeof(size_t)), rela, apply_slow, rs,
-			p->definers && !rs->memo.rec && !qb.verify &&
-			!(qb.debug & (QB_DBG_BINDINGS | QB_DBG_DIRECT)));
+			p->definers && !rs->memo.rec && !qb_bindings_watched());
 		return;
 	}
 	for (size_t n = size / (ent * sizeof(size_t)); n; n--, r += ent)

@@ -10,11 +10,6 @@
 
 #include <stdio.h>
 
-/* The symbol types and bindings the loader's standard lookup accepts in
- * a definition (ldso/lookup.c). */
-#define OK_TYPES (1u << STT_NOTYPE | 1u << STT_OBJECT | 1u << STT_FUNC | \
-	1u << STT_COMMON | 1u << STT_TLS | 1u << STT_GNU_IFUNC)
-#define OK_BINDS (1u << STB_GLOBAL | 1u << STB_WEAK | 1u << STB_GNU_UNIQUE)
 
 int symbol_exported(const struct elf *e, uint32_t i)
 {
@@ -142,12 +137,16 @@ int vague_name(const char *n)
 
 /* Does definition d satisfy a reference that requires version need (NULL:
  * unversioned)? The loader's rule, on linkopt's reading of the objects. */
-static int version_ok(const struct closure *c, const struct defnode *d, const struct qb_verreq *need)
+static int sym_version_ok(const struct elf *e, uint32_t i, const struct qb_verreq *need)
 {
-	const struct elf *e = &c->libs[d->lib].e;
-	uint16_t vs = elf_versym(e, d->sym);
+	uint16_t vs = elf_versym(e, i);
 	struct qb_verdef_ent def;
 	return qb_version_match(vs, e->versym_off != 0, elf_verdef_ent(e, vs, &def) ? &def : NULL, need);
+}
+
+static int version_ok(const struct closure *c, const struct defnode *d, const struct qb_verreq *need)
+{
+	return sym_version_ok(&c->libs[d->lib].e, d->sym, need);
 }
 
 /* Is symbol i of e a definition the loader's standard lookup accepts for
@@ -156,14 +155,7 @@ static int lookup_accepts(const struct elf *e, uint32_t i, const struct qb_verre
 {
 	Elf64_Sym s;
 	elf_sym_get(e, i, &s);
-	unsigned t = ELF64_ST_TYPE(s.st_info), b = ELF64_ST_BIND(s.st_info);
-	if (s.st_shndx == SHN_UNDEF || !(OK_TYPES >> t & 1) || !(OK_BINDS >> b & 1))
-		return 0;
-	if (!s.st_value && t != STT_TLS)
-		return 0;
-	uint16_t vs = elf_versym(e, i);
-	struct qb_verdef_ent def;
-	return qb_version_match(vs, e->versym_off != 0, elf_verdef_ent(e, vs, &def) ? &def : NULL, need);
+	return qb_def_accepted(s.st_shndx, s.st_info, s.st_value) && sym_version_ok(e, i, need);
 }
 
 static int lib_nodirect(const struct elf *e, uint32_t sym)
@@ -194,12 +186,7 @@ static int view_pick(const struct defmap *m, const struct appview *v, const char
 		const struct elf *e = &v->load.libs[d->lib].e;
 		if (e->flags_1 & DF_1_INTERPOSE)
 			continue;
-		Elf64_Sym s;
-		elf_sym_get(e, d->sym, &s);
-		/* the loader skips undefined-value definitions (ldso/lookup.c) */
-		if (!s.st_value && ELF64_ST_TYPE(s.st_info) != STT_TLS)
-			continue;
-		if (version_ok(&v->load, d, need))
+		if (lookup_accepts(e, d->sym, need))
 			return (int)d->lib;
 	}
 	return -1;
