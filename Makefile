@@ -13,7 +13,7 @@ endif
 endif
 -include config.mak
 
-B := build
+B ?= build
 V ?= 0
 Q := $(if $(filter 1,$(V)),,@)
 
@@ -28,9 +28,20 @@ CHECK_DEPS :=
 # ---------------------------------------------------------------- loader --
 # The loader is quickbind's own objects linked with every PIC object of
 # musl's libc.a, so that it is at once the dynamic linker and libc.so.
-LDSO_SRCS := $(sort $(wildcard ldso/*.c $(filter-out common/elfbuf.c,$(wildcard common/*.c))))
+# QB_EXT=none builds the core alone (ldso/ext/ext.h), into its own tree.
+QB_EXT ?= all
+ifeq ($(QB_EXT),none)
+B := build/noext
+LDSO_EXT_SRCS := ldso/ext/none.c
+LDSO_EXT_ASM :=
+else
+LDSO_EXT_SRCS := $(filter-out ldso/ext/none.c,$(wildcard ldso/ext/*.c))
+LDSO_EXT_ASM := hintloop
+endif
+LDSO_SRCS := $(sort $(wildcard ldso/*.c $(filter-out common/elfbuf.c,$(wildcard common/*.c)))) \
+	$(LDSO_EXT_SRCS)
 LDSO_CFLAGS := $(WARN) -O2 -g -fPIC -fvisibility=hidden -fno-stack-protector \
-	-fno-plt -ffunction-sections -fdata-sections -Ildso -Icommon -MMD -MP
+	-fno-plt -ffunction-sections -fdata-sections -Ildso -Ildso/ext -Icommon -MMD -MP
 
 LIBC_REPLACED := dlclose.lo dlinfo.lo
 musl_cc_x86_64 := gcc -specs $(MUSL_LIBDIR_x86_64)/musl-gcc.specs
@@ -41,7 +52,7 @@ nasm_fmt_i386 := elf32
 define loader_rules
 LDSO_OBJS_$(1) := $$(LDSO_SRCS:%.c=$(B)/$(1)/%.o) \
 	$$(patsubst %.c,$(B)/$(1)/%.o,$$(wildcard arch/$(1)/*.c)) \
-	$$(patsubst %.asm,$(B)/$(1)/%.o,$$(wildcard arch/$(1)/*.asm))
+	$$(patsubst %.asm,$(B)/$(1)/%.o,$$(filter-out $$(foreach x,hintloop,$$(if $$(filter $$x,$(LDSO_EXT_ASM)),,arch/$(1)/$$x.asm)),$$(wildcard arch/$(1)/*.asm)))
 
 $(B)/$(1)/%.o: %.c config.mak
 	@mkdir -p $$(@D)

@@ -22,17 +22,9 @@ void *__libc_calloc(size_t n, size_t m) { return calloc(n, m); }
 void *__libc_realloc(void *p, size_t n) { return realloc(p, n); }
 void __libc_free(void *p) { free(p); }
 void qb_dbg(const char *fmt, ...) { (void)fmt; }
-/* reached only from what this target never calls (the interposer list) */
+/* what the core reports and how it fails, outside the loader */
 void qb_error(const char *fmt, ...) { (void)fmt; abort(); }
 void qb_fatal(const char *fmt, ...) { (void)fmt; abort(); }
-/* no dlclose here, so no binding memo kept: each file is decoded afresh */
-int qb_memo_hashes(struct dso *p) { (void)p; return 0; }
-void qb_memo_prefault(struct dso *p) { (void)p; }
-/* nor a parked image */
-struct qb_image *qb_reopen_take(const struct stat *st) { (void)st; return 0; }
-void qb_reopen_adopt(struct dso *p, struct qb_image *m, int fd) { (void)p; (void)m; (void)fd; }
-void qb_reopen_drop(struct dso *p) { (void)p; }
-void qb_reopen_discard(struct qb_image *m) { (void)m; }
 
 static int fd = -1, exec_ok;
 static char *names;  /* one page, then an inaccessible one */
