@@ -22,6 +22,7 @@
  * undone, and unloading goes through the same qb_forget_object. */
 #include <dlfcn.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include "ext/ext.h"
@@ -218,12 +219,33 @@ static int is_needed(struct dso *p)
 	return 0;
 }
 
+/* A signal handler may run at any time: an object that holds one stays
+ * (the loader can ask the kernel; no such question finds a callback the
+ * program keeps in its own memory). */
+static int holds_handler(struct dso *p)
+{
+	for (int sig = 1; sig < _NSIG; sig++) {
+		struct sigaction sa;
+		if (sigaction(sig, 0, &sa))
+			continue;
+		const void *h = sa.sa_flags & SA_SIGINFO ? (const void *)sa.sa_sigaction :
+			(const void *)sa.sa_handler;
+		if (h != (const void *)SIG_DFL && h != (const void *)SIG_IGN && qb_dso_of_addr(h) == p)
+			return 1;
+	}
+	return 0;
+}
+
 static void collect(void)
 {
 	for (struct dso *p = qb.head, *next; p; p = next) {
 		next = p->next;
 		if (!p->runtime || p->nodelete || p->refcnt || p->unloading || is_needed(p))
 			continue;
+		if (holds_handler(p)) {
+			p->nodelete = 1;
+			continue;
+		}
 		qb_debug_change(2 /* RT_DELETE */);
 		qb_forget_object(p);
 		qb.subs++;
@@ -295,6 +317,16 @@ QB_PUBLIC int atexit(void (*fn)(void))
 {
 	pin_objects_of((const void *)fn, 0, 0);
 	return __qb_musl_atexit(fn);
+}
+
+int __pthread_key_create(pthread_key_t *, void (*)(void *)) hidden;
+
+/* A thread-specific value's destructor runs when a thread exits, after
+ * any dlclose. */
+QB_PUBLIC int pthread_key_create(pthread_key_t *k, void (*dtor)(void *))
+{
+	pin_objects_of((const void *)dtor, 0, 0);
+	return __pthread_key_create(k, dtor);
 }
 
 QB_PUBLIC int pthread_atfork(void (*prepare)(void), void (*parent)(void), void (*child)(void))
