@@ -1,4 +1,4 @@
-/* The global table (ldso/globaltab.c) gives the bindings of the standard
+/* The global table (ldso/ext/globaltab.c) gives the bindings of the standard
  * lookup. The fixture of tests/globaltab.mk runs under musl's loader (the
  * reference) and under quickbind with the table forced on
  * (LD_GLOBALTAB=1), off (=0) and left to the loader, with and without an

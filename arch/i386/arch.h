@@ -64,7 +64,7 @@ static inline int qb_rel_kind(unsigned type)
 }
 
 /* arch/i386/hintloop.asm: the common case of the hinted relocation
- * loop (ldso/hintloop.c) for REL tables */
+ * loop (ldso/ext/hintloop.c) for REL tables */
 #define QB_HINT_LOOP_RELA 0
 #define QB_HINT_LOOP_REL 1
 #define QB_VALUE_LOOP_REL 1

@@ -53,7 +53,7 @@ static inline int qb_rel_kind(unsigned type)
 }
 
 /* arch/x86_64/hintloop.asm: the common case of the hinted relocation
- * loop (ldso/hintloop.c) for RELA tables */
+ * loop (ldso/ext/hintloop.c) for RELA tables */
 #define QB_HINT_LOOP_RELA 1
 #define QB_HINT_LOOP_REL 0
 #define QB_VALUE_LOOP_REL 0

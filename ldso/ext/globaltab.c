@@ -94,20 +94,18 @@ refuse:
 	return 0;
 }
 
-/* Does the table pay? Measured on x86_64 with office-shaped programs
- * (1,500 exported functions and as many references per library): a
- * lookup the table answers saves about PROBE_COST instructions per object
- * the walk would have probed, about half the scope for small programs
- * (fewer for large ones, where the answer is yes anyway), plus the walk's
- * own overhead; building costs about BUILD_COST instructions per symbol.
- * The relocation entries of the objects without direct-binding tables
- * (whose references mostly skip the standard lookup), and those linkopt
- * did not bind directly in the others (its count), bound the lookups,
- * less the relative ones the linker counted (DT_RELACOUNT): a program
- * whose libraries mostly reach their own code (relative relocations)
- * looks up little, and there the table cost more than it saved.
- * Break-even measured: between 4 and 8 such libraries (2 libraries:
- * +20% instructions with the table, 4: -2.5%, 8: -14%, 100: -55%). */
+/* Does the table pay? A lookup the table answers saves about PROBE_COST
+ * instructions per object the walk would have probed, about half the
+ * scope for small programs (fewer for large ones, where the answer is yes
+ * anyway), plus the walk's own overhead; building costs about BUILD_COST
+ * instructions per symbol. The relocation entries of the objects without
+ * direct-binding tables (whose references mostly skip the standard
+ * lookup), and those linkopt did not bind directly in the others (its
+ * count), bound the lookups, less the relative ones the linker counted
+ * (DT_RELACOUNT): a program whose libraries mostly reach their own code
+ * (relative relocations) looks up little, and there the table costs more
+ * than it saves. The constants and the break-even they give are measured
+ * in docs/BENCHMARKS.md (the global table). */
 #define PROBE_COST 33
 #define LOOKUP_SAVING 40
 #define BUILD_COST 70

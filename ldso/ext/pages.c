@@ -108,9 +108,9 @@ static void prefault_written(struct dso *p, size_t page, int after)
 
 /* Every relocation is read once, right after this, and with them the
  * symbol table, where binding reads the definition each reference names:
- * a fault costs far more than the pages it maps (about 10 us in a virtual
- * machine, where one call maps a page for a tenth of a microsecond), so
- * each is mapped in one call. Only tables inside the read-only segment
+ * a fault costs far more than the pages it maps (in a virtual machine
+ * above all, where one call maps a page for a small part of a fault's
+ * cost), so each is mapped in one call. Only tables inside the read-only segment
  * holding the relocations: a page that relocations write is not read
  * first, and pages of another segment are left to faults. The string
  * table, most of which binding with hints never reads, stays out of it
@@ -171,9 +171,7 @@ static void populate_relocs(struct dso *p, size_t page)
  * object with text relocations, whose pages the loader has written. */
 /* Pages are given back in batches: on a virtual machine every TLB flush
  * traps to the hypervisor and costs the guest far more than the pages it
- * frees (office-100 with all tables, its 300 ranges one madvise each:
- * 116 ms of CPU; in batches of 64: 77 ms; the floor workload: 65 ms, 46
- * ms, and 44 ms giving nothing back).
+ * frees (docs/BENCHMARKS.md has the figures).
  * process_madvise on the process itself (PIDFD_SELF, recent Linux) takes
  * a batch's ranges in one call and flushes once; a kernel or qemu-user
  * without it gets one madvise a range. Start-up objects never go away, so
