@@ -1,6 +1,6 @@
 /* libFuzzer target: the loader's own checks of an object, built for the
- * host from ldso/'s sources (map.c, dso.c, version.c, common/elfview.c,
- * fastpath.c, lookup.c), for the ELF class of the arch/ headers it is
+ * host from the core's sources (map.c, dso.c, version.c, lookup.c,
+ * common/elfview.c) and its extensions (ldso/ext/), for the ELF class of the arch/ headers it is
  * compiled with. Each input is a file the loader is asked to map, exactly
  * as qb_map_file maps a library; an object it accepts is then searched for
  * every symbol it defines, which walks the hash tables, chains, bloom
