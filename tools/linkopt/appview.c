@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <errno.h>
 
 #ifndef DF_1_PIE
 #define DF_1_PIE 0x08000000
@@ -52,7 +53,10 @@ static void view_free(struct appview *v)
 	if (!v)
 		return;
 	closure_free(&v->load);
-	elf_free(&v->prog);
+	if (v->progobj)
+		objcache_put(v->progobj);
+	else
+		elf_free(&v->prog);
 	free(v);
 }
 
@@ -78,19 +82,29 @@ static struct appview *view_build(const char *app, struct elf *obj, const struct
 	}
 	v->app = app;
 	v->parent = -1;
-	if (lo_load_elf(&v->prog, app) < 0 || v->prog.dyn_ph < 0) {
-		snprintf(err, errlen, "program %s: %s", app,
-			 v->prog.dyn_ph < 0 && !v->prog.err[0] ? "not dynamically linked" : v->prog.err);
-		elf_free(&v->prog);
+	/* every file of the run reads the program: from the run's objects */
+	struct stat pst;
+	if (stat(app, &pst) < 0)
+		snprintf(why, sizeof why, "%s", strerror(errno));
+	else
+		v->progobj = objcache_get(app, &pst, why, sizeof why);
+	if (!v->progobj || v->progobj->e.dyn_ph < 0) {
+		snprintf(err, errlen, "program %s: %s", app, !v->progobj ? why : "not dynamically linked");
+		if (v->progobj)
+			objcache_put(v->progobj);
 		free(v);
 		return NULL;
 	}
+	v->prog = v->progobj->e;
+	v->prog.path = app;
 	/* only the search of the whole load, not the program's own options */
 	struct search_opts so = *o;
 	so.apps = NULL;
 	so.napps = 0;
-	if (closure_start(&v->prog, &v->load, why, sizeof why) < 0 ||
-	    closure_expand(&v->load, &so, 0, why, sizeof why) < 0) {
+	int started = closure_start(&v->prog, &v->load, why, sizeof why) == 0;
+	if (started)
+		v->load.libs[0].obj = v->progobj; /* not released by closure_free */
+	if (!started || closure_expand(&v->load, &so, 0, why, sizeof why) < 0) {
 		snprintf(err, errlen, "program %s cannot be loaded: %s", app, why);
 		view_free(v);
 		return NULL;
@@ -107,18 +121,15 @@ static struct appview *view_build(const char *app, struct elf *obj, const struct
 		err[0] = 0;
 		return NULL;
 	}
-	struct elf m;
+	struct cobj *m;
 	int at;
-	if (lo_load_elf(&m, obj->path) < 0) {
-		snprintf(err, errlen, "%s", m.err);
-		elf_free(&m);
+	if (!(m = objcache_get(obj->path, ost, why, sizeof why))) {
+		snprintf(err, errlen, "%s", why);
 		view_free(v);
 		return NULL;
 	}
-	if ((at = closure_add(&v->load, &m, obj->path, 0, why, sizeof why)) < 0 ||
+	if ((at = closure_add(&v->load, m, obj->path, 0, why, sizeof why)) < 0 ||
 	    closure_expand(&v->load, &so, (unsigned)at, why, sizeof why) < 0) {
-		if (at < 0)
-			elf_free(&m);
 		snprintf(err, errlen, "as a module of %s: %s", app, why);
 		view_free(v);
 		return NULL;
@@ -130,16 +141,18 @@ static struct appview *view_build(const char *app, struct elf *obj, const struct
 /* The object of v's global scope whose definition the standard lookup
  * picks for name, or -1 (the program and DF_1_INTERPOSE objects, which
  * the loader checks before any direct binding, do not count). */
-static int global_pick(const struct defmap *m, const struct appview *v, const char *name)
+static int global_pick(struct defscope *m, const struct appview *v, const char *name)
 {
-	for (const struct defnode *d = defmap_find(m, name); d; d = d->next ? &m->nodes[d->next - 1] : NULL) {
-		const struct elf *e = &v->load.libs[d->lib].e;
-		if (d->lib >= v->nstart)
+	const struct defref *d;
+	int n = defscope_find(m, name, &d);
+	for (int i = 0; i < n; i++) {
+		const struct elf *e = &v->load.libs[d[i].lib].e;
+		if (d[i].lib >= v->nstart)
 			return -1;
 		Elf64_Sym s;
-		elf_sym_get(e, d->sym, &s);
+		elf_sym_get(e, d[i].sym, &s);
 		if (!(e->flags_1 & DF_1_INTERPOSE) && (s.st_value || ELF64_ST_TYPE(s.st_info) == STT_TLS))
-			return (int)d->lib;
+			return (int)d[i].lib;
 	}
 	return -1;
 }
@@ -152,10 +165,11 @@ static int global_pick(const struct defmap *m, const struct appview *v, const ch
  * library, and its identity is recorded for the loader to find it. */
 static int add_parent(struct closure *c, struct appview *v0, char *err, size_t errlen)
 {
-	struct defmap own, glob;
+	struct defscope own = { 0 }, glob = { 0 };
 	const struct elf *obj = &c->libs[0].e;
-	if (defmap_build(&own, c, 1) < 0 || defmap_build(&glob, &v0->load, 1) < 0) {
-		defmap_free(&own);
+	if (defscope_init(&own, c, 1, c->n) < 0 || defscope_init(&glob, &v0->load, 1, v0->load.n) < 0) {
+		defscope_free(&own);
+		defscope_free(&glob);
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
@@ -164,7 +178,8 @@ static int add_parent(struct closure *c, struct appview *v0, char *err, size_t e
 		Elf64_Sym s;
 		elf_sym_get(obj, i, &s);
 		const char *name = elf_sym_name(obj, i);
-		if (s.st_shndx != SHN_UNDEF || !name || !*name || defmap_find(&own, name))
+		const struct defref *d;
+		if (s.st_shndx != SHN_UNDEF || !name || !*name || defscope_find(&own, name, &d))
 			continue;
 		int g = global_pick(&glob, v0, name);
 		if (g > 0)
@@ -175,8 +190,8 @@ static int add_parent(struct closure *c, struct appview *v0, char *err, size_t e
 		if (count[k] && (best < 0 || count[k] > count[best]))
 			best = (int)k;
 	free(count);
-	defmap_free(&own);
-	defmap_free(&glob);
+	defscope_free(&own);
+	defscope_free(&glob);
 	if (best < 0)
 		return 0;
 	if (closure_grow(c, err, errlen) < 0)
@@ -197,11 +212,11 @@ static void find_parents(struct closure *c)
 	const struct appview *v0 = c->views[0];
 	if (v0->parent < 0)
 		return;
-	uint64_t id = elf_symtab_id(&v0->load.libs[v0->parent].e);
+	uint64_t id = lib_symtab_id(&v0->load.libs[v0->parent]);
 	for (unsigned k = 1; k < c->nviews; k++) {
 		struct appview *v = c->views[k];
 		for (unsigned i = 1; i < v->nstart && v->self >= v->nstart; i++)
-			if (elf_symtab_id(&v->load.libs[i].e) == id) {
+			if (lib_symtab_id(&v->load.libs[i]) == id) {
 				v->parent = (int)i;
 				break;
 			}
@@ -217,8 +232,9 @@ static unsigned host_supplies(const struct appview *v, const struct elf *obj)
 	const struct closure *L = &v->load;
 	unsigned *q = malloc(L->n * sizeof *q), n = 0, count = 0;
 	char *own = calloc(L->n, 1);
-	struct defmap glob;
-	if (!q || !own || defmap_build(&glob, L, 1) < 0) {
+	struct defscope glob = { 0 };
+	if (!q || !own || defscope_init(&glob, L, 1, L->n) < 0) {
+		defscope_free(&glob);
 		free(q);
 		free(own);
 		return 0;
@@ -242,13 +258,14 @@ static unsigned host_supplies(const struct appview *v, const struct elf *obj)
 		if (s.st_shndx != SHN_UNDEF || !name || !*name)
 			continue;
 		int mine = 0;
-		for (const struct defnode *d = defmap_find(&glob, name); d && !mine;
-		     d = d->next ? &glob.nodes[d->next - 1] : NULL)
-			mine = own[d->lib];
+		const struct defref *d;
+		int n = defscope_find(&glob, name, &d);
+		for (int j = 0; j < n && !mine; j++)
+			mine = own[d[j].lib];
 		if (!mine && global_pick(&glob, v, name) > 0)
 			count++;
 	}
-	defmap_free(&glob);
+	defscope_free(&glob);
 	free(q);
 	free(own);
 	return count;

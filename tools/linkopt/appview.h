@@ -9,7 +9,8 @@
 
 struct appview {
 	const char *app;      /* the program as given */
-	struct elf prog;      /* loaded; load.libs[0] refers to it */
+	struct elf prog;      /* a copy of progobj's; load.libs[0] refers to it */
+	struct cobj *progobj; /* the run's object of the program */
 	/* The program's start-up load in load order; for a module it
 	 * dlopens, followed by the module and the libraries it adds. */
 	struct closure load;

@@ -7,6 +7,8 @@
 #include "qbtable.h"
 #include "appview.h"
 #include "tables.h"
+#include "index.h"
+#include "objcache.h"
 
 #include <stdio.h>
 
@@ -120,6 +122,97 @@ void defmap_free(struct defmap *m)
 	memset(m, 0, sizeof *m);
 }
 
+int defscope_init(struct defscope *s, const struct closure *c, unsigned first, unsigned end)
+{
+	memset(s, 0, sizeof *s);
+	s->c = c;
+	s->first = first;
+	s->end = end < c->n ? end : c->n;
+	s->nat = objcache_nserial();
+	s->at = malloc((s->nat ? s->nat : 1) * sizeof *s->at);
+	if (!s->at)
+		return -1;
+	for (uint32_t k = 0; k < s->nat; k++)
+		s->at[k] = -1;
+	for (unsigned l = first; l < s->end && !s->use_map; l++) {
+		struct cobj *o = c->libs[l].obj;
+		/* an object twice in the range is listed twice by a defmap */
+		if (!o || s->at[o->serial] >= 0)
+			s->use_map = 1;
+		else if (cobj_index(o) < 0)
+			return -1;
+		else
+			s->at[o->serial] = (int32_t)l;
+	}
+	if (s->use_map)
+		return defmap_build_range(&s->map, c, first, s->end);
+	return 0;
+}
+
+static int by_lib_sym(const void *a, const void *b)
+{
+	const struct defref *x = a, *y = b;
+	if (x->lib != y->lib)
+		return x->lib < y->lib ? -1 : 1;
+	return x->sym < y->sym ? -1 : x->sym > y->sym;
+}
+
+static int push_def(struct defscope *s, size_t n, uint32_t lib, uint32_t sym)
+{
+	if (n == s->cap) {
+		size_t nc = s->cap ? 2 * s->cap : 64;
+		struct defref *b = realloc(s->buf, nc * sizeof *b);
+		if (!b)
+			return -1;
+		s->buf = b;
+		s->cap = nc;
+	}
+	s->buf[n] = (struct defref){ lib, sym };
+	return 0;
+}
+
+int defscope_find(struct defscope *s, const char *name, const struct defref **out)
+{
+	size_t n = 0;
+	*out = s->buf;
+	if (s->use_map) {
+		const struct defmap *m = &s->map;
+		for (const struct defnode *d = defmap_find(m, name); d; d = d->next ? &m->nodes[d->next - 1] : NULL)
+			if (push_def(s, n++, d->lib, d->sym) < 0)
+				return -1;
+		*out = s->buf;
+		return (int)n;
+	}
+	int sorted = 1;
+	for (uint32_t k = symindex_first(name, qb_gnu_hash(name)); k; k = symindex_def(k)->next) {
+		const struct symdef *d = symindex_def(k);
+		int32_t l = d->obj->serial < s->nat ? s->at[d->obj->serial] : -1;
+		if (l < 0)
+			continue;
+		if (n && (s->buf[n - 1].lib > (uint32_t)l || (s->buf[n - 1].lib == (uint32_t)l && s->buf[n - 1].sym > d->sym)))
+			sorted = 0;
+		if (push_def(s, n++, (uint32_t)l, d->sym) < 0)
+			return -1;
+	}
+	if (!sorted)
+		qsort(s->buf, n, sizeof *s->buf, by_lib_sym);
+	*out = s->buf;
+	return (int)n;
+}
+
+void defscope_free(struct defscope *s)
+{
+	free(s->at);
+	free(s->buf);
+	defmap_free(&s->map);
+	memset(s, 0, sizeof *s);
+}
+
+uint64_t lib_symtab_id(const struct lib *l)
+{
+	return l->obj ? cobj_symtab_id(l->obj) : elf_symtab_id(&l->e);
+}
+
 static int cmpstr(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -142,11 +235,6 @@ static int sym_version_ok(const struct elf *e, uint32_t i, const struct qb_verre
 	uint16_t vs = elf_versym(e, i);
 	struct qb_verdef_ent def;
 	return qb_version_match(vs, e->versym_off != 0, elf_verdef_ent(e, vs, &def) ? &def : NULL, need);
-}
-
-static int version_ok(const struct closure *c, const struct defnode *d, const struct qb_verreq *need)
-{
-	return sym_version_ok(&c->libs[d->lib].e, d->sym, need);
 }
 
 /* Is symbol i of e a definition the loader's standard lookup accepts for
@@ -172,22 +260,36 @@ static int lib_nodirect(const struct elf *e, uint32_t sym)
  * dlopened module) the module's own libraries. The program (libs[0]) and
  * DF_1_INTERPOSE objects are left out: the loader checks them before any
  * direct binding. */
-static int view_defs(struct defmap *m, const struct appview *v)
+static int view_defs(struct defscope *m, const struct appview *v)
 {
-	return defmap_build(m, &v->load, 1);
+	return defscope_init(m, &v->load, 1, v->load.n);
+}
+
+/* Definitions of name in m; a lookup that runs out of memory finds none
+ * and marks *oom (bind_compute then fails). */
+static unsigned find_defs(struct defscope *m, const char *name, const struct defref **d, int *oom)
+{
+	int n = defscope_find(m, name, d);
+	if (n < 0) {
+		*oom = 1;
+		return 0;
+	}
+	return (unsigned)n;
 }
 
 /* The object of v's load whose definition of name (version need) the
  * standard lookup picks, or -1. */
-static int view_pick(const struct defmap *m, const struct appview *v, const char *name,
-	const struct qb_verreq *need)
+static int view_pick(struct defscope *m, const struct appview *v, const char *name,
+	const struct qb_verreq *need, int *oom)
 {
-	for (const struct defnode *d = defmap_find(m, name); d; d = d->next ? &m->nodes[d->next - 1] : NULL) {
-		const struct elf *e = &v->load.libs[d->lib].e;
+	const struct defref *d;
+	unsigned n = find_defs(m, name, &d, oom);
+	for (unsigned i = 0; i < n; i++) {
+		const struct elf *e = &v->load.libs[d[i].lib].e;
 		if (e->flags_1 & DF_1_INTERPOSE)
 			continue;
-		if (lookup_accepts(e, d->sym, need))
-			return (int)d->lib;
+		if (lookup_accepts(e, d[i].sym, need))
+			return (int)d[i].lib;
 	}
 	return -1;
 }
@@ -200,16 +302,16 @@ static const char *base(const char *p)
 
 /* Does every program's load order agree that DT_NEEDED entry dynidx of
  * the object supplies name? */
-static int views_agree(const struct closure *c, const struct defmap *vm, const char *name,
+static int views_agree(const struct closure *c, struct defscope *vm, const char *name,
 	const struct qb_verreq *need,
-	int dynidx, const struct bind_opts *o)
+	int dynidx, const struct bind_opts *o, int *oom)
 {
 	int bad = 0, good = 0;
 	for (unsigned k = 0; k < c->nviews; k++) {
 		const struct appview *v = c->views[k];
 		int want = dynidx == SYMINFO_BT_PARENT ? v->parent :
 			   v->load.libs[v->self].dep ? v->load.libs[v->self].dep[dynidx] : -1;
-		int got = view_pick(&vm[k], v, name, need);
+		int got = view_pick(&vm[k], v, name, need, oom);
 		if (got == want && got >= 0) {
 			good++;
 			continue;
@@ -249,27 +351,30 @@ static unsigned char *referenced(const struct elf *e)
 /* Where the standard lookup from the start-up load of program view v
  * finds name (version need): the first object in load order whose
  * definition it accepts. Recorded only when that object's identity is
- * final now: the object itself (identity 0) or a library of its closure,
- * which linkopt wrote before it. The program's own definitions come
- * first; it is written last, so a name it defines gets nothing. */
-static struct scope_def scope_pick(const struct closure *c, const struct appview *v,
-	const struct defmap *prog, const struct defmap *libs, const char *name, const struct qb_verreq *need)
+ * final now: the object itself (identity 0) or a library of its closure
+ * (cfiles: c's libraries by file), which linkopt wrote before it. The
+ * program's own definitions come first; it is written last, so a name it
+ * defines gets nothing. */
+static struct scope_def scope_pick(const struct filemap *cfiles, const struct appview *v,
+	struct defscope *prog, struct defscope *libs, const char *name, const struct qb_verreq *need, int *oom)
 {
 	struct scope_def none = { 0, 0 };
-	for (const struct defnode *d = defmap_find(prog, name); d; d = d->next ? &prog->nodes[d->next - 1] : NULL)
-		if (lookup_accepts(&v->load.libs[0].e, d->sym, need))
+	const struct defref *d;
+	unsigned n = find_defs(prog, name, &d, oom);
+	for (unsigned i = 0; i < n; i++)
+		if (lookup_accepts(&v->load.libs[0].e, d[i].sym, need))
 			return none;
 	/* libs holds the whole load in order: the start-up part first */
-	const struct defnode *d = defmap_find(libs, name);
-	for (; d && d->lib < v->nstart; d = d->next ? &libs->nodes[d->next - 1] : NULL) {
-		const struct lib *L = &v->load.libs[d->lib];
-		if (!lookup_accepts(&L->e, d->sym, need))
+	n = find_defs(libs, name, &d, oom);
+	for (unsigned i = 0; i < n && d[i].lib < v->nstart; i++) {
+		const struct lib *L = &v->load.libs[d[i].lib];
+		if (!lookup_accepts(&L->e, d[i].sym, need))
 			continue;
-		if (d->lib == v->self)
-			return (struct scope_def){ 0, d->sym };
-		for (unsigned k = 1; k < c->n; k++)
-			if (c->libs[k].dev == L->dev && c->libs[k].ino == L->ino)
-				return (struct scope_def){ elf_symtab_id(&L->e), d->sym };
+		if (d[i].lib == v->self)
+			return (struct scope_def){ 0, d[i].sym };
+		uint32_t k;
+		if (filemap_get(cfiles, L->dev, L->ino, &k))
+			return (struct scope_def){ lib_symtab_id(L), d[i].sym };
 		return none;
 	}
 	return none;
@@ -278,7 +383,7 @@ static struct scope_def scope_pick(const struct closure *c, const struct appview
 /* The scope definitions of the object's references that are not bound
  * directly, from the first program view whose start-up load holds it
  * (vm: the views' definitions, view_defs). */
-static int scope_defs(const struct closure *c, const struct defmap *vm, const struct syminfo *si,
+static int scope_defs(const struct closure *c, struct defscope *vm, const struct syminfo *si,
 	struct scope_def *sd)
 {
 	const struct elf *obj = &c->libs[0].e;
@@ -288,13 +393,19 @@ static int scope_defs(const struct closure *c, const struct defmap *vm, const st
 	if (k == c->nviews)
 		return 0;
 	const struct appview *v = c->views[k];
-	struct defmap prog;
+	struct defscope prog = { 0 };
+	struct filemap cfiles = { 0 };
+	int oom = 0;
 	unsigned char *ref = referenced(obj);
-	if (!ref || defmap_build_range(&prog, &v->load, 0, 1) < 0) {
+	for (unsigned l = 1; l < c->n && !oom; l++)
+		oom = filemap_put(&cfiles, c->libs[l].dev, c->libs[l].ino, l) < 0;
+	if (!ref || oom || defscope_init(&prog, &v->load, 0, 1) < 0) {
+		defscope_free(&prog);
+		filemap_free(&cfiles);
 		free(ref);
 		return -1;
 	}
-	for (uint32_t i = 1; i < obj->nsyms; i++) {
+	for (uint32_t i = 1; i < obj->nsyms && !oom; i++) {
 		if (!ref[i] || (si[i].flags & SYMINFO_FLG_DIRECT))
 			continue;
 		Elf64_Sym s;
@@ -303,30 +414,34 @@ static int scope_defs(const struct closure *c, const struct defmap *vm, const st
 			continue;
 		struct qb_verreq req;
 		const struct qb_verreq *need = elf_verreq(obj, i, &req) ? &req : NULL;
-		sd[i] = scope_pick(c, v, &prog, &vm[k], elf_sym_name(obj, i), need);
+		sd[i] = scope_pick(&cfiles, v, &prog, &vm[k], elf_sym_name(obj, i), need, &oom);
 	}
-	defmap_free(&prog);
+	defscope_free(&prog);
+	filemap_free(&cfiles);
 	free(ref);
-	return 0;
+	return oom ? -1 : 0;
 }
 
 int bind_compute(const struct closure *c, const struct bind_opts *o, struct syminfo *si,
 	uint32_t *hint, struct scope_def *sd)
 {
 	const struct elf *obj = &c->libs[0].e;
-	struct defmap m;
-	if (defmap_build(&m, c, 1) < 0)
+	struct defscope m;
+	if (defscope_init(&m, c, 1, c->n) < 0) {
+		defscope_free(&m);
 		return -1;
-	struct defmap *vm = c->nviews ? calloc(c->nviews, sizeof *vm) : NULL;
+	}
+	struct defscope *vm = c->nviews ? calloc(c->nviews, sizeof *vm) : NULL;
 	for (unsigned k = 0; k < c->nviews; k++)
 		if (!vm || view_defs(&vm[k], c->views[k]) < 0) {
-			for (unsigned j = 0; vm && j < k; j++)
-				defmap_free(&vm[j]);
+			for (unsigned j = 0; vm && j <= k; j++)
+				defscope_free(&vm[j]);
 			free(vm);
-			defmap_free(&m);
+			defscope_free(&m);
 			return -1;
 		}
 	int self_nodirect = o->nodirect || (obj->flags_1 & DF_1_NODIRECT);
+	int oom = 0;
 	si[0] = (struct syminfo){ 0, 0 };
 	for (uint32_t i = 1; i < obj->nsyms; i++) {
 		Elf64_Sym s;
@@ -339,31 +454,36 @@ int bind_compute(const struct closure *c, const struct bind_opts *o, struct symi
 		}
 		struct qb_verreq req;
 		const struct qb_verreq *need = elf_verreq(obj, i, &req) ? &req : NULL;
-		const struct defnode *first = NULL;
+		struct defref first = { 0, 0 };
+		int have = 0;
 		unsigned nlibs = 0, lastlib = ~0u;
-		for (const struct defnode *d = defmap_find(&m, name); d; d = d->next ? &m.nodes[d->next - 1] : NULL) {
-			if (d->lib != lastlib) {
+		const struct defref *d;
+		unsigned n = find_defs(&m, name, &d, &oom);
+		for (unsigned j = 0; j < n; j++) {
+			if (d[j].lib != lastlib) {
 				nlibs++;
-				lastlib = d->lib;
+				lastlib = d[j].lib;
 			}
-			if (!first && version_ok(c, d, need))
-				first = d;
+			if (!have && sym_version_ok(&c->libs[d[j].lib].e, d[j].sym, need)) {
+				first = d[j];
+				have = 1;
+			}
 		}
 		uint16_t reason = 0;
-		const struct lib *L = first ? &c->libs[first->lib] : NULL;
-		if (!first || L->dynidx < 0)
+		const struct lib *L = have ? &c->libs[first.lib] : NULL;
+		if (!have || L->dynidx < 0)
 			reason = QB_SYMINFO_NOTFOUND;
-		else if (interposed(o, name) || lib_nodirect(&L->e, first->sym))
+		else if (interposed(o, name) || lib_nodirect(&L->e, first.sym))
 			reason = QB_SYMINFO_NODIRECT;
 		else {
 			Elf64_Sym ds;
-			elf_sym_get(&L->e, first->sym, &ds);
+			elf_sym_get(&L->e, first.sym, &ds);
 			unsigned b = ELF64_ST_BIND(ds.st_info);
 			if (b == STB_WEAK || b == STB_GNU_UNIQUE || vague_name(name))
 				reason = QB_SYMINFO_VAGUE;
 			else if (nlibs > 1)
 				reason = QB_SYMINFO_MULTI;
-			else if (c->nviews && !views_agree(c, vm, name, need, L->dynidx, o))
+			else if (c->nviews && !views_agree(c, vm, name, need, L->dynidx, o, &oom))
 				reason = QB_SYMINFO_MULTI;
 		}
 		if (reason) {
@@ -371,13 +491,13 @@ int bind_compute(const struct closure *c, const struct bind_opts *o, struct symi
 		} else {
 			si[i] = (struct syminfo){ (uint16_t)L->dynidx, SYMINFO_FLG_DIRECT };
 			if (hint)
-				hint[i] = first->sym;
+				hint[i] = first.sym;
 		}
 	}
-	int rc = sd ? scope_defs(c, vm, si, sd) : 0;
+	int rc = oom ? -1 : sd ? scope_defs(c, vm, si, sd) : 0;
 	for (unsigned k = 0; k < c->nviews; k++)
-		defmap_free(&vm[k]);
+		defscope_free(&vm[k]);
 	free(vm);
-	defmap_free(&m);
+	defscope_free(&m);
 	return rc;
 }

@@ -34,6 +34,32 @@ int defmap_build(struct defmap *m, const struct closure *c, unsigned first_lib);
 int defmap_build_range(struct defmap *m, const struct closure *c, unsigned first_lib, unsigned end_lib);
 const struct defnode *defmap_find(const struct defmap *m, const char *name);
 void defmap_free(struct defmap *m);
+
+/* The definitions of names in the objects [first, end) of a closure, in
+ * closure order (by object, then symbol index), as a defmap over those
+ * objects would chain them; found through the run's symbol index
+ * (objcache.h), so a lookup costs what the name's definitions cost, not
+ * what the closure holds. */
+struct defref { uint32_t lib, sym; };
+struct defscope {
+	const struct closure *c;
+	unsigned first, end;
+	int32_t *at;          /* object serial -> closure index, -1 */
+	uint32_t nat;
+	int use_map;          /* an object without one: a defmap of the range */
+	struct defmap map;
+	struct defref *buf;
+	size_t cap;
+};
+int defscope_init(struct defscope *s, const struct closure *c, unsigned first, unsigned end);
+/* The number of definitions of name, *out (valid until the next find)
+ * listing them; -1 when out of memory. */
+int defscope_find(struct defscope *s, const char *name, const struct defref **out);
+void defscope_free(struct defscope *s);
+/* The symbol table identity of a closure's object (computed once per
+ * object of the run). */
+uint64_t lib_symtab_id(const struct lib *l);
+
 int interposed(const struct bind_opts *o, const char *name);
 int vague_name(const char *name);
 

@@ -84,7 +84,7 @@ int check_file(const char *path, const struct opts *o)
 		uint64_t want = (uint64_t)rd32((const uint8_t *)&nd[k].id[1]) << 32 | rd32((const uint8_t *)&nd[k].id[0]);
 		for (unsigned l = 1; l < c.n; l++)
 			if (c.libs[l].dynidx >= 0 && (uint32_t)c.libs[l].dynidx == di &&
-			    elf_symtab_id(&c.libs[l].e) != want) {
+			    lib_symtab_id(&c.libs[l]) != want) {
 				printf("%s: stale: %s changed since linkopt ran: its definition hints are unused\n",
 				       path, needed_name(&e, (uint16_t)di));
 				nstale++;

@@ -145,7 +145,7 @@ static int bind_symbols(struct work *w, const struct opts *o)
 	for (unsigned k = 1; k < w->c.n; k++)
 		if (w->c.libs[k].dynidx >= 0)
 			w->needed[w->nneeded++] = (struct needed_id){ (uint32_t)w->c.libs[k].dynidx,
-				elf_symtab_id(&w->c.libs[k].e) };
+				lib_symtab_id(&w->c.libs[k]) };
 	record_definers(w, sd);
 	free(sd);
 	if (o->sort && (w->moved = rel_sort(e)) < 0)
@@ -161,15 +161,20 @@ static uint32_t *hint_values(const struct work *w)
 {
 	const struct elf *e = &w->e;
 	uint32_t *v = calloc(e->nsyms ? e->nsyms : 1, sizeof *v);
-	if (!v)
+	/* the library of each boundto value: the first with that index */
+	const struct elf **by = calloc(UINT16_MAX + 1u, sizeof *by);
+	if (!v || !by) {
+		free(v);
+		free(by);
 		return NULL;
+	}
+	for (unsigned k = w->c.n; k-- > 1;)
+		if (w->c.libs[k].dynidx >= 0 && w->c.libs[k].dynidx <= UINT16_MAX)
+			by[w->c.libs[k].dynidx] = &w->c.libs[k].e;
 	for (uint32_t i = 1; i < e->nsyms; i++) {
 		if (!w->hints[i] || !(w->si[i].flags & SYMINFO_FLG_DIRECT))
 			continue;
-		const struct elf *t = NULL;
-		for (unsigned k = 1; k < w->c.n && !t; k++)
-			if (w->c.libs[k].dynidx >= 0 && (uint32_t)w->c.libs[k].dynidx == w->si[i].boundto)
-				t = &w->c.libs[k].e;
+		const struct elf *t = by[w->si[i].boundto];
 		if (!t || w->hints[i] >= t->nsyms)
 			continue;
 		Elf64_Sym d;
@@ -177,6 +182,7 @@ static uint32_t *hint_values(const struct work *w)
 		if (d.st_shndx != SHN_UNDEF && !(d.st_info & 0xc) && d.st_value && d.st_value <= UINT32_MAX)
 			v[i] = (uint32_t)d.st_value;
 	}
+	free(by);
 	return v;
 }
 

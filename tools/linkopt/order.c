@@ -1,3 +1,4 @@
+#define _GNU_SOURCE
 #include "order.h"
 
 #include <stdlib.h>
@@ -38,8 +39,39 @@ static int read_node(struct node *nd)
 	return nd->name && nd->needs ? 0 : -1;
 }
 
-/* Depth-first: a node is placed after everything it needs. */
-static int place(struct node *v, int n, int i, char **out, int *k)
+/* The nodes by name, so that a name finds its nodes without a walk over
+ * all of them: sorted by (name, index), a name's nodes are one run. */
+struct byname {
+	const struct node *v;
+	int *ix;
+	int n;
+};
+
+static int cmp_node(const void *a, const void *b, void *arg)
+{
+	const struct node *v = arg;
+	int i = *(const int *)a, j = *(const int *)b;
+	int c = strcmp(v[i].name, v[j].name);
+	return c ? c : (i > j) - (i < j);
+}
+
+/* The first position of name in the index, or n. */
+static int first_named(const struct byname *b, const char *name)
+{
+	int lo = 0, hi = b->n;
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (strcmp(b->v[b->ix[mid]].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < b->n && !strcmp(b->v[b->ix[lo]].name, name) ? lo : b->n;
+}
+
+/* Depth-first: a node is placed after everything it needs (the nodes of
+ * each needed name in their order). */
+static int place(struct node *v, const struct byname *b, int i, char **out, int *k)
 {
 	if (v[i].state == 2)
 		return 1;
@@ -48,9 +80,9 @@ static int place(struct node *v, int n, int i, char **out, int *k)
 	v[i].state = 1;
 	int ok = 1;
 	for (unsigned d = 0; d < v[i].nneeds; d++)
-		for (int j = 0; j < n; j++)
-			if (j != i && v[j].name && !strcmp(v[j].name, v[i].needs[d]))
-				ok &= place(v, n, j, out, k);
+		for (int p = first_named(b, v[i].needs[d]); p < b->n && !strcmp(v[b->ix[p]].name, v[i].needs[d]); p++)
+			if (b->ix[p] != i)
+				ok &= place(v, b, b->ix[p], out, k);
 	v[i].state = 2;
 	out[(*k)++] = v[i].file;
 	return ok;
@@ -60,27 +92,32 @@ int order_by_needs(char **files, int n)
 {
 	struct node *v = calloc(n ? n : 1, sizeof *v);
 	char **out = calloc(n ? n : 1, sizeof *out);
-	int ok = v && out;
+	struct byname b = { v, calloc(n ? n : 1, sizeof *b.ix), 0 };
+	int ok = v && out && b.ix;
 	for (int i = 0; ok && i < n; i++) {
 		v[i].file = files[i];
 		if (read_node(&v[i]) < 0)
 			ok = 0;
 	}
 	if (ok) {
+		for (int i = 0; i < n; i++)
+			b.ix[b.n++] = i;
+		qsort_r(b.ix, b.n, sizeof *b.ix, cmp_node, v);
 		/* Files no other file needs go last: programs, and modules,
 		 * which record the identity of their parent in the program's
 		 * load (tools/linkopt/appview.c) without needing it. */
 		char *needed = calloc(n ? n : 1, 1);
 		for (int i = 0; needed && i < n; i++)
 			for (unsigned d = 0; d < v[i].nneeds; d++)
-				for (int j = 0; j < n; j++)
-					if (j != i && v[j].name && !strcmp(v[j].name, v[i].needs[d]))
-						needed[j] = 1;
+				for (int p = first_named(&b, v[i].needs[d]);
+				     p < b.n && !strcmp(v[b.ix[p]].name, v[i].needs[d]); p++)
+					if (b.ix[p] != i)
+						needed[b.ix[p]] = 1;
 		int k = 0;
 		for (int last = 0; last < 2; last++)
 			for (int i = 0; i < n; i++)
 				if (!needed || (needed[i] == 0) == last)
-					ok &= place(v, n, i, out, &k);
+					ok &= place(v, &b, i, out, &k);
 		free(needed);
 		memcpy(files, out, n * sizeof *files);
 	}
@@ -90,6 +127,7 @@ int order_by_needs(char **files, int n)
 		free(v[i].needs);
 		free(v[i].name);
 	}
+	free(b.ix);
 	free(v);
 	free(out);
 	return ok;

@@ -1,5 +1,7 @@
 #define _GNU_SOURCE
 #include "output.h"
+#include "index.h"
+#include "objcache.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -150,13 +152,13 @@ struct staged {
 };
 static struct staged *stg;
 static unsigned nstg, stgcap;
+/* the entries with had_old, by file: every read of the run asks */
+static struct filemap stg_by_file;
 
 static struct staged *find_staged(dev_t dev, ino_t ino)
 {
-	for (unsigned i = 0; i < nstg; i++)
-		if (stg[i].had_old && stg[i].dev == dev && stg[i].ino == ino)
-			return &stg[i];
-	return NULL;
+	uint32_t i;
+	return filemap_get(&stg_by_file, dev, ino, &i) ? &stg[i] : NULL;
 }
 
 static int write_all(int fd, const uint8_t *buf, size_t len)
@@ -250,6 +252,10 @@ int lo_stage(const char *dst, const char *src, const struct stat *like, const ui
 		unlink(s->tmp);
 		free(s->tmp);
 	} else {
+		if (had_old && filemap_put(&stg_by_file, old.st_dev, old.st_ino, nstg) < 0) {
+			snprintf(err, errlen, "out of memory");
+			goto fail;
+		}
 		s = &stg[nstg++];
 		s->dst = strdup(dst);
 		s->dev = had_old ? old.st_dev : 0;
@@ -258,6 +264,9 @@ int lo_stage(const char *dst, const char *src, const struct stat *like, const ui
 		s->links = links;
 	}
 	s->tmp = strdup(tmp);
+	/* the version read so far is not what the run leaves */
+	if (had_old)
+		objcache_forget(old.st_dev, old.st_ino);
 	return 0;
 fail:
 	if (fd >= 0)
@@ -291,6 +300,9 @@ static void drop_all(void)
 	free(stg);
 	stg = NULL;
 	nstg = stgcap = 0;
+	filemap_free(&stg_by_file);
+	/* the files were renamed or left alone: read them afresh */
+	objcache_clear();
 }
 
 void lo_abort(void)

@@ -11,6 +11,7 @@
 #include "libsearch.h"
 #include "appview.h"
 #include "output.h"
+#include "index.h"
 
 static const char *arch_name(const struct elf *e) { return e->is64 ? "x86_64" : "i386"; }
 
@@ -82,6 +83,47 @@ static void rooted(const struct search_opts *o, const char *p, char *out, size_t
 		snprintf(out, len, "%s", p);
 }
 
+/* The closure's objects by DT_NEEDED name and path, by SONAME and by
+ * file, for the loader's "already loaded" rules: brought up to date with
+ * the objects appended since the last question (objects are only ever
+ * appended, and what these keys read never changes). */
+struct closure_ix {
+	unsigned synced;
+	struct strmap names;   /* shortname and path: the first object of each */
+	struct strmap sonames;
+	struct filemap files;
+};
+
+static struct closure_ix *ix_sync(struct closure *c)
+{
+	if (!c->ix && !(c->ix = calloc(1, sizeof *c->ix)))
+		return NULL;
+	struct closure_ix *x = c->ix;
+	for (; x->synced < c->n; x->synced++) {
+		const struct lib *l = &c->libs[x->synced];
+		int found;
+		uint64_t v = elf_dyn_get(&l->e, DT_SONAME, &found);
+		const char *so = found ? elf_dynstr(&l->e, v) : NULL;
+		if ((l->shortname && strmap_put(&x->names, l->shortname, x->synced) < 0) ||
+		    (l->path && strmap_put(&x->names, l->path, x->synced) < 0) ||
+		    (so && strmap_put(&x->sonames, so, x->synced) < 0) ||
+		    filemap_put(&x->files, l->dev, l->ino, x->synced) < 0)
+			return NULL;
+	}
+	return x;
+}
+
+static void ix_free(struct closure *c)
+{
+	if (!c->ix)
+		return;
+	strmap_free(&c->ix->names);
+	strmap_free(&c->ix->sonames);
+	filemap_free(&c->ix->files);
+	free(c->ix);
+	c->ix = NULL;
+}
+
 /* A file the search reached. musl's loader takes the first file it can
  * open and fails if that is not a usable object, so in strict mode a
  * wrong file is an error; the glibc fallback (lenient) skips it. */
@@ -91,26 +133,36 @@ static int take_file(struct closure *c, const struct elf *want, const char *path
 	struct stat st;
 	if (stat(path, &st) < 0)
 		return 0;
-	for (unsigned i = 0; i < c->n; i++)
-		if (c->libs[i].dev == (unsigned long long)st.st_dev && c->libs[i].ino == (unsigned long long)st.st_ino)
-			return 2 + (int)i; /* already loaded */
-	struct elf e;
-	int bad = !S_ISREG(st.st_mode) || lo_load_elf(&e, path) < 0; /* as this run leaves it */
-	if (!bad && (e.is64 != want->is64 || e.eh.e_machine != want->eh.e_machine)) {
-		elf_free(&e);
+	const struct closure_ix *x = ix_sync(c);
+	uint32_t at;
+	if (!x) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (filemap_get(&x->files, st.st_dev, st.st_ino, &at))
+		return 2 + (int)at; /* already loaded */
+	char why[sizeof ((struct elf *)0)->err];
+	struct cobj *o = NULL;
+	int bad = !S_ISREG(st.st_mode) || !(o = objcache_get(path, &st, why, sizeof why)); /* as this run leaves it */
+	if (!bad && (o->e.is64 != want->is64 || o->e.eh.e_machine != want->eh.e_machine)) {
+		objcache_put(o);
 		if (strict)
 			snprintf(err, errlen, "%s: wrong ELF class or machine", path);
 		return strict ? -1 : 0;
 	}
 	if (bad) {
 		if (strict)
-			snprintf(err, errlen, "%s: %s", path, S_ISREG(st.st_mode) ? e.err : "not a regular file");
-		if (S_ISREG(st.st_mode))
-			elf_free(&e);
+			snprintf(err, errlen, "%s: %s", path, S_ISREG(st.st_mode) ? why : "not a regular file");
 		return strict ? -1 : 0;
 	}
 	out->path = strdup(path);
-	out->e = e;
+	if (!out->path) {
+		objcache_put(o);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	out->obj = o;
+	out->e = o->e;
 	out->e.path = out->path;
 	out->dev = st.st_dev;
 	out->ino = st.st_ino;
@@ -298,21 +350,19 @@ static int find_lib(struct closure *c, const struct search_opts *o, unsigned par
 
 /* The loader's "already loaded" rule (ldso/search.c qb_find_loaded): a
  * DT_NEEDED name is the object loaded by that name, with that SONAME
- * (names without '/'), or opened under that path. */
-static int loaded_by_name(const struct closure *c, const char *name)
+ * (names without '/'), or opened under that path; the first such object.
+ * -2: out of memory. */
+static int loaded_by_name(struct closure *c, const char *name)
 {
-	int path = strchr(name, '/') != NULL;
-	for (unsigned i = 0; i < c->n; i++) {
-		const struct lib *l = &c->libs[i];
-		if ((l->shortname && !strcmp(l->shortname, name)) || (l->path && !strcmp(l->path, name)))
-			return (int)i;
-		int found;
-		uint64_t v = elf_dyn_get(&l->e, DT_SONAME, &found);
-		const char *so = found ? elf_dynstr(&l->e, v) : NULL;
-		if (!path && so && !strcmp(so, name))
-			return (int)i;
-	}
-	return -1;
+	const struct closure_ix *x = ix_sync(c);
+	if (!x)
+		return -2;
+	uint32_t a, b;
+	int ha = strmap_get(&x->names, name, &a);
+	int hb = !strchr(name, '/') && strmap_get(&x->sonames, name, &b);
+	if (ha && hb)
+		return (int)(a < b ? a : b);
+	return ha ? (int)a : hb ? (int)b : -1;
 }
 
 int closure_grow(struct closure *c, char *err, size_t errlen)
@@ -362,22 +412,26 @@ int closure_start(struct elf *obj, struct closure *c, char *err, size_t errlen)
 	return 0;
 }
 
-int closure_add(struct closure *c, struct elf *e, const char *path, int needed_by, char *err, size_t errlen)
+int closure_add(struct closure *c, struct cobj *obj, const char *path, int needed_by, char *err, size_t errlen)
 {
 	struct stat st;
-	if (closure_grow(c, err, errlen) < 0)
+	if (closure_grow(c, err, errlen) < 0) {
+		objcache_put(obj);
 		return -1;
+	}
 	struct lib *l = &c->libs[c->n];
 	memset(l, 0, sizeof *l);
 	l->path = strdup(path);
-	l->dep = dep_array(e);
+	l->dep = dep_array(&obj->e);
 	if (!l->path || !l->dep) {
 		free(l->path);
 		free(l->dep);
+		objcache_put(obj);
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	l->e = *e;
+	l->obj = obj;
+	l->e = obj->e;
 	l->e.path = l->path;
 	l->needed_by = needed_by;
 	l->dynidx = -1;
@@ -411,6 +465,10 @@ int closure_expand(struct closure *c, const struct search_opts *o, unsigned from
 			 * other rule (find_lib) */
 			if (!(c->musl && !strchr(name, '/') && (qb_search_reserved(name) || !strncmp(name, "ld-musl-", 8)))) {
 				int i = loaded_by_name(c, name);
+				if (i == -2) {
+					snprintf(err, errlen, "out of memory");
+					return -1;
+				}
 				if (i >= 0)
 					r = 2 + i;
 			}
@@ -434,7 +492,7 @@ int closure_expand(struct closure *c, const struct search_opts *o, unsigned from
 				l->dep = dep_array(&l->e);
 				if (!l->shortname || !l->dep) {
 					snprintf(err, errlen, "out of memory");
-					elf_free(&l->e);
+					objcache_put(l->obj);
 					free(l->path);
 					free(l->shortname);
 					free(l->dep);
@@ -469,13 +527,17 @@ void closure_free(struct closure *c)
 {
 	for (unsigned i = 0; i < c->n; i++) {
 		if (i && !c->borrowed) {
-			elf_free(&c->libs[i].e);
+			if (c->libs[i].obj)
+				objcache_put(c->libs[i].obj);
+			else
+				elf_free(&c->libs[i].e);
 			free(c->libs[i].path);
 			free(c->libs[i].shortname);
 		}
 		free(c->libs[i].dep);
 	}
 	free(c->libs);
+	ix_free(c);
 	if (c->nviews)
 		appview_free_all(c->views, c->nviews);
 	memset(c, 0, sizeof *c);

@@ -6,6 +6,7 @@
 
 #include "elffile.h"
 #include "libsearch.h"
+#include "objcache.h"
 
 struct search_opts {
 	const char *root;      /* --root / --sysroot prefix, or NULL */
@@ -35,9 +36,11 @@ struct lib {
 	unsigned long long dev, ino;
 	char *shortname;      /* the DT_NEEDED name it was loaded by (NULL for libs[0]) */
 	int *dep;             /* dep[k]: closure index of the library DT_NEEDED entry k names, -1 */
+	struct cobj *obj;     /* the run's object e copies (tools/linkopt/objcache.h); NULL for libs[0] */
 };
 
 struct appview;
+struct closure_ix;
 
 struct closure {
 	struct lib *libs;     /* libs[0] is the object itself (elf not owned) */
@@ -49,6 +52,7 @@ struct closure {
 	 * it): bind_compute checks every direct binding against each. */
 	struct appview **views;
 	unsigned nviews;
+	struct closure_ix *ix; /* its objects by name and by file (search.c) */
 };
 
 /* 0 on success; on failure, writes one line (without the "linkopt: FILE: " prefix) to err. */
@@ -57,7 +61,8 @@ int closure_build(struct elf *obj, const struct search_opts *o, struct closure *
  * alone (not owned), append a loaded root, load the DT_NEEDED entries of
  * libs[from..] breadth-first as the loader does. */
 int closure_start(struct elf *obj, struct closure *c, char *err, size_t errlen);
-int closure_add(struct closure *c, struct elf *e, const char *path, int needed_by, char *err, size_t errlen);
+/* Takes over the reference obj. */
+int closure_add(struct closure *c, struct cobj *obj, const char *path, int needed_by, char *err, size_t errlen);
 int closure_expand(struct closure *c, const struct search_opts *o, unsigned from, char *err, size_t errlen);
 void closure_free(struct closure *c);
 /* Room for one more library in c (-1 and err set when out of memory). */
