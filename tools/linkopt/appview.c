@@ -67,6 +67,129 @@ void appview_free_all(struct appview **v, unsigned n)
 	free(v);
 }
 
+/* The start-up load of each program of the run, searched once: every
+ * file of a 400-library application is bound against the same load of
+ * its program, and searching it anew for each file would make the run
+ * quadratic in the libraries. A kept load is brought to the run's current
+ * version of each file (closure_refresh), searched again when one of them
+ * changed what the search reads, and dropped at the end of the run. */
+struct startup {
+	char *app;
+	struct search_opts so;   /* the search it was made with (apps empty) */
+	struct cobj *prog;
+	struct closure load;     /* libs[0].obj: prog, released here */
+	unsigned run;            /* objcache_run() when made */
+	struct startup *next;
+};
+static struct startup *startups;
+
+static int same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+static int same_search(const struct search_opts *a, const struct search_opts *b)
+{
+	if (!same_str(a->root, b->root) || a->nldirs != b->nldirs || a->nabove != b->nabove)
+		return 0;
+	for (unsigned i = 0; i < a->nldirs; i++)
+		if (!same_str(a->ldirs[i], b->ldirs[i]))
+			return 0;
+	for (unsigned i = 0; i < a->nabove; i++)
+		if (!same_str(a->above[i].rpath, b->above[i].rpath) || !same_str(a->above[i].path, b->above[i].path) ||
+		    a->above[i].program != b->above[i].program)
+			return 0;
+	return 1;
+}
+
+static void startup_free(struct startup *t)
+{
+	closure_free(&t->load);
+	if (t->prog)
+		objcache_put(t->prog);
+	for (unsigned i = 0; t->so.ldirs && i < t->so.nldirs; i++)
+		free((char *)t->so.ldirs[i]);
+	for (unsigned i = 0; t->so.above && i < t->so.nabove; i++) {
+		free((char *)t->so.above[i].rpath);
+		free((char *)t->so.above[i].path);
+	}
+	free((char *)t->so.root);
+	free((void *)t->so.ldirs);
+	free((void *)t->so.above);
+	free(t->app);
+	free(t);
+}
+
+static int dup_str(const char **dst, const char *src)
+{
+	return !src || (*dst = strdup(src)) ? 0 : -1;
+}
+
+/* The search options as kept: their own copies of the strings. */
+static int keep_search(struct search_opts *dst, const struct search_opts *src)
+{
+	const char **ldirs = calloc(src->nldirs + 1, sizeof *ldirs);
+	struct qb_chain_link *above = calloc(src->nabove + 1, sizeof *above);
+	memset(dst, 0, sizeof *dst);
+	dst->ldirs = ldirs;
+	dst->above = above;
+	if (!ldirs || !above)
+		return -1;
+	dst->nldirs = src->nldirs;
+	dst->nabove = src->nabove;
+	dst->verbose = src->verbose;
+	int rc = dup_str(&dst->root, src->root);
+	for (unsigned i = 0; i < src->nldirs; i++)
+		rc |= dup_str(&ldirs[i], src->ldirs[i]);
+	for (unsigned i = 0; i < src->nabove; i++) {
+		above[i].program = src->above[i].program;
+		rc |= dup_str(&above[i].rpath, src->above[i].rpath) | dup_str(&above[i].path, src->above[i].path);
+	}
+	return rc;
+}
+
+/* The kept load of app for search so, current, or NULL (a stale one is
+ * dropped). */
+static struct startup *startup_find(const char *app, const struct search_opts *so, struct cobj *prog)
+{
+	for (struct startup **p = &startups; *p; p = &(*p)->next) {
+		struct startup *t = *p;
+		if (strcmp(t->app, app) || !same_search(&t->so, so))
+			continue;
+		if (t->run == objcache_run() && t->prog == prog && closure_refresh(&t->load))
+			return t;
+		*p = t->next;
+		startup_free(t);
+		return NULL;
+	}
+	return NULL;
+}
+
+/* Keeps a copy of v's start-up load (nothing when out of memory: it is
+ * searched again next time). */
+static void startup_keep(const struct appview *v, const struct search_opts *so)
+{
+	struct startup *t = calloc(1, sizeof *t);
+	char err[64];
+	if (!t || !(t->app = strdup(v->app))) {
+		free(t);
+		return;
+	}
+	t->prog = objcache_ref(v->progobj);
+	if (keep_search(&t->so, so) < 0) {
+		startup_free(t);
+		return;
+	}
+	t->run = objcache_run();
+	if (closure_copy(&t->load, &v->load, &t->prog->e, err, sizeof err) < 0) {
+		startup_free(t);
+		return;
+	}
+	t->load.libs[0].obj = t->prog;
+	t->next = startups;
+	startups = t;
+}
+
 /* The loader's view of obj when app runs: app's start-up load; when obj
  * is not part of it, the module dlopened on top of it (the search chain
  * of a dlopen starts at the program; ldso/dlopen.c). NULL with *err
@@ -101,13 +224,23 @@ static struct appview *view_build(const char *app, struct elf *obj, const struct
 	struct search_opts so = *o;
 	so.apps = NULL;
 	so.napps = 0;
-	int started = closure_start(&v->prog, &v->load, why, sizeof why) == 0;
-	if (started)
+	const struct startup *t = startup_find(app, &so, v->progobj);
+	if (t) {
+		if (closure_copy(&v->load, &t->load, &v->prog, err, errlen) < 0) {
+			view_free(v);
+			return NULL;
+		}
 		v->load.libs[0].obj = v->progobj; /* not released by closure_free */
-	if (!started || closure_expand(&v->load, &so, 0, why, sizeof why) < 0) {
-		snprintf(err, errlen, "program %s cannot be loaded: %s", app, why);
-		view_free(v);
-		return NULL;
+	} else {
+		int started = closure_start(&v->prog, &v->load, why, sizeof why) == 0;
+		if (started)
+			v->load.libs[0].obj = v->progobj;
+		if (!started || closure_expand(&v->load, &so, 0, why, sizeof why) < 0) {
+			snprintf(err, errlen, "program %s cannot be loaded: %s", app, why);
+			view_free(v);
+			return NULL;
+		}
+		startup_keep(v, &so);
 	}
 	v->nstart = v->load.n;
 	for (unsigned i = 0; i < v->load.n; i++)

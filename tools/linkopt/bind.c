@@ -149,14 +149,6 @@ int defscope_init(struct defscope *s, const struct closure *c, unsigned first, u
 	return 0;
 }
 
-static int by_lib_sym(const void *a, const void *b)
-{
-	const struct defref *x = a, *y = b;
-	if (x->lib != y->lib)
-		return x->lib < y->lib ? -1 : 1;
-	return x->sym < y->sym ? -1 : x->sym > y->sym;
-}
-
 static int push_def(struct defscope *s, size_t n, uint32_t lib, uint32_t sym)
 {
 	if (n == s->cap) {
@@ -168,6 +160,62 @@ static int push_def(struct defscope *s, size_t n, uint32_t lib, uint32_t sym)
 		s->cap = nc;
 	}
 	s->buf[n] = (struct defref){ lib, sym };
+	return 0;
+}
+
+static int by_lib_sym(const void *a, const void *b)
+{
+	const struct defref *x = a, *y = b;
+	if (x->lib != y->lib)
+		return x->lib < y->lib ? -1 : 1;
+	return x->sym < y->sym ? -1 : x->sym > y->sym;
+}
+
+/* Puts s->buf[0..n) in closure order. A long list (a vague name every
+ * library defines) goes by object: one object's definitions of a name are
+ * one run of its chain, in symbol order (cobj_index), so each run is
+ * moved whole, objects taken in closure order. */
+static int order_defs(struct defscope *s, size_t n)
+{
+	struct defref *b = s->buf;
+	if (n <= 16) {
+		for (size_t i = 1; i < n; i++) {
+			struct defref x = b[i];
+			size_t j = i;
+			while (j && (b[j - 1].lib > x.lib || (b[j - 1].lib == x.lib && b[j - 1].sym > x.sym))) {
+				b[j] = b[j - 1];
+				j--;
+			}
+			b[j] = x;
+		}
+		return 0;
+	}
+	if (!s->runat) {
+		s->runat = malloc((s->end ? s->end : 1) * sizeof *s->runat);
+		if (!s->runat)
+			return -1;
+		for (unsigned l = 0; l < s->end; l++)
+			s->runat[l] = -1;
+	}
+	struct defref *o = malloc(n * sizeof *o);
+	if (!o)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (s->runat[b[i].lib] < 0)
+			s->runat[b[i].lib] = (int32_t)i;
+	size_t k = 0;
+	for (unsigned l = s->first; l < s->end; l++) {
+		if (s->runat[l] < 0)
+			continue;
+		for (size_t i = (size_t)s->runat[l]; i < n && b[i].lib == l; i++)
+			o[k++] = b[i];
+		s->runat[l] = -1;
+	}
+	if (k == n)
+		memcpy(b, o, n * sizeof *o);
+	else  /* not in runs after all: the general way */
+		qsort(b, n, sizeof *b, by_lib_sym);
+	free(o);
 	return 0;
 }
 
@@ -194,8 +242,8 @@ int defscope_find(struct defscope *s, const char *name, const struct defref **ou
 		if (push_def(s, n++, (uint32_t)l, d->sym) < 0)
 			return -1;
 	}
-	if (!sorted)
-		qsort(s->buf, n, sizeof *s->buf, by_lib_sym);
+	if (!sorted && order_defs(s, n) < 0)
+		return -1;
 	*out = s->buf;
 	return (int)n;
 }
@@ -203,6 +251,7 @@ int defscope_find(struct defscope *s, const char *name, const struct defref **ou
 void defscope_free(struct defscope *s)
 {
 	free(s->at);
+	free(s->runat);
 	free(s->buf);
 	defmap_free(&s->map);
 	memset(s, 0, sizeof *s);

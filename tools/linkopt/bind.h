@@ -46,6 +46,7 @@ struct defscope {
 	unsigned first, end;
 	int32_t *at;          /* object serial -> closure index, -1 */
 	uint32_t nat;
+	int32_t *runat;       /* closure index -> its run in a long list (order_defs) */
 	int use_map;          /* an object without one: a defmap of the range */
 	struct defmap map;
 	struct defref *buf;

@@ -61,8 +61,16 @@ void objcache_forget(unsigned long long dev, unsigned long long ino)
 		retire(objs[s]);
 }
 
+static unsigned runs;
+
+unsigned objcache_run(void)
+{
+	return runs;
+}
+
 void objcache_clear(void)
 {
+	runs++;
 	for (uint32_t s = 0; s < nobjs; s++)
 		if (objs[s] && objs[s]->live)
 			retire(objs[s]);

@@ -41,6 +41,9 @@ struct cobj *objcache_ref(struct cobj *o);
 void objcache_forget(unsigned long long dev, unsigned long long ino);
 /* Retires every version (the end of a run: files were renamed). */
 void objcache_clear(void);
+/* Counts objcache_clear calls: what was derived from the files before
+ * the last one (tools/linkopt/appview.c) is not kept past it. */
+unsigned objcache_run(void);
 /* Serials given so far (every serial is below it). */
 uint32_t objcache_nserial(void);
 uint64_t cobj_symtab_id(struct cobj *o);

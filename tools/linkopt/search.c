@@ -510,6 +510,121 @@ int closure_expand(struct closure *c, const struct search_opts *o, unsigned from
 	return 0;
 }
 
+/* Does the search read the same from b as from a: class, machine, type,
+ * PT_INTERP, and each DT_NEEDED, DT_SONAME, DT_RPATH and DT_RUNPATH at
+ * the same place in .dynamic (dep arrays are indexed by that place)? */
+static int search_tag(int64_t t)
+{
+	return t == DT_NEEDED || t == DT_SONAME || t == DT_RPATH || t == DT_RUNPATH;
+}
+
+static int same_search_inputs(const struct elf *a, const struct elf *b)
+{
+	if (a->is64 != b->is64 || a->eh.e_machine != b->eh.e_machine || a->eh.e_type != b->eh.e_type ||
+	    !a->interp != !b->interp || (a->interp && strcmp(a->interp, b->interp)))
+		return 0;
+	unsigned n = a->ndyn > b->ndyn ? a->ndyn : b->ndyn;
+	for (unsigned k = 0; k < n; k++) {
+		int ta = k < a->ndyn && search_tag(a->dyn[k].d_tag);
+		int tb = k < b->ndyn && search_tag(b->dyn[k].d_tag);
+		if (ta != tb)
+			return 0;
+		if (!ta)
+			continue;
+		if (a->dyn[k].d_tag != b->dyn[k].d_tag)
+			return 0;
+		const char *sa = elf_dynstr(a, a->dyn[k].d_un.d_val), *sb = elf_dynstr(b, b->dyn[k].d_un.d_val);
+		if (!sa != !sb || (sa && strcmp(sa, sb)))
+			return 0;
+	}
+	return 1;
+}
+
+/* dep sized for e (entries past the old size are not DT_NEEDED: -1). */
+static int *dep_copy(const int *dep, unsigned n, const struct elf *e)
+{
+	int *d = dep_array(e);
+	for (unsigned k = 0; d && dep && k < n && k < e->ndyn; k++)
+		d[k] = dep[k];
+	return d;
+}
+
+int closure_refresh(struct closure *c)
+{
+	for (unsigned k = 1; k < c->n; k++) {
+		struct lib *l = &c->libs[k];
+		struct stat st;
+		char why[sizeof l->e.err];
+		if (!l->obj || stat(l->path, &st) < 0 || (unsigned long long)st.st_dev != l->dev ||
+		    (unsigned long long)st.st_ino != l->ino)
+			return 0;
+		struct cobj *o = objcache_get(l->path, &st, why, sizeof why);
+		if (o == l->obj) {
+			objcache_put(o);
+			continue;
+		}
+		if (!o || !same_search_inputs(&l->obj->e, &o->e)) {
+			if (o)
+				objcache_put(o);
+			return 0;
+		}
+		int *dep = dep_copy(l->dep, l->e.ndyn, &o->e);
+		if (!dep) {
+			objcache_put(o);
+			return 0;
+		}
+		free(l->dep);
+		l->dep = dep;
+		objcache_put(l->obj);
+		l->obj = o;
+		l->e = o->e;
+		l->e.path = l->path;
+	}
+	return 1;
+}
+
+int closure_copy(struct closure *dst, const struct closure *src, struct elf *obj, char *err, size_t errlen)
+{
+	memset(dst, 0, sizeof *dst);
+	for (unsigned k = 1; k < src->n; k++)
+		if (!src->libs[k].obj) {
+			snprintf(err, errlen, "internal error: a library read outside the run's objects");
+			return -1;
+		}
+	dst->cap = src->n > 16 ? src->n : 16;
+	dst->libs = calloc(dst->cap, sizeof *dst->libs);
+	if (!dst->libs)
+		goto oom;
+	dst->musl = src->musl;
+	dst->secure = src->secure;
+	for (unsigned k = 0; k < src->n; k++) {
+		const struct lib *s = &src->libs[k];
+		struct lib *l = &dst->libs[k];
+		*l = *s;
+		l->path = NULL;
+		l->shortname = NULL;
+		l->obj = NULL;
+		l->dep = NULL;
+		if (!k) {
+			l->e = *obj;
+			l->path = (char *)obj->path;
+			l->obj = s->obj; /* the caller's, as src's */
+		} else {
+			l->path = strdup(s->path);
+			l->shortname = s->shortname ? strdup(s->shortname) : NULL;
+			l->obj = objcache_ref(s->obj);
+			l->e.path = l->path;
+		}
+		dst->n = k + 1;
+		if (!(l->dep = dep_copy(s->dep, s->e.ndyn, &l->e)) || !l->path || (s->shortname && !l->shortname))
+			goto oom;
+	}
+	return 0;
+oom:
+	snprintf(err, errlen, "out of memory");
+	return -1;
+}
+
 int closure_build(struct elf *obj, const struct search_opts *o, struct closure *c, char *err, size_t errlen)
 {
 	memset(c, 0, sizeof *c);

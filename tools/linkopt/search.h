@@ -65,6 +65,15 @@ int closure_start(struct elf *obj, struct closure *c, char *err, size_t errlen);
 int closure_add(struct closure *c, struct cobj *obj, const char *path, int needed_by, char *err, size_t errlen);
 int closure_expand(struct closure *c, const struct search_opts *o, unsigned from, char *err, size_t errlen);
 void closure_free(struct closure *c);
+/* A copy of src, the same objects referenced once more; obj, not owned,
+ * is its libs[0] (src->libs[0].obj is taken as it is, not referenced).
+ * On failure dst is still closure_free'd by the caller. */
+int closure_copy(struct closure *dst, const struct closure *src, struct elf *obj, char *err, size_t errlen);
+/* Brings each library of c (libs[1..]) to the run's current version of
+ * its file (objcache.h): 1, or 0 when one changed what the search reads
+ * (its DT_NEEDED, SONAME, RPATH/RUNPATH...) or is gone, and c must be
+ * searched again. Objects built only with shared references (views). */
+int closure_refresh(struct closure *c);
 /* Room for one more library in c (-1 and err set when out of memory). */
 int closure_grow(struct closure *c, char *err, size_t errlen);
 int is_musl_object(const struct elf *e);
