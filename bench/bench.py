@@ -10,6 +10,7 @@ OUT/startup.png.
   bench.py --no-i386       only x86_64
   bench.py --no-image      without the image row (busybox, Lua, zlib of
                            `make image` in a chroot; needs root)
+  bench.py --sweep-only    only the library-count sweep (x86_64)
 
 Workload parameters (--libs, --funcs, ...) override the defaults.  The i386
 column (glibc i386 lazy and LD_BIND_NOW=1, musl's i386 loader, quickbind
@@ -50,6 +51,14 @@ def parse(argv):
     ap.add_argument("--refs", type=int)
     ap.add_argument("--weak", type=int)
     ap.add_argument("--sweep", help="comma-separated library counts ('' for none)")
+    ap.add_argument("--sweep-only", action="store_true",
+                    help="only the library-count sweep: no default workload, micro "
+                    "cases, image, C++ workload or i386 column")
+    ap.add_argument("--sweep-variants", default=",".join(SWEEP_VARIANTS),
+                    help="variants run at every size of the sweep (default: %(default)s)")
+    ap.add_argument("--sweep-floor-variants", default=",".join(SWEEP_FLOOR_VARIANTS),
+                    help="variants run on the floor workload at every size of the "
+                    "sweep (default: %(default)s; '' for none)")
     ap.add_argument("--dlopen-syms", type=int)
     ap.add_argument("--chain-syms", type=int)
     ap.add_argument("--chain", type=int)
@@ -89,13 +98,22 @@ def parse(argv):
                  runs=5, dlopen_syms=2000, chain_syms=1000, chain=500)
     else:
         d = dict(libs=100, funcs=1500, deps=8, refs=1500, weak=40,
-                 sweep="10,25,50,100,150", runs=10, dlopen_syms=20000,
+                 sweep="25,50,100,200,400", runs=10, dlopen_syms=20000,
                  chain_syms=4000, chain=2000)
     for k, v in d.items():
         if getattr(a, k) is None:
             setattr(a, k, v)
     if a.i386_libs is None:
         a.i386_libs = a.libs
+    if a.sweep_only and not a.i386_only:
+        a.no_i386 = "--sweep-only"
+    for k in ("sweep_variants", "sweep_floor_variants"):
+        names = [n for n in getattr(a, k).split(",") if n.strip()]
+        bad = [n for n in names if n not in run.VARIANT_NAMES]
+        if bad:
+            ap.error("--%s: unknown variant %s (one of %s)" % (
+                k.replace("_", "-"), ", ".join(bad), ",".join(run.VARIANT_NAMES)))
+        setattr(a, k, names)
     cxxbench.defaults(a)
     a.runs = max(1, a.runs)
     return a
@@ -249,6 +267,55 @@ def demo_table(w):
 # The variants whose instructions bench profiles, by function
 PROFILED = ("qb-none", "qb-all")
 
+# The library-count sweep (issue 28): the reference loader whose cost grows
+# with the square of the libraries, quickbind without and with tables, and
+# with tables under both choices of the global table; the floor under the
+# loaders whose own part of it must stay linear.
+SWEEP_VARIANTS = ["musl", "qb-none", "qb-all", "qb-all-gt0", "qb-all-gt1"]
+SWEEP_FLOOR_VARIANTS = ["musl", "qb-none", "qb-all"]
+
+
+def workload_meta(wdir):
+    with open(os.path.join(wdir, "workload.json")) as f:
+        return json.load(f)
+
+
+def sweep_entry(v):
+    """What the report needs of one measured variant."""
+    out = {k: v[k] for k in ("status", "wall_ms", "rss_kb") if k in v}
+    cg = v.get("callgrind")
+    if cg:
+        out["callgrind"] = {k: cg[k] for k in ("Ir", "loader_Ir", "error", "seconds") if k in cg}
+    return out
+
+
+def sweep_part(a, res):
+    """The office workload at each size of --sweep, its floor in the same
+    interleaved rounds, wall time and (unless --no-callgrind) instructions
+    of every variant, and linkopt's time on the workload."""
+    loader = os.path.abspath(a.loader)
+    cg = not a.no_callgrind
+    res["sweep_params"] = dict(office_params(a, 0), seed=a.seed)
+    for libs in [int(x) for x in a.sweep.split(",") if x.strip()]:
+        d = build(a, "office", office_dir(a, libs), **office_params(a, libs))
+        meta = workload_meta(d)
+        point = {"libs": libs, "linkopt": {"status": meta.get("linkopt")}}
+        point["linkopt"].update(meta.get("linkopt_time") or {})
+        if a.no_floor or not a.sweep_floor_variants:
+            w = run.run_workload(d, loader, a.runs, a.warmup, cg, False, log=log,
+                                 variants=a.sweep_variants, objects=cg)
+            f = None
+        else:
+            fd = build(a, "office", office_dir(a, libs) + "-floor", floor="",
+                       **office_params(a, libs))
+            w, f = run.run_paired(d, fd, loader, a.runs, a.warmup, cg, False, log=log,
+                                  variants=a.sweep_variants,
+                                  fvariants=a.sweep_floor_variants, objects=cg)
+        point["variants"] = {n: sweep_entry(v) for n, v in w["variants"].items()}
+        if f is not None:
+            point["floor"] = {n: sweep_entry(v) for n, v in f["variants"].items()}
+        res["sweep"].append(point)
+
 
 def x86_64_part(a, res):
     """The x86_64 workloads under every variant, and the library-count sweep."""
@@ -258,6 +325,9 @@ def x86_64_part(a, res):
         return run.run_workload(wdir, loader, a.runs, a.warmup, cg, cg, log=log,
                                 profile=profile)
 
+    if a.sweep_only:
+        sweep_part(a, res)
+        return
     main_dir = build(a, "office", office_dir(a, a.libs), **office_params(a, a.libs))
     key = "office-%d" % a.libs
     res["workloads"][key] = measure_office(a, res, key, "x86_64", main_dir, None,
@@ -271,15 +341,7 @@ def x86_64_part(a, res):
         d = build(a, "chain", "chain-%d-%d" % (a.chain_syms, a.chain),
                   syms=a.chain_syms, chain=a.chain)
         res["workloads"]["chain"] = measure(d, not a.no_callgrind)
-    for libs in [int(x) for x in a.sweep.split(",") if x.strip()]:
-        if libs == a.libs:
-            w = res["workloads"][key]
-        else:
-            d = build(a, "office", office_dir(a, libs), **office_params(a, libs))
-            w = run.run_workload(d, loader, a.runs, a.warmup, False, False, log=log)
-        res["sweep"].append({"libs": libs, "variants": {
-            n: {k: v[k] for k in ("status", "wall_ms", "rss_kb") if k in v}
-            for n, v in w["variants"].items()}})
+    sweep_part(a, res)
 
 
 def main(argv):
@@ -292,6 +354,7 @@ def main(argv):
     t0 = time.time()
     if not a.i386_only:
         x86_64_part(a, res)
+    if not a.i386_only and not a.sweep_only:
         if not a.no_image and not a.demo:
             res["image"] = image.measure(os.path.join(a.out, "image"), a.loader, a.linkopt,
                                          a.runs, a.warmup, not a.no_callgrind, log)

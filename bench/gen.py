@@ -382,10 +382,17 @@ def gen_chain(a, b, nbucket=None):
 
 # ------------------------------------------------------------------ driver --
 
-def optimize(out, linkopt, files):
-    """Copy OUT/musl to OUT/musl-opt and run linkopt on it; returns a status
-    string ("ok" or the reason it failed)."""
-    return workload.linkopt_copy(out, linkopt, lambda opt: [os.path.join(opt, f) for f in files])[0]
+def optimize(out, linkopt, files, meta):
+    """Copy OUT/musl to OUT/musl-opt and run linkopt on it; meta["linkopt"]
+    is "ok" or the reason it failed, meta["linkopt_time"] linkopt's CPU
+    and wall seconds (workload.linkopt_copy) when it ran to the end."""
+    timing = {}
+    meta["linkopt"] = workload.linkopt_copy(
+        out, linkopt, lambda opt: [os.path.join(opt, f) for f in files], timing=timing)[0]
+    if meta["linkopt"] == "ok" and timing:
+        meta["linkopt_time"] = timing
+    else:
+        meta.pop("linkopt_time", None)
 
 
 def parse_args(argv):
@@ -440,7 +447,7 @@ def generate(a):
     linkopt_mtime = workload.linkopt_mtime(a.linkopt)
 
     def reoptimize(meta):
-        meta["linkopt"] = optimize(a.out, a.linkopt, meta["opt_files"])
+        optimize(a.out, a.linkopt, meta["opt_files"], meta)
     meta = workload.reuse(a, params, reoptimize)
     if meta is not None:
         return meta
@@ -459,7 +466,7 @@ def generate(a):
         meta["nbucket"] = info["nbucket"]
     meta["opt_files"] = sorted(info["files"] + list(
         p + "-qb" for p in info["programs"]))
-    meta["linkopt"] = optimize(a.out, a.linkopt, meta["opt_files"])
+    optimize(a.out, a.linkopt, meta["opt_files"], meta)
     return workload.finish(a, meta, linkopt_mtime)
 
 

@@ -379,18 +379,120 @@ def i386_section(res):
     return lines
 
 
-def sweep_table(res):
+def sweep_series(res):
+    """The measured series of the sweep, in order: (key, label, getter),
+    getter(point) giving the variant's entry at one size; the floor's
+    variants follow the workload's."""
     sw = res.get("sweep", [])
-    if not sw:
-        return "", []
-    cols = [n for n in VARIANT_NAMES
-            if any(wall(p["variants"].get(n)) is not None for p in sw)]
-    out = ["| libraries | " + " | ".join(LABELS[n] for n in cols) + " |",
-           "|---:|" + "---:|" * len(cols)]
+    out = []
+    for part, prefix in (("variants", ""), ("floor", "floor: ")):
+        for n in VARIANT_NAMES:
+            if any(ok(p.get(part, {}).get(n)) for p in sw):
+                out.append((part + ":" + n, prefix + LABELS[n],
+                            lambda p, part=part, n=n: p.get(part, {}).get(n)))
+    return out
+
+
+def loader_ir(v):
+    if not ok(v):
+        return None
+    return v.get("callgrind", {}).get("loader_Ir")
+
+
+def cell(x, libs, unit, per_unit, scale, per_scale, f="%.1f", pf="%.0f"):
+    """'total (per library)' or '–'."""
+    if x is None:
+        return "–"
+    return ("%s %s (%s %s)" % (f, unit, pf, per_unit)) % (x / scale, x / scale / libs * per_scale)
+
+
+def sweep_tables(res):
+    """Markdown of the sweep: instructions, wall time, the floor's loader
+    part and linkopt's time at each size, each with its per-library
+    figure; "" when there is no sweep."""
+    sw = res.get("sweep", [])
+    series = sweep_series(res)
+    if not sw or not series:
+        return ""
+    head = "| libraries | " + " | ".join(l for _, l, _ in series) + " |"
+    rule = "|---:|" + "---:|" * len(series)
+    out = []
+    if any(ir(g(p)) is not None for p in sw for _, _, g in series):
+        out += ["Instructions (callgrind, whole process: M, and k per library):", "", head, rule]
+        for p in sw:
+            out.append("| %d | " % p["libs"] + " | ".join(
+                cell(ir(g(p)), p["libs"], "M", "k", 1e6, 1e3) for _, _, g in series) + " |")
+        fl = [(k, l, g) for k, l, g in series if k.startswith("floor:")]
+        if any(loader_ir(g(p)) is not None for p in sw for _, _, g in fl):
+            out += ["", "The floor's loader part (instructions outside the workload's own "
+                    "program and libraries: the loader, which is the libc too, and the vDSO; "
+                    "M, and k per library):", "",
+                    "| libraries | " + " | ".join(l for _, l, _ in fl) + " |",
+                    "|---:|" + "---:|" * len(fl)]
+            for p in sw:
+                out.append("| %d | " % p["libs"] + " | ".join(
+                    cell(loader_ir(g(p)), p["libs"], "M", "k", 1e6, 1e3) for _, _, g in fl) + " |")
+        out.append("")
+    out += ["Wall time (median ms of the interleaved runs, and ms per library):", "", head, rule]
     for p in sw:
         out.append("| %d | " % p["libs"] + " | ".join(
-            fmt(wall(p["variants"].get(n))) for n in cols) + " |")
-    return "\n".join(out), cols
+            "%.2f (%.3f)" % (wall(g(p)), wall(g(p)) / p["libs"]) if wall(g(p)) is not None else
+            (g(p) or {}).get("status", "–").replace("|", "/")[:60] for _, _, g in series) + " |")
+    out.append("")
+    if any(p.get("linkopt") for p in sw):
+        out += ["linkopt on the workload (every library and the program, in one run; "
+                "CPU = user + system seconds of the linkopt process):", "",
+                "| libraries | files | CPU s | CPU s per library | wall s | status |",
+                "|---:|---:|---:|---:|---:|---|"]
+        for p in sw:
+            lo = p.get("linkopt") or {}
+            cpu = lo.get("cpu_s")
+            out.append("| %d | %s | %s | %s | %s | %s |" % (
+                p["libs"], lo.get("files", "–"), fmt(cpu, "%.2f"),
+                fmt(cpu / p["libs"] if cpu is not None else None, "%.4f"),
+                fmt(lo.get("wall_s"), "%.2f"),
+                (lo.get("status") or "–").replace("|", "/")))
+        out.append("")
+    return "\n".join(out)
+
+
+def sweep_targets(res):
+    """Issue 28's goals on the sweep: the cost per library at the largest
+    size against the smallest. Rows (target, measured, verdict)."""
+    sw = [p for p in res.get("sweep", []) if p.get("libs")]
+    if len(sw) < 2:
+        return []
+    lo, hi = min(sw, key=lambda p: p["libs"]), max(sw, key=lambda p: p["libs"])
+    rows = []
+
+    def growth(get, what, lim):
+        a, b = get(lo), get(hi)
+        r = (b / hi["libs"]) / (a / lo["libs"]) if None not in (a, b) and a else None
+        rows.append(("%s: per library at %d libraries within %d %% of %d" % (
+            what, hi["libs"], round(100 * (lim - 1)), lo["libs"]),
+            "%.2f ×" % r if r is not None else "–",
+            check([r], lambda r: r <= lim)))
+
+    growth(lambda p: ir(p["variants"].get("qb-all")), "all tables, instructions", 1.15)
+    growth(lambda p: ir(p["variants"].get("qb-none")), "no tables, instructions", 1.25)
+    for n in ("qb-none", "qb-all"):
+        growth(lambda p, n=n: loader_ir((p.get("floor") or {}).get(n)),
+               "floor, %s: loader part" % LABELS[n], 1.25)
+    cpu = (hi.get("linkopt") or {}).get("cpu_s")
+    per = cpu / hi["libs"] if cpu is not None else None
+    rows.append(("linkopt at %d libraries under 0.05 s of CPU per library" % hi["libs"],
+                 "%.4f s" % per if per is not None else "–",
+                 check([per], lambda x: x < 0.05)))
+    return rows
+
+
+def describe_sweep(res):
+    p = res.get("sweep_params") or {}
+    if not p:
+        return "default parameters"
+    return ("%d exported functions, %d dependencies and %d references per library, "
+            "%d weak vague symbols, seed %d" % (p["funcs"], p["deps"], p["refs"], p["weak"],
+                                               p["seed"]))
 
 
 def run_gnuplot(png, lines):
@@ -445,32 +547,46 @@ def bar_chart(res, outdir):
 
 
 def chart(res, outdir):
-    """startup.png with gnuplot: the library-count sweep, or without one a
-    bar chart of the main workload; returns None or the reason the chart
-    is missing."""
+    """startup.png with gnuplot: the library-count sweep (wall time, and
+    instructions per library when counted), or without one a bar chart of
+    the main workload; returns None or the reason the chart is missing."""
     if not shutil.which("gnuplot"):
         return "gnuplot not installed"
     sw = res.get("sweep", [])
-    _, cols = sweep_table(res)
-    if not sw or not cols:
+    series = sweep_series(res)
+    if not sw or not series:
         return bar_chart(res, outdir)
     dat = os.path.join(outdir, "startup.dat")
     with open(dat, "w") as f:
-        f.write("# libs " + " ".join(cols) + "\n")
+        f.write("# libs, then per series: wall ms, k instructions per library\n")
         for p in sw:
-            f.write("%d %s\n" % (p["libs"], " ".join(
-                fmt(wall(p["variants"].get(n)), "%.4f").replace("–", "?") for n in cols)))
+            vals = []
+            for _, _, g in series:
+                w, i = wall(g(p)), ir(g(p))
+                vals += [fmt(w, "%.4f").replace("–", "?"),
+                         fmt(i / p["libs"] / 1e3 if i is not None else None, "%.3f").replace("–", "?")]
+            f.write("%d %s\n" % (p["libs"], " ".join(vals)))
     png = os.path.join(outdir, "startup.png")
-    plots = ", ".join('"%s" using 1:%d with linespoints title "%s"' % (
-        dat, i + 2, LABELS[n]) for i, n in enumerate(cols))
-    return run_gnuplot(png, [
-        "set datafile missing '?'",
-        "set title 'Start-up time (exec to exit), OpenOffice-shaped workload'",
-        "set xlabel 'shared libraries'",
-        "set ylabel 'median wall time (ms)'",
-        "set key top left",
-        "set grid",
-        "plot " + plots])
+
+    def plots(col):
+        return ", ".join('"%s" using 1:%d with linespoints title "%s"' % (
+            dat, 2 + 2 * i + col, l) for i, (_, l, _) in enumerate(series))
+    counted = any(ir(g(p)) is not None for p in sw for _, _, g in series)
+    lines = ["set datafile missing '?'", "set key top left", "set grid",
+             "set xlabel 'shared libraries'", "set logscale x 2"]
+    if counted:
+        # log scales: musl's loader is quadratic, the others are not
+        lines += ["set multiplot layout 1,2 title 'OpenOffice-shaped workload by library count'",
+                  "set key top left Left reverse font ',8'",
+                  "set title 'start-up time (exec to exit)'", "set ylabel 'median wall time (ms)'",
+                  "set logscale y", "plot " + plots(0), "unset key",
+                  "set title 'instructions per library (callgrind; same lines)'",
+                  "set ylabel 'thousand instructions per library'",
+                  "plot " + plots(1), "unset multiplot"]
+    else:
+        lines += ["set title 'Start-up time (exec to exit), OpenOffice-shaped workload'",
+                  "set ylabel 'median wall time (ms)'", "plot " + plots(0)]
+    return run_gnuplot(png, lines)
 
 
 def profile_section(res):
@@ -535,14 +651,24 @@ def render(res, outdir):
     lines += i386_section(res)
     lines += image.section(res)
     lines += cxxbench.section(res)
-    st, _ = sweep_table(res)
+    st = sweep_tables(res)
     why = chart(res, outdir)
     res["chart"] = None if why else os.path.join(outdir, "startup.png")
     if st:
-        lines += ["## Library-count sweep (median wall ms)", ""]
+        sw = res["sweep"]
+        lines += ["## Library-count sweep", ""]
+        lines.append("The office workload (%s) at %s libraries; its floor (the same "
+                     "libraries without symbolic references) timed in the same interleaved "
+                     "rounds. \"per library\" divides by the library count." % (
+                         describe_sweep(res), ", ".join(str(p["libs"]) for p in sw)))
+        lines.append("")
         lines.append("![start-up time by library count](startup.png)" if why is None
                      else "(no chart: %s)" % why)
-        lines += ["", st, ""]
+        lines += ["", st]
+        rows = sweep_targets(res)
+        if rows:
+            lines += ["### Targets (issue 28)", "", "| target | measured | verdict |",
+                      "|---|---|---|"] + ["| %s | %s | %s |" % r for r in rows] + [""]
     elif why is None:
         lines += ["## Start-up chart", "", "![start-up time by loader](startup.png)", ""]
     else:

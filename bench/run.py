@@ -7,7 +7,8 @@
 Variants: glibc's ld.so lazy and with LD_BIND_NOW=1, musl's loader,
 quickbind without tables, with all tables, and with each fast path alone
 (all tables, the other two switched off with LD_NODIRECT / LD_NOHASHVALS /
-LD_NOSYMCACHE).  A variant is measured only after its output in "check"
+LD_NOSYMCACHE); when named in --variants, also all tables with the global
+table never or always built (qb-all-gt0, qb-all-gt1: LD_GLOBALTAB=0 / 1).  A variant is measured only after its output in "check"
 mode (every binding exercised) equals musl's; otherwise it is reported as
 failed with the reason, never measured.  i386 workloads (gen.py --arch
 i386) run the same way, with --loader naming the i386 loader: the static
@@ -50,8 +51,16 @@ VARIANTS = [
      "quickbind, sorted tables / symbol cache only"),
     ("qb-all", "musl-opt", "-qb", {}, "quickbind, all tables"),
 ]
-VARIANT_NAMES = [v[0] for v in VARIANTS]
-LABELS = {v[0]: v[4] for v in VARIANTS}
+# Run only where named (the library-count sweep): all tables with the
+# loader's global table never built and always built, so that both
+# choices of its cost model are measured side by side.
+EXTRA_VARIANTS = [
+    ("qb-all-gt0", "musl-opt", "-qb", {"LD_GLOBALTAB": "0"}, "quickbind, all tables, LD_GLOBALTAB=0"),
+    ("qb-all-gt1", "musl-opt", "-qb", {"LD_GLOBALTAB": "1"}, "quickbind, all tables, LD_GLOBALTAB=1"),
+]
+VARIANT_NAMES = [v[0] for v in VARIANTS + EXTRA_VARIANTS]
+DEFAULT_NAMES = [v[0] for v in VARIANTS]
+LABELS = {v[0]: v[4] for v in VARIANTS + EXTRA_VARIANTS}
 # The i386 column: the reference loaders and quickbind without and with all
 # tables (each fast path alone is measured on x86_64 only, to keep the run
 # short).
@@ -71,8 +80,8 @@ def variant_cmds(wdir, meta, prog="app", only=None, cwd=None):
     workload a scratch directory)."""
     p = meta["programs"][prog]
     out = []
-    for name, sub, suffix, env, label in VARIANTS:
-        if only is not None and name not in only:
+    for name, sub, suffix, env, label in VARIANTS + EXTRA_VARIANTS:
+        if name not in (only if only is not None else DEFAULT_NAMES):
             continue
         exe = os.path.abspath(os.path.join(wdir, sub, prog + suffix))
         e = dict(BASE_ENV)
@@ -199,9 +208,59 @@ def annotate(f, top=PROFILE_TOP):
     return rows
 
 
-def callgrind(v, tmpdir, profile=False):
+def ir_by_object(f):
+    """Exclusive instructions per object (full path) of a callgrind output
+    file, read from its cost lines (callgrind's format: "ob=" names the
+    object of the costs that follow, a "calls=" line's cost line is the
+    callee's inclusive cost and is left out); None when unreadable."""
+    names, objs = {}, {}
+    npos, iri, cur, skip = 1, 0, "?", False
+    try:
+        fh = open(f)
+    except OSError:
+        return None
+    with fh:
+        for line in fh:
+            c = line[:1]
+            if c.isdigit() or c in "+-*":
+                if skip:
+                    skip = False
+                    continue
+                fields = line.split()
+                if len(fields) > npos + iri:
+                    objs[cur] = objs.get(cur, 0) + int(fields[npos + iri])
+            elif line.startswith(("ob=", "cob=")):
+                # one name table for both: "(id) name" defines, "(id)" refers
+                m = re.match(r"c?ob=(?:\((\d+)\))?\s*(.*)$", line.rstrip("\n"))
+                if m.group(1) and m.group(2):
+                    names[m.group(1)] = m.group(2)
+                if c == "o":
+                    cur = names.get(m.group(1), "?") if m.group(1) else m.group(2)
+            elif line.startswith("calls="):
+                skip = True
+            elif line.startswith("positions:"):
+                npos = len(line.split()) - 1
+            elif line.startswith("events:"):
+                ev = line.split()[1:]
+                iri = ev.index("Ir") if "Ir" in ev else 0
+    return objs or None
+
+
+def loader_part(objs, wdir):
+    """Of per-object instructions: those outside the workload's own
+    program and libraries (the loader, which is also the libc, and the
+    vDSO; valgrind's own preloaded code aside), or None."""
+    if not objs:
+        return None
+    w = os.path.abspath(wdir) + os.sep
+    return sum(n for o, n in objs.items()
+               if not os.path.abspath(o).startswith(w) and "/valgrind/" not in o)
+
+
+def callgrind(v, tmpdir, profile=False, objects=False):
     """Totals of one run under callgrind with the cache simulator; with
-    profile, also the functions where the instructions go."""
+    profile, also the functions where the instructions go; with objects,
+    the instructions of each object ("objects": {path: Ir})."""
     f = os.path.join(tmpdir, "cg.%s.out" % v["name"])
     argv = ["valgrind", "--tool=callgrind", "--cache-sim=yes", "-q",
             "--callgrind-out-file=" + f, v["exe"]] + v["args"]
@@ -222,10 +281,13 @@ def callgrind(v, tmpdir, profile=False):
             elif line.startswith("summary:") or (line.startswith("totals:") and summary is None):
                 summary = [int(x) for x in line.split()[1:]]
     prof = annotate(f) if profile else None
+    objs = ir_by_object(f) if objects else None
     os.unlink(f)
     if not events or not summary:
         return {"error": "no totals in callgrind output"}
     out = dict(zip(events, summary))
+    if objs:
+        out["objects"] = objs
     if prof:
         out["profile"] = prof
     elif profile:
@@ -233,13 +295,13 @@ def callgrind(v, tmpdir, profile=False):
     return out
 
 
-def instructions(v, tmpdir, profile=False):
+def instructions(v, tmpdir, profile=False, objects=False):
     """callgrind's totals of one run, or, when the kernel runs the program
     through qemu-user (valgrind cannot run it there), qemu's count of the
-    instructions executed (no cache figures, no profile)."""
+    instructions executed (no cache figures, no profile, no objects)."""
     qemu = qemucount.emulator(v["exe"])
     if qemu is None:
-        return callgrind(v, tmpdir, profile)
+        return callgrind(v, tmpdir, profile, objects)
     here = os.path.dirname(LAUNCHER)
     return qemucount.count(qemu, [v["exe"]] + v["args"], env=v["env"], cwd=v["cwd"],
                            counter=os.path.join(here, "qbb-qcount"),
@@ -279,22 +341,23 @@ def ld_statistics(v):
 
 
 def run_workload(wdir, loader, runs, warmup, do_cg, do_stats, log=print,
-                 variants=None, profile=(), qemu_counted=None):
-    """variants: the names to run (default: all); profile: the variants
-    whose callgrind run also records where the instructions go;
-    qemu_counted: the variants whose instructions are counted when that
-    must go through qemu, which takes minutes (default: all)."""
+                 variants=None, profile=(), qemu_counted=None, objects=False):
+    """variants: the names to run (default: all but EXTRA_VARIANTS);
+    profile: the variants whose callgrind run also records where the
+    instructions go; qemu_counted: the variants whose instructions are
+    counted when that must go through qemu, which takes minutes (default:
+    all); objects: record each callgrind run's instructions per object."""
     with open(os.path.join(wdir, "workload.json")) as f:
         meta = json.load(f)
     with tempfile.TemporaryDirectory(prefix="qbb-run.") as scratch:
         return measure_variants(wdir, meta, loader, runs, warmup, do_cg, do_stats, log,
                                 variant_cmds(wdir, meta, only=variants, cwd=scratch),
-                                profile, qemu_counted)
+                                profile, qemu_counted, objects)
 
 
 def run_paired(wdir, fdir, loader, runs, warmup, do_cg, do_stats, log=print,
                variants=None, fvariants=None, profile=(), qemu_counted=None,
-               fqemu_counted=None):
+               fqemu_counted=None, objects=False):
     """A workload and its floor (fdir), timed in the same interleaved
     rounds: every round runs each variant of both once, in one shuffled
     order, so both follow the same mix of preceding runs (a run after a
@@ -320,19 +383,19 @@ def run_paired(wdir, fdir, loader, runs, warmup, do_cg, do_stats, log=print,
             else:
                 wres["variants"][n].update(r)
         wres["paired_with"], fres["paired_with"] = os.path.basename(fdir), os.path.basename(wdir)
-        finish_variants(wres, wlive, do_cg, do_stats, profile, qemu_counted)
-        finish_variants(fres, flive, do_cg, do_stats, (), fqemu_counted)
+        finish_variants(wres, wlive, do_cg, do_stats, profile, qemu_counted, objects)
+        finish_variants(fres, flive, do_cg, do_stats, (), fqemu_counted, objects)
     return wres, fres
 
 
 def measure_variants(wdir, meta, loader, runs, warmup, do_cg, do_stats, log, vs, profile,
-                     qemu_counted):
+                     qemu_counted, objects=False):
     res, live = checked_variants(wdir, meta, loader, log, vs)
     log("  %s: measuring %s" % (os.path.basename(wdir),
                                 ", ".join(v["name"] for v in live)))
     for n, r in time_variants(live, runs, warmup).items():
         res["variants"][n].update(r)
-    finish_variants(res, live, do_cg, do_stats, profile, qemu_counted)
+    finish_variants(res, live, do_cg, do_stats, profile, qemu_counted, objects)
     return res
 
 
@@ -366,9 +429,10 @@ def checked_variants(wdir, meta, loader, log, vs):
     return res, live
 
 
-def finish_variants(res, live, do_cg, do_stats, profile, qemu_counted):
+def finish_variants(res, live, do_cg, do_stats, profile, qemu_counted, objects=False):
     """Instructions (callgrind, or qemu's count) and the loader's
-    statistics of each timed variant."""
+    statistics of each timed variant; with objects, each callgrind run's
+    instructions per object and "loader_Ir" (loader_part)."""
     for v in live:
         r = res["variants"][v["name"]]
         if r["status"] != "ok":
@@ -379,8 +443,11 @@ def finish_variants(res, live, do_cg, do_stats, profile, qemu_counted):
         elif do_cg:
             t0 = time.time()
             with tempfile.TemporaryDirectory() as td:
-                r["callgrind"] = instructions(v, td, v["name"] in profile)
+                r["callgrind"] = instructions(v, td, v["name"] in profile, objects)
             r["callgrind"]["seconds"] = round(time.time() - t0, 1)
+            lp = loader_part(r["callgrind"].get("objects"), res["dir"])
+            if lp is not None:
+                r["callgrind"]["loader_Ir"] = lp
         if do_stats and not v["name"].startswith("musl"):
             r["ld_statistics"] = ld_statistics(v)
 

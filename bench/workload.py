@@ -5,8 +5,10 @@ an unchanged workload be reused (only re-optimized when linkopt changed).
 
 import json
 import os
+import resource
 import shutil
 import subprocess
+import time
 
 
 def write(path, text):
@@ -14,20 +16,33 @@ def write(path, text):
         f.write(text)
 
 
-def linkopt_copy(out, linkopt, args, cwd_opt=False):
+def children_cpu():
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
+def linkopt_copy(out, linkopt, args, cwd_opt=False, timing=None):
     """Copy OUT/musl to OUT/musl-opt and run linkopt on the copy with the
     arguments args(OUT/musl-opt) returns, in that directory when cwd_opt.
     Returns (status, output): status "ok" or why it failed, output what
-    linkopt printed on stdout and stderr (None when it did not run)."""
+    linkopt printed on stdout and stderr (None when it did not run).
+    timing (a dict) receives linkopt's CPU seconds (user + system, from
+    the kernel's accounting of the waited-for child), wall seconds and
+    the number of files it was given."""
     opt = os.path.join(out, "musl-opt")
     shutil.rmtree(opt, ignore_errors=True)
     if not linkopt or not os.access(linkopt, os.X_OK):
         return "linkopt not built", None
     shutil.copytree(os.path.join(out, "musl"), opt, symlinks=True)
-    argv = [os.path.abspath(linkopt) if cwd_opt else linkopt] + args(opt)
+    files = args(opt)
+    argv = [os.path.abspath(linkopt) if cwd_opt else linkopt] + files
     try:
+        cpu0, t0 = children_cpu(), time.time()
         r = subprocess.run(argv, cwd=opt if cwd_opt else None, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, timeout=600)
+        if timing is not None:
+            timing.update(cpu_s=round(children_cpu() - cpu0, 3), wall_s=round(time.time() - t0, 3),
+                          files=len([f for f in files if not f.startswith("-")]))
     except (OSError, subprocess.TimeoutExpired) as e:
         return "linkopt: %s" % e, None
     text = r.stdout.decode(errors="replace")
