@@ -13,6 +13,7 @@
 
 #include "elffile.h"
 #include "linkopt_fixture.h"
+#include "search.h"
 #include "lib/run.h"
 #include "lib/text.h"
 #include "qbtable.h"
@@ -937,4 +938,167 @@ Test(linkopt, no_section_headers_fallback)
 	cr_assert(e.qbt_off && e.syminfo_off && !e.sh);
 	cr_assert_neq(e.eh.e_phoff, 64, "the table was expected to move");
 	elf_free(&e);
+}
+
+/* An application of SET_N libraries (library i needs i-1 and i-2 and
+ * references their functions, by call and from a table; a weak vague
+ * function defined in every library; a function defined in every fourth
+ * library and referenced from the next) and a plugin the program dlopens
+ * (needing library 3, and taking a function of library 5 from its host),
+ * built with musl-gcc in dir. */
+#define SET_N 12
+static void write_set(const char *dir)
+{
+	char p[PATH_MAX + 32];
+	for (int i = 0; i < SET_N; i++) {
+		snprintf(p, sizeof p, "%s/q%d.c", dir, i);
+		FILE *f = fopen(p, "w");
+		cr_assert_not_null(f);
+		fprintf(f, "__attribute__((weak)) int vague_w(int x) { return x + %d; }\n", i);
+		for (int k = 0; k < 20; k++)
+			fprintf(f, "int f_%d_%d(int x) { return x * %d + %d; }\n", i, k, i % 7 + 2, k);
+		if (i % 4 == 1)
+			fprintf(f, "int dup_fn(int x) { return x - %d; }\n", i);
+		for (int d = i - 2; d < i; d++)
+			for (int k = 0; d >= 0 && k < 20; k++)
+				fprintf(f, "int f_%d_%d(int);\n", d, k);
+		if (i % 4 == 2)
+			fprintf(f, "int dup_fn(int);\n");
+		fprintf(f, "typedef int (*fn)(int);\nstatic fn const tab[] = {\n");
+		for (int k = 0; i >= 1 && k < 20; k += 2)
+			fprintf(f, "\tf_%d_%d,\n", i - 1, k);
+		fprintf(f, "\tvague_w, 0 };\nint entry_%d(void)\n{\n\tint s = 0;\n", i);
+		fprintf(f, "\tfor (int k = 0; tab[k]; k++) s = s * 3 + tab[k](k);\n");
+		for (int k = 1; i >= 2 && k < 20; k += 2)
+			fprintf(f, "\ts += f_%d_%d(s);\n", i - 2, k);
+		if (i % 4 == 2)
+			fprintf(f, "\ts += dup_fn(s);\n");
+		fprintf(f, "\treturn s;\n}\n");
+		fclose(f);
+	}
+	snprintf(p, sizeof p, "%s/plug.c", dir);
+	FILE *f = fopen(p, "w");
+	cr_assert_not_null(f);
+	fprintf(f, "int f_3_1(int);\nint f_5_3(int);\nint plug_entry(void) { return f_3_1(1) + f_5_3(2); }\n");
+	fclose(f);
+	snprintf(p, sizeof p, "%s/main.c", dir);
+	f = fopen(p, "w");
+	cr_assert_not_null(f);
+	fprintf(f, "#include <dlfcn.h>\n#include <stdio.h>\n");
+	for (int i = 0; i < SET_N; i++)
+		fprintf(f, "int entry_%d(void);\n", i);
+	fprintf(f, "int main(void)\n{\n\tunsigned s = 0;\n");
+	for (int i = 0; i < SET_N; i++)
+		fprintf(f, "\ts = s * 31u + (unsigned)entry_%d();\n", i);
+	fprintf(f, "\tvoid *h = dlopen(\"libplug.so\", RTLD_NOW);\n"
+		   "\tint (*pe)(void) = h ? (int (*)(void))dlsym(h, \"plug_entry\") : 0;\n"
+		   "\tprintf(\"%%u %%d\\n\", s, pe ? pe() : -1);\n\treturn 0;\n}\n");
+	fclose(f);
+	char libs[4096] = "";
+	for (int i = 0; i < SET_N; i++) {
+		char deps[64] = "", one[32];
+		for (int d = i - 2; d < i; d++)
+			if (d >= 0) {
+				snprintf(one, sizeof one, " -lq%d", d);
+				strcat(deps, one);
+			}
+		snprintf(one, sizeof one, " -lq%d", i);
+		strcat(libs, one);
+		shell_ok("build a library of the set",
+			 "cd %s && musl-gcc -shared -fPIC -O1 -o libq%d.so q%d.c -L.%s -Wl,-soname,libq%d.so "
+			 "-Wl,-rpath,'$ORIGIN'", dir, i, i, deps, i);
+	}
+	shell_ok("build the plugin", "cd %s && musl-gcc -shared -fPIC -O1 -o libplug.so plug.c -L. -lq3 "
+		 "-Wl,-soname,libplug.so -Wl,-rpath,'$ORIGIN'", dir);
+	shell_ok("build the program", "cd %s && musl-gcc -O1 -o app main.c -L.%s -Wl,-rpath,'$ORIGIN'",
+		 dir, libs);
+}
+
+/* linkopt keeps what it read for the whole run (every object read once,
+ * the program's load searched once, one index of the definitions), and a
+ * file it wrote earlier in the run is read as written. Optimizing the set
+ * in one run (the files given in reverse order) must give the same bytes
+ * as a run per file, in dependency order, where nothing is kept between
+ * runs. */
+Test(linkopt, one_run_equals_a_run_per_file, .timeout = 120)
+{
+	char *d = make_tmpdir(NULL), p[PATH_MAX], q[PATH_MAX];
+	shell_ok(NULL, "mkdir %s/src", d);
+	snprintf(p, sizeof p, "%s/src", d);
+	write_set(p);
+	shell_ok(NULL, "cd %s && mkdir one each && cp src/*.so src/app one/ && cp src/*.so src/app each/", d);
+	char files[8192] = "";
+	for (int i = SET_N - 1; i >= 0; i--) {
+		char one[64];
+		snprintf(one, sizeof one, " libq%d.so", i);
+		strcat(files, one);
+	}
+	shell_ok("one run", "cd %s/one && %s libplug.so%s app", d, lot_bin(), files);
+	for (int i = 0; i < SET_N; i++)
+		shell_ok("a run per file", "cd %s/each && %s --app app libq%d.so", d, lot_bin(), i);
+	shell_ok("a run per file", "cd %s/each && %s --app app libplug.so && %s app", d, lot_bin(), lot_bin());
+	for (int i = -1; i <= SET_N; i++) {
+		char name[32];
+		snprintf(name, sizeof name, i < 0 ? "app" : i == SET_N ? "libplug.so" : "libq%d.so", i);
+		snprintf(p, sizeof p, "%s/one/%s", d, name);
+		snprintf(q, sizeof q, "%s/each/%s", d, name);
+		struct elf e;
+		cr_assert_eq(elf_load_file(&e, p), 0, "%s", e.err);
+		cr_assert(e.qbt_off && e.syminfo_off, "%s not optimized", p);
+		elf_free(&e);
+		cr_assert(same_file(p, q), "%s: one run and a run per file differ", name);
+	}
+	/* the bindings are the ones expected, not merely the same */
+	struct shell_result r = shell("cd %s/one && %s --dump libq5.so", d, lot_bin());
+	cr_assert_str_eq(bound_of(r.out, "f_4_0"), "libq4.so", "%s", r.out);
+	cr_assert_str_eq(bound_of(r.out, "f_3_1"), "libq3.so", "%s", r.out);
+	shell_result_free(&r);
+	/* defined by libq5.so and by libq1.so, which libq6.so also loads */
+	r = shell("cd %s/one && %s --dump libq6.so", d, lot_bin());
+	cr_assert_str_eq(bound_of(r.out, "dup_fn"), "<multi>", "%s", r.out);
+	shell_result_free(&r);
+	r = shell("cd %s/one && %s --dump libplug.so", d, lot_bin());
+	cr_assert_str_eq(bound_of(r.out, "f_3_1"), "libq3.so", "%s", r.out);
+	/* from its host's libq5.so (the parent, appview.c) */
+	cr_assert_str_eq(bound_of(r.out, "f_5_3"), "<parent>", "%s", r.out);
+	shell_result_free(&r);
+	shell_ok(NULL, "rm -rf %s", d);
+	free(d);
+}
+
+/* A library rewritten in place (the same file, other contents) between
+ * two resolutions in one process is read again, not taken from what the
+ * first one read. */
+Test(linkopt, a_library_rewritten_in_place_is_read_again)
+{
+	char *d = lot_copy_variant("m64bfd"), p[PATH_MAX], b2[PATH_MAX];
+	snprintf(p, sizeof p, "%s/prog", d);
+	snprintf(b2, sizeof b2, "%s/libb2.so", d);
+	for (int round = 0; round < 2; round++) {
+		if (round) {
+			/* past the file system's time stamp granularity */
+			struct timespec ts = { 0, 20 * 1000 * 1000 };
+			nanosleep(&ts, NULL);
+			shell_ok(NULL, "cat %s/libb2.so > %s/libb.so", d, d);
+		}
+		struct elf prog;
+		struct search_opts so;
+		struct closure c;
+		char err[512];
+		memset(&so, 0, sizeof so);
+		cr_assert_eq(elf_load_file(&prog, p), 0, "%s", prog.err);
+		cr_assert_eq(closure_build(&prog, &so, &c, err, sizeof err), 0, "%s", err);
+		const struct lib *b = NULL;
+		for (unsigned i = 1; i < c.n; i++)
+			if (strstr(c.libs[i].path, "/libb.so"))
+				b = &c.libs[i];
+		cr_assert_not_null(b, "libb.so not in the closure");
+		size_t len;
+		char *want = must_read_file(round ? b2 : b->path, &len);
+		cr_assert(b->e.size == len && !memcmp(b->e.buf, want, len), "round %d: libb.so as read before", round);
+		free(want);
+		closure_free(&c);
+		elf_free(&prog);
+	}
+	free(d);
 }

@@ -9,6 +9,7 @@
 
 #include "elffile.h"
 #include "elfhash.h"
+#include "index.h"
 #include "qbtable.h"
 #include "relsort.h"
 #include "tables.h"
@@ -389,4 +390,52 @@ Test(dynsort, renumbering_and_rebuilt_tables)
 		free(s);
 		elf_free(&e);
 	}
+}
+
+/* The maps linkopt finds things by over a whole run (tools/linkopt/index.c):
+ * the first value put for a key stays, and a file forgotten from a map
+ * whose probe runs it sat in leaves every other file found. */
+Test(index, strmap_keeps_the_first_value)
+{
+	struct strmap m = { 0 };
+	char keys[3000][16];
+	for (unsigned i = 0; i < 3000; i++) {
+		snprintf(keys[i], sizeof keys[i], "lib%u.so", i % 1000);
+		cr_assert_eq(strmap_put(&m, keys[i], i), 0);
+	}
+	cr_assert_eq(m.n, 1000);
+	for (unsigned i = 0; i < 1000; i++) {
+		uint32_t v = ~0u;
+		cr_assert(strmap_get(&m, keys[i + 1000], &v), "%s", keys[i]);
+		cr_assert_eq(v, i, "%s: %u", keys[i], v);
+	}
+	uint32_t v;
+	cr_assert_not(strmap_get(&m, "libnone.so", &v));
+	strmap_free(&m);
+	cr_assert_not(strmap_get(&m, "lib1.so", &v));
+}
+
+Test(index, filemap_forgets_one_file_only)
+{
+	struct filemap m = { 0 };
+	uint32_t v;
+	/* many files of one device, inode numbers close together: long runs */
+	for (unsigned i = 0; i < 5000; i++)
+		cr_assert_eq(filemap_put(&m, 7, 100 + i, i), 0);
+	cr_assert_eq(filemap_put(&m, 7, 100, 99999), 0);
+	cr_assert(filemap_get(&m, 7, 100, &v) && v == 0, "the first value stays");
+	for (unsigned i = 0; i < 5000; i += 3)
+		filemap_del(&m, 7, 100 + i);
+	filemap_del(&m, 8, 100);  /* not there: nothing happens */
+	for (unsigned i = 0; i < 5000; i++) {
+		int there = filemap_get(&m, 7, 100 + i, &v);
+		cr_assert_eq(there, i % 3 != 0, "inode %u", 100 + i);
+		cr_assert(!there || v == i, "inode %u: %u", 100 + i, v);
+	}
+	cr_assert_not(filemap_get(&m, 8, 101, &v));
+	for (unsigned i = 0; i < 5000; i += 3)
+		cr_assert_eq(filemap_put(&m, 7, 100 + i, 10000 + i), 0);
+	for (unsigned i = 0; i < 5000; i++)
+		cr_assert(filemap_get(&m, 7, 100 + i, &v) && v == (i % 3 ? i : 10000 + i), "inode %u", 100 + i);
+	filemap_free(&m);
 }
