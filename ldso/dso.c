@@ -224,4 +224,5 @@ hidden void qb_dso_append(struct dso *p)
 		qb.head = p;
 	qb.tail = p;
 	qb.ndso++;
+	qb_index_add(p);
 }

@@ -113,10 +113,10 @@ struct dso {
 	struct dso *fini_next;  /* reverse order of construction */
 
 	unsigned char is_ldso, is_main, relocated, constructed;
-	unsigned char deps_loaded, mark, names_hashed;
+	unsigned char deps_loaded, mark;
 	unsigned char preloaded;    /* by LD_PRELOAD or --preload */
 	unsigned char ext_bind;     /* the extensions' binding hooks apply (ext.h) */
-	uint32_t shortname_h, soname_h, name_h;  /* for qb_find_loaded */
+	size_t seq;                 /* load order (objindex.c) */
 	unsigned char global;       /* in the global scope */
 	unsigned char runtime;      /* loaded by dlopen: may be unloaded */
 	unsigned char nodelete;
@@ -342,7 +342,10 @@ hidden void qb_unlock(void);
 hidden struct dso *qb_valid_handle(void *h);
 hidden void qb_build_scope(struct dso *p);
 
-/* search.c */
+/* objindex.c: the loaded objects by name and by file */
+hidden void qb_index_add(struct dso *p);
+hidden void qb_index_remove(struct dso *p);
 hidden struct dso *qb_find_loaded(const char *name);
+hidden struct dso *qb_find_file(uint64_t dev, uint64_t ino);
 
 #endif

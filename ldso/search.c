@@ -126,32 +126,6 @@ static int find_file(struct attempt *a, const char *name, struct dso *needed_by)
 	return qb_search_library(&s, name);
 }
 
-/* Every DT_NEEDED entry is looked for among the loaded objects: compare
- * name hashes, computed once per object, before names. */
-static int same_name(const char *a, uint32_t ah, const char *b, uint32_t bh)
-{
-	return a && ah == bh && !strcmp(a, b);
-}
-
-hidden struct dso *qb_find_loaded(const char *name)
-{
-	uint32_t h = qb_gnu_hash(name);
-	int path = strchr(name, '/') != 0;
-	for (struct dso *p = qb.head; p; p = p->next) {
-		if (!p->names_hashed) {
-			p->shortname_h = p->shortname ? qb_gnu_hash(p->shortname) : 0;
-			p->soname_h = p->soname ? qb_gnu_hash(p->soname) : 0;
-			p->name_h = p->name ? qb_gnu_hash(p->name) : 0;
-			p->names_hashed = 1;
-		}
-		if (same_name(p->shortname, p->shortname_h, name, h) ||
-		    (!path && same_name(p->soname, p->soname_h, name, h)) ||
-		    same_name(p->name, p->name_h, name, h))
-			return p;
-	}
-	return 0;
-}
-
 static char *dup_str(const char *s)
 {
 	size_t n = strlen(s) + 1;
@@ -212,11 +186,10 @@ hidden struct dso *qb_load_library(const char *name, struct dso *needed_by, cons
 		*why = "cannot stat";
 		return 0;
 	}
-	for (p = qb.head; p; p = p->next)
-		if (p->id.dev == (uint64_t)st.st_dev && p->id.ino == (uint64_t)st.st_ino) {
-			close(a.fd);
-			return p;
-		}
+	if ((p = qb_find_file(st.st_dev, st.st_ino))) {
+		close(a.fd);
+		return p;
+	}
 
 	p = qb_map_file(a.fd, &st, a.path, 0, why);
 	close(a.fd);

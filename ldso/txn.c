@@ -174,6 +174,7 @@ hidden void qb_forget_object(struct dso *p)
 {
 	p->unloading = 1;
 	qb_run_fini(p);
+	qb_index_remove(p);
 	if (p->prev)
 		p->prev->next = p->next;
 	if (p->next)
