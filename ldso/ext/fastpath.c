@@ -108,6 +108,9 @@ static void fast_decoded(struct dso *p)
 				FX(p)->values = qb_table_values(tab);
 				if (FX(p)->pre_gnu)
 					FX(p)->definers = qb_table_definers(tab);
+				if (FX(p)->definers)
+					FX(p)->scoped_known = (unsigned char)qb_table_scoped_relocs(tab,
+						&FX(p)->scoped_relocs);
 			}
 		} else {
 			note(p, "the quickbind table");
