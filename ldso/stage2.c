@@ -180,36 +180,51 @@ static _Noreturn void usage(const char *self, int status)
 {
 	dprintf(status ? 2 : 1,
 		"quickbind dynamic linker (" QB_ARCH_NAME ")\n"
-		"Usage: %s [--list] [--library-path PATH] [--preload LIBS] [--argv0 NAME] [--] PROGRAM [ARGS...]\n"
+		"Usage: %s [--list] [--library-path[=]PATH] [--preload[=]LIBS] [--argv0[=]NAME] [--] PROGRAM [ARGS...]\n"
 		"       %s --help | --version\n", self, self);
 	_exit(status);
 }
 
+/* The value of option o (argv[*i] without its "--") when it is name:
+ * "name=VALUE", or "name" followed by VALUE as the next argument, as
+ * musl's loader takes both. */
+static const char *opt_value(const char *o, const char *name, char **argv, int argc, int *i)
+{
+	size_t n = strlen(name);
+	if (strncmp(o, name, n))
+		return 0;
+	if (o[n] == '=')
+		return o + n + 1;
+	return !o[n] && *i + 1 < argc ? argv[++*i] : 0;
+}
+
 /* Run as a command: parse options, map the program ourselves, rewrite
- * the aux vector so libc sees the program, and drop our own arguments. */
+ * the aux vector so libc sees the program, and drop our own arguments.
+ * Options are musl's: only "--" words are options (a word with one dash
+ * is the program), and any name ending in "ldd" (Debian's musl-ldd, a
+ * link named ldd) lists. */
 static size_t *invoked_directly(size_t *sp, size_t *aux, size_t *auxv, int *list)
 {
 	int argc = (int)sp[0];
 	char **argv = (char **)(sp + 1);
-	const char *self = argv[0] ? argv[0] : QB_LDSO_NAME, *argv0 = 0;
-	const char *base = strrchr(self, '/');
-	base = base ? base + 1 : self;
+	const char *self = argv[0] ? argv[0] : QB_LDSO_NAME, *argv0 = 0, *v;
+	size_t selflen = strlen(self);
 	int i = 1;
-	if (!strcmp(base, "ldd"))
+	if (selflen >= 3 && !strcmp(self + selflen - 3, "ldd"))
 		*list = 1;
-	for (; i < argc && argv[i][0] == '-'; i++) {
-		const char *o = argv[i];
-		if (!strcmp(o, "--")) { i++; break; }
-		else if (!strcmp(o, "--list")) *list = 1;
-		else if (!strcmp(o, "--help")) usage(self, 0);
-		else if (!strcmp(o, "--version")) {
+	for (; i < argc && argv[i][0] == '-' && argv[i][1] == '-'; i++) {
+		const char *o = argv[i] + 2;
+		if (!*o) { i++; break; }
+		else if (!strcmp(o, "list")) *list = 1;
+		else if (!strcmp(o, "help")) usage(self, 0);
+		else if (!strcmp(o, "version")) {
 			dprintf(1, "quickbind " QB_VERSION " (" QB_ARCH_NAME "), musl 1.2.3 base\n");
 			_exit(0);
-		} else if (!strcmp(o, "--library-path") && i + 1 < argc) qb.env_library_path = argv[++i];
-		else if (!strcmp(o, "--preload") && i + 1 < argc) qb.env_preload = argv[++i];
-		else if (!strcmp(o, "--argv0") && i + 1 < argc) argv0 = argv[++i];
+		} else if ((v = opt_value(o, "library-path", argv, argc, &i))) qb.env_library_path = v;
+		else if ((v = opt_value(o, "preload", argv, argc, &i))) qb.env_preload = v;
+		else if ((v = opt_value(o, "argv0", argv, argc, &i))) argv0 = v;
 		else {
-			dprintf(2, "%s: unknown or incomplete option '%s'\n", self, o);
+			dprintf(2, "%s: unknown or incomplete option '%s'\n", self, argv[i]);
 			usage(self, 127);
 		}
 	}
