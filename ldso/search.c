@@ -313,7 +313,9 @@ hidden void qb_load_preloads(const char *list)
 	const char *cur = list, *elem;
 	size_t n;
 	char name[PATH_MAX];
-	while ((n = qb_path_next(&cur, " :", &elem))) {
+	/* musl's separators: colons and any white space (a list written on
+	 * several lines in a unit file or a Dockerfile) */
+	while ((n = qb_path_next(&cur, " \t\n\v\f\r:", &elem))) {
 		if (n >= sizeof name)
 			continue;
 		memcpy(name, elem, n);
