@@ -162,6 +162,18 @@ static void setup_kernel_main(size_t *aux, char *argv0)
 		qb_fatal("%s: %s", argv0, why);
 }
 
+/* The kernel-mapped program's name, as musl gives it: the path execve
+ * was given (AT_EXECFN), which leads to the file whatever argv[0] says,
+ * unless it is one of /proc's (fexecve), which would name nothing once
+ * the descriptor is closed. */
+static char *main_name(const size_t *aux, char *argv0)
+{
+	char *fn = (char *)aux[AT_EXECFN];
+	if (fn && strncmp(fn, "/proc/", 6))
+		return fn;
+	return argv0 ? argv0 : "";
+}
+
 /* The loader's name as the program asked for it (PT_INTERP), or null. */
 static const char *interp_of(const struct dso *m)
 {
@@ -370,7 +382,7 @@ hidden struct qb_entry qb_stage2(size_t *sp)
 		argc = (int)sp[0];
 		argv = (char **)(sp + 1);
 	} else {
-		setup_kernel_main(aux, argv[0] ? argv[0] : "");
+		setup_kernel_main(aux, main_name(aux, argv[0]));
 		setup_ldso(interp_of(&main_dso) ? interp_of(&main_dso) : QB_LDSO_NAME);
 	}
 	struct dso *m = &main_dso;
