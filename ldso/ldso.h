@@ -169,6 +169,7 @@ struct qb_state {
 	int secure;
 	int failed;                /* errors were reported: exit 127 */
 	int list_mode;             /* --list / ldd: report, do not run */
+	int started;               /* the program runs: start-up is over */
 	size_t tls_cnt, tls_offset, tls_align;
 	struct qb_tls_module *tls_tail;
 	size_t ndso;

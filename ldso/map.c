@@ -31,11 +31,13 @@ static const char *check_ehdr(const Ehdr *eh, size_t got, int allow_exec)
 extern unsigned __default_stacksize hidden;
 
 /* PT_GNU_STACK's size, when set, asks for bigger thread stacks (as musl
- * does; the stack is never made executable). */
+ * does; the stack is never made executable). Only the start-up objects'
+ * count, as in musl: a library dlopen'ed later would change, behind the
+ * program's back, the stack of threads it creates from then on. */
 hidden void qb_stack_request(size_t size)
 {
 	const size_t max = 8 << 20;
-	if (size > __default_stacksize)
+	if (!qb.started && size > __default_stacksize)
 		__default_stacksize = size < max ? size : max;
 }
 

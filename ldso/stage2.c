@@ -425,6 +425,7 @@ hidden struct qb_entry qb_stage2(size_t *sp)
 
 	if (aux[AT_ENTRY] < (size_t)m->base || !qb_in_code(m, aux[AT_ENTRY] - (size_t)m->base))
 		qb_fatal("%s: entry point outside the code", m->name);
+	qb.started = 1;
 	struct qb_entry e = { aux[AT_ENTRY], sp };
 	return e;
 }
