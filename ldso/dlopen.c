@@ -111,7 +111,7 @@ static void promote_global(struct dso *p)
 	if (!p->scope)
 		qb_error("Error loading shared library %s: out of memory", p->name);
 	for (size_t i = 0; i < p->nscope; i++)
-		qb_txn_flag(&p->scope[i]->global, 1);
+		qb_global_join(p->scope[i]);
 	qb_interposers_sync();
 }
 

@@ -110,6 +110,7 @@ struct dso {
 	unsigned char prefaulted;   /* the pages its relocations write (bindmemo.c) */
 	uint32_t shortname_h, soname_h, name_h;  /* for qb_find_loaded */
 	unsigned char global;       /* in the global scope */
+	struct dso *gnext;          /* next in the global scope (gscope.c) */
 	unsigned char runtime;      /* loaded by dlopen: may be unloaded */
 	unsigned char nodelete;
 	unsigned char unloading;    /* its destructors are running: unload once */
@@ -160,7 +161,8 @@ struct symdef {
 
 /* Process-wide state of the loader. */
 struct qb_state {
-	struct dso *head, *tail;   /* global scope, in load order */
+	struct dso *head, *tail;   /* every object, in load order */
+	struct dso *gtail;         /* the global scope's last (gscope.c) */
 	struct dso *ldso;
 	struct dso *main;
 	struct dso *init_head;     /* constructors: dependencies first */
@@ -421,5 +423,10 @@ hidden void qb_build_scope(struct dso *p);
 
 /* search.c */
 hidden struct dso *qb_find_loaded(const char *name);
+
+/* gscope.c: the global scope, from qb.head through gnext, in the order
+ * objects joined it. */
+hidden void qb_global_join(struct dso *p);
+hidden void qb_global_leave(struct dso *p);
 
 #endif

@@ -1,6 +1,6 @@
 /* The standard symbol lookup: each object's DT_GNU_HASH (bloom filter
  * first) or DT_HASH, with the binding, type and version rules; the global
- * scope is searched in load order and the first definition wins. */
+ * scope is searched in its order (gscope.c) and the first definition wins. */
 #include <string.h>
 #include "globaltab.h"
 #include "elfhash.h"
@@ -153,7 +153,7 @@ static inline int defines(struct dso *p, struct qb_symreq *r, struct symdef *def
 static struct symdef walk_global(struct dso *from, struct qb_symreq *r, struct dso *skip)
 {
 	struct symdef def = { 0, 0 };
-	for (struct dso *p = from; p; p = p->next)
+	for (struct dso *p = from; p; p = p->gnext)
 		if (p->global && p != skip && defines(p, r, &def))
 			break;
 	return def;
@@ -214,7 +214,7 @@ static __attribute__((noinline)) struct symdef verified(struct dso *from, struct
 	return std;
 }
 
-/* The first object of the global scope, from `from` on in load order
+/* The first object of the global scope, from `from` on in its order
  * (skipping `skip`), that defines r. The start-up objects come first and
  * never change: the global table answers for them when it is in use. */
 static inline __attribute__((always_inline)) struct symdef global_from(struct dso *from,
@@ -224,7 +224,7 @@ static inline __attribute__((always_inline)) struct symdef global_from(struct ds
 		return walk_global(from, r, skip);
 	struct symdef def = { 0, 0 };
 	if (!table_global(from == qb.head ? 0 : order_of(from), r, skip, &def))
-		def = walk_global(qb_gtab.last->next, r, skip);
+		def = walk_global(qb_gtab.last->gnext, r, skip);
 	return qb.verify ? verified(from, r, skip, def) : def;
 }
 
@@ -233,7 +233,7 @@ hidden struct symdef qb_lookup_global(struct dso *from, struct qb_symreq *r, str
 	return global_from(from, r, skip);
 }
 
-/* The global scope in load order, then (for objects loaded by dlopen)
+/* The global scope in its order, then (for objects loaded by dlopen)
  * the local scope of the dlopen root that brought them in. */
 hidden struct symdef qb_lookup(struct qb_symreq *r, struct dso *skip, struct dso *root)
 {

@@ -397,7 +397,7 @@ hidden struct qb_entry qb_stage2(size_t *sp)
 	if (!qb.ldso->prev && qb.tail != qb.ldso)
 		qb_dso_append(qb.ldso);
 	for (struct dso *p = qb.head; p; p = p->next)
-		p->global = 1;
+		qb_global_join(p);
 	m->interposer = 1;
 	qb_interposers_sync();
 	qb.adds = qb.ndso;
