@@ -424,6 +424,9 @@ hidden void qb_build_scope(struct dso *p);
 /* search.c */
 hidden struct dso *qb_find_loaded(const char *name);
 
+/* vdso.c */
+hidden void qb_vdso_attach(size_t ehdr_addr);
+
 /* gscope.c: the global scope, from qb.head through gnext, in the order
  * objects joined it. */
 hidden void qb_global_join(struct dso *p);

@@ -405,6 +405,7 @@ hidden struct qb_entry qb_stage2(size_t *sp)
 		list_objects(invoked_as);
 	if (qb.failed)
 		_exit(127);
+	qb_vdso_attach(aux[AT_SYSINFO_EHDR]);
 
 	qb_tls_install(0);
 	__init_ssp((void *)aux[AT_RANDOM]);
