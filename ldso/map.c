@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "ldso.h"
@@ -115,6 +116,30 @@ static const Phdr *first_load(const struct dso *p)
 	return 0;
 }
 
+/* A program with fixed addresses (ET_EXEC, run as a command) is placed
+ * where it asks only if nothing is there: MAP_FIXED_NOREPLACE keeps it off
+ * the loader, its heap and every other mapping (a kernel older than 4.17
+ * takes the flag as a hint, so the address the mapping got is checked
+ * too). Page zero, where a null pointer leads, and the room the kernel
+ * keeps free below the stack for it to grow into (no mapping yet, so the
+ * flag cannot see it) are refused as well. */
+static const char *fixed_range_refused(size_t lo, size_t hi)
+{
+	const size_t guard = (size_t)1 << 20;
+	size_t room = (size_t)128 << 20;
+	struct rlimit rl;
+	if (lo < __libc.page_size)
+		return "segments at address 0";
+	if (!getrlimit(RLIMIT_STACK, &rl) && rl.rlim_cur < room)
+		room = rl.rlim_cur;
+	/* the aux vector lies in the stack, above where it grows */
+	size_t stack = (size_t)__libc.auxv;
+	size_t below = stack > room + guard ? stack - room - guard : 0;
+	if (stack && hi > below && lo <= stack)
+		return "segments overlap the stack";
+	return 0;
+}
+
 /* Every system call that changes a mapping costs, and more in a virtual
  * machine: when the first segment starts the range and no alignment
  * beyond pages is asked for, one mapping of the file covers the whole
@@ -135,6 +160,9 @@ static const char *map_segments(struct dso *p, int fd, int exec, size_t page, si
 	 * boundary, away from the objects loaded with it, which then cannot
 	 * leave in one munmap (txn.c): such a range is reserved first. */
 	int reserve = !whole || (!exec && span >= ((size_t)2 << 20));
+	const char *why;
+	if (exec && (why = fixed_range_refused(p->vmin, p->vmax)))
+		return why;
 	unsigned char *m = !reserve ?
 		mmap(hint, span, prot0, MAP_PRIVATE | (exec ? MAP_FIXED_NOREPLACE : 0), fd, off0) :
 		mmap(hint, span + extra, PROT_NONE,
@@ -142,6 +170,10 @@ static const char *map_segments(struct dso *p, int fd, int exec, size_t page, si
 	if (m == MAP_FAILED)
 		return errno == EEXIST ? "address range already in use" :
 			!reserve ? "cannot map segment" : "cannot reserve address space";
+	if (exec && m != hint) {
+		munmap(m, span);
+		return "address range already in use";
+	}
 	if (reserve && whole && mmap(m, span, prot0, MAP_PRIVATE | MAP_FIXED, fd, off0) == MAP_FAILED) {
 		munmap(m, span);
 		return "cannot map segment";

@@ -103,6 +103,11 @@ static const char *check_kernel_mapping(size_t *aux, size_t *bias)
 			why = "segment extends past the end of the file";
 			goto out;
 		}
+		/* as the loader refuses it when it maps a program itself */
+		if (base + ph[i].p_vaddr < __libc.page_size) {
+			why = "segments at address 0";
+			goto out;
+		}
 		if ((ph[i].p_flags & PF_R) && phoff >= ph[i].p_offset &&
 		    phoff + phsize <= ph[i].p_offset + ph[i].p_filesz &&
 		    base + ph[i].p_vaddr + (phoff - ph[i].p_offset) == aux[AT_PHDR])
