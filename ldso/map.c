@@ -140,13 +140,15 @@ static const char *fixed_range_refused(size_t lo, size_t hi)
 	return 0;
 }
 
-/* Every system call that changes a mapping costs, and more in a virtual
- * machine: when the first segment starts the range and no alignment
- * beyond pages is asked for, one mapping of the file covers the whole
- * range with the first segment's protection, and a later segment that
- * sits at the same distance from its file offset (as linkers lay them
- * out) only changes its protection where it differs. What results is the
- * same set of mappings as one mmap per segment. */
+/* When the first segment starts the range and no alignment beyond pages
+ * is asked for, one mapping of the file covers the whole range with the
+ * first segment's protection and is that segment's mapping; every other
+ * segment has an mmap of its own, with its own protection, even where it
+ * has the first one's, as musl's loader maps them. Tools that follow a
+ * process's mappings learn about objects from mmap alone: valgrind reads
+ * an object's symbols (and finds its preloaded malloc that way) only when
+ * each segment is a mapping of the file it has seen, and the code one was
+ * mapped executable, not made so by mprotect. */
 static const char *map_segments(struct dso *p, int fd, int exec, size_t page, size_t align)
 {
 	size_t span = p->vmax - p->vmin;
@@ -206,9 +208,8 @@ static const char *map_segments(struct dso *p, int fd, int exec, size_t page, si
 		done = mend;
 		if (ph->p_filesz) {
 			size_t flen = fend - start;
-			if (whole && start - p->vmin == (ph->p_offset & -page) - off0) {
-				if (prot != prot0 && mprotect(p->base + start, flen, prot))
-					return "cannot map segment";
+			if (whole && ph == first) {
+				/* the whole range's mapping is this segment's */
 			} else if (mmap(p->base + start, flen, prot, MAP_PRIVATE | MAP_FIXED, fd,
 			    ph->p_offset & -page) == MAP_FAILED) {
 				return "cannot map segment";
