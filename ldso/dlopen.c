@@ -120,7 +120,7 @@ static void open_work(void *arg)
 	struct opening *o = arg;
 	int mode = o->mode;
 	if (mode & RTLD_NOLOAD) {
-		o->p = qb_find_loaded(o->file);
+		o->p = qb_find_library(o->file);
 		if (!o->p)
 			qb_error("Library %s is not already loaded", o->file);
 	} else {

@@ -297,6 +297,7 @@ hidden size_t qb_reopen_bytes(void);
 
 /* search.c */
 hidden struct dso *qb_load_library(const char *name, struct dso *needed_by, const char **why);
+hidden struct dso *qb_find_library(const char *name);
 hidden void qb_load_deps(struct dso *p);
 hidden void qb_load_preloads(const char *list);
 
