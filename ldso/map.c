@@ -485,7 +485,8 @@ hidden struct dso *qb_map_file(int fd, const struct stat *known, const char *pat
 	}
 	ssize_t got = pread(fd, u.buf, sizeof u.buf, 0);
 	if (got < 0) {
-		*why = "read error";
+		/* a directory: "Is a directory", as musl says */
+		*why = strerror(errno);
 		return 0;
 	}
 	if ((*why = check_ehdr(&u.eh, got, allow_exec)))
