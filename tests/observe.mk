@@ -74,10 +74,22 @@ $(call obs_prog,$(1),probe_stack,-Wl$(obs_comma)-z$(obs_comma)stack-size=1048576
 $(call obs_prog,$(1),probe_sub,-L$(OBS)/$(1)/sub -lobsub,sub/libobsub.so)
 $(call obs_prog,$(1),probe_miss,-lobmiss -Wl$(obs_comma)-rpath-link$(obs_comma)$(OBS)/$(1)/gone,libobmiss.so)
 $(call obs_prog,$(1),probe_big,-lobstack16,libobstack16.so)
+$(call obs_prog,$(1),probe_fixed,-no-pie)
+$(OBS)/$(1)/libobvg.so: $(OBS_SRC)/vglib.c tests/observe.mk
+	@mkdir -p $$(@D)
+	@echo "CC[$(1) observe] $$@"
+	$(Q)$(obs_cc_$(1)) $(OBS_CFLAGS) -O0 -fPIC -shared -Wl,-soname,libobvg.so -o $$@ $$<
+$(OBS)/$(1)/vgprog.musl $(OBS)/$(1)/vgprog.qb: $(OBS)/$(1)/vgprog.%: $(OBS_SRC)/vgprog.c \
+		$(OBS)/$(1)/libobvg.so $(OBS)/$(1)/interp.stamp tests/observe.mk
+	@echo "CC[$(1) observe] $$@"
+	$(Q)$(obs_cc_$(1)) $(OBS_CFLAGS) -O0 $(obs_origin) $$(if $$(filter qb,$$*),$$(obs_interp_$(1))) \
+		-o $$@ $$< -L$(OBS)/$(1) -lobvg
+OBS_FIXTURES += $(OBS)/$(1)/libobvg.so $(OBS)/$(1)/vgprog.musl $(OBS)/$(1)/vgprog.qb
 endef
 $(foreach a,$(OBS_ARCHS),$(eval $(call obs_fixtures,$(a))))
 
-$(B)/tests/test_observe: tests/test_observe.c $(B)/tests/libqbtest.a tests/observe.mk
+OBS_BINS := $(B)/tests/test_observe $(B)/tests/test_observe_tools
+$(OBS_BINS): $(B)/tests/%: tests/%.c $(B)/tests/libqbtest.a tests/observe.mk
 	@mkdir -p $(@D)
 	@echo "CC $@"
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itests -DOBS_FIXTURES='"$(abspath $(OBS))"' \
@@ -87,8 +99,9 @@ $(B)/tests/test_observe: tests/test_observe.c $(B)/tests/libqbtest.a tests/obser
 
 .PHONY: check-observe obs-force
 obs-force:
-check-observe: $(OBS_FIXTURES) $(B)/tests/test_observe all
-	$(B)/tests/test_observe --jobs=2
+check-observe: $(OBS_FIXTURES) $(OBS_BINS) all
+	@fail=0; for t in $(OBS_BINS); do echo "== $$t"; $$t --jobs=2 || fail=1; done; \
+	[ $$fail = 0 ] && echo "check-observe: passed" || { echo "check-observe: FAILURES"; exit 1; }
 
 CHECK_DEPS += $(OBS_FIXTURES)
-CHECK_BINS += $(B)/tests/test_observe
+CHECK_BINS += $(OBS_BINS)

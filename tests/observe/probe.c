@@ -353,6 +353,25 @@ static void ctors(int argc, char **argv)
 	out("ev", "exit");
 }
 
+/* ------------------------------------------------------------- maps -- */
+
+/* The process's heap, stack and vDSO, as /proc/self/maps names them. */
+static void maps(void)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[512];
+	while (f && fgets(line, sizeof line, f)) {
+		unsigned long lo, hi;
+		const char *tag = strrchr(line, '[');
+		if (tag && sscanf(line, "%lx-%lx", &lo, &hi) == 2) {
+			size_t n = strcspn(tag, "]\n");
+			printf("map %.*s 0x%lx 0x%lx\n", (int)n - 1, tag + 1, lo, hi);
+		}
+	}
+	if (f)
+		fclose(f);
+}
+
 /* ------------------------------------------------------------ hello -- */
 
 static void hello(int argc, char **argv)
@@ -379,6 +398,8 @@ int main(int argc, char **argv)
 		stack(argc, argv);
 	else if (!strcmp(s, "ctors"))
 		ctors(argc, argv);
+	else if (!strcmp(s, "maps"))
+		maps();
 	else
 		hello(argc, argv);
 	return 0;
