@@ -103,6 +103,7 @@ struct dso {
 	size_t wr_lo[8], wr_hi[8];
 	unsigned char nwr;
 	struct dso *init_next;  /* order in which constructors run */
+	void *ctor_visitor;     /* the thread running its constructors (initfini.c) */
 	struct dso *fini_next;  /* reverse order of construction */
 
 	unsigned char is_ldso, is_main, relocated, constructed;
@@ -337,7 +338,10 @@ hidden void *qb_tls_block(struct dso *p);
 
 /* initfini.c */
 hidden void qb_queue_init(void);
-hidden void qb_construct_new(struct dso *root);
+hidden void qb_ctor_queue(struct dso *root, struct dso ***q, size_t *n);
+hidden void qb_run_ctors(struct dso **q, size_t n);
+hidden int qb_exiting(void);
+hidden void qb_initfini_atfork(int who);
 hidden void qb_run_fini(struct dso *p);
 hidden void qb_set_init_args(int argc, char **argv, char **envp);
 

@@ -174,6 +174,12 @@ static const struct ocase cases[] = {
 	{ "ctors-close", "exec ./probe.$X ctors ./libob_a.so close:./libob_a.so ./libob_a.so close:./libobc.so" },
 	{ "ctors-preload", "LD_PRELOAD='./libobpb.so ./libobpa.so' exec ./probe_deps.$X ctors ./libobpa.so" },
 	{ "ctors-direct", "exec \"$L\" ./probe_deps.musl ctors ./libobd.so" },
+	{ "ctors-exit-dlopen", "exec ./probe.$X ctors ./libobx.so ./libobd.so" },
+	{ "ctors-exit-in-ctor", "exec ./probe_deps.$X ctors ./libobd.so ./libobexit.so" },
+	/* constructors run outside the loader's lock */
+	{ "ctors-threads", "exec ./probe.$X ctors ./libobthr.so ./libobthr.so ./libobf.so" },
+	{ "ctors-threads-deps", "exec ./probe_deps.$X ctors ./libobthr.so" },
+	{ "ctors-threads-direct", "exec \"$L\" ./probe.musl ctors ./libobthr.so" },
 };
 #define NCASES (sizeof cases / sizeof *cases)
 
