@@ -13,7 +13,7 @@ endif
 endif
 -include config.mak
 
-B := build
+B ?= build
 V ?= 0
 Q := $(if $(filter 1,$(V)),,@)
 
@@ -28,9 +28,20 @@ CHECK_DEPS :=
 # ---------------------------------------------------------------- loader --
 # The loader is quickbind's own objects linked with every PIC object of
 # musl's libc.a, so that it is at once the dynamic linker and libc.so.
-LDSO_SRCS := $(sort $(wildcard ldso/*.c $(filter-out common/elfbuf.c,$(wildcard common/*.c))))
+# QB_EXT=none builds the core alone (ldso/ext/ext.h), into its own tree.
+QB_EXT ?= all
+ifeq ($(QB_EXT),none)
+B := build/noext
+LDSO_EXT_SRCS := ldso/ext/none.c
+LDSO_EXT_ASM :=
+else
+LDSO_EXT_SRCS := $(filter-out ldso/ext/none.c,$(wildcard ldso/ext/*.c))
+LDSO_EXT_ASM := hintloop
+endif
+LDSO_SRCS := $(sort $(wildcard ldso/*.c $(filter-out common/elfbuf.c,$(wildcard common/*.c)))) \
+	$(LDSO_EXT_SRCS)
 LDSO_CFLAGS := $(WARN) -O2 -g -fPIC -fvisibility=hidden -fno-stack-protector \
-	-fno-plt -ffunction-sections -fdata-sections -Ildso -Icommon -MMD -MP
+	-fno-plt -ffunction-sections -fdata-sections -Ildso -Ildso/ext -Icommon -MMD -MP
 
 LIBC_REPLACED := dlclose.lo dlinfo.lo
 musl_cc_x86_64 := gcc -specs $(MUSL_LIBDIR_x86_64)/musl-gcc.specs
@@ -41,7 +52,7 @@ nasm_fmt_i386 := elf32
 define loader_rules
 LDSO_OBJS_$(1) := $$(LDSO_SRCS:%.c=$(B)/$(1)/%.o) \
 	$$(patsubst %.c,$(B)/$(1)/%.o,$$(wildcard arch/$(1)/*.c)) \
-	$$(patsubst %.asm,$(B)/$(1)/%.o,$$(wildcard arch/$(1)/*.asm))
+	$$(patsubst %.asm,$(B)/$(1)/%.o,$$(filter-out $$(foreach x,hintloop,$$(if $$(filter $$x,$(LDSO_EXT_ASM)),,arch/$(1)/$$x.asm)),$$(wildcard arch/$(1)/*.asm)))
 
 $(B)/$(1)/%.o: %.c config.mak
 	@mkdir -p $$(@D)
@@ -103,12 +114,30 @@ deps:
 
 # Every Criterion binary runs even when an earlier one fails, so one report
 # shows everything that is broken.
-check: all $(CHECK_DEPS) $(CHECK_BINS) | deps
-	@fail=0; for t in $(CHECK_BINS); do \
+# $(call run_suites,NAME,BINARIES)
+define run_suites
+	@fail=0; for t in $(2); do \
 		echo "== $$t"; $$t --jobs=2 || fail=1; \
 	done; \
-	if [ $$fail = 0 ]; then echo "check: all test suites passed"; \
-	else echo "check: FAILURES (see above)"; exit 1; fi
+	if [ $$fail = 0 ]; then echo "$(1): all test suites passed"; \
+	else echo "$(1): FAILURES (see above)"; exit 1; fi
+endef
+
+check: all $(CHECK_DEPS) $(CHECK_BINS) | deps
+	$(call run_suites,check,$(CHECK_BINS))
+
+# The suites that compare with musl's loader (relocation matrix, loader,
+# dl* API, TLS) and the unit tests: what the core alone must pass
+# (make QB_EXT=none check-core).
+CORE_CHECK_BINS = $(filter %/unit %test_matrix_x86_64 %test_matrix_i386 %test_loader_run \
+	%test_loader_errors %test_loader_ext %test_loader_fuzz %test_i386_loader_run \
+	%test_i386_loader_errors %test_i386_loader_ext %test_i386_loader_fuzz %test_runtime_dl \
+	%test_runtime_threads %test_runtime_tools %test_runtime_secure %test_runtime_unload \
+	%test_tlsinit_x86_64 %test_tlsinit_i386 %test_observe %test_observe_tools,$(CHECK_BINS))
+
+.PHONY: check-core
+check-core: all $(CHECK_DEPS) $(CORE_CHECK_BINS) | deps
+	$(call run_suites,check-core,$(CORE_CHECK_BINS))
 
 DESTDIR ?=
 install: all

@@ -18,7 +18,6 @@ hidden void qb_vdso_attach(size_t ehdr_addr)
 		return;
 	p->phdr = (Phdr *)(ehdr_addr + eh->e_phoff);
 	p->phnum = eh->e_phnum;
-	p->phentsize = eh->e_phentsize;
 	size_t dyn = 0;
 	int have_load = 0;
 	for (size_t i = 0; i < p->phnum; i++) {

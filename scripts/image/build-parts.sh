@@ -9,6 +9,10 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 cache=${QB_CACHE:-/var/cache/quickbind}
 out=$cache/build/image-x86_64
 mkdir -p "$out"
+# One build at a time: make -j runs the image fixtures side by side, and
+# both would fetch and build into the same cache directories.
+exec 9>"$out/.lock"
+flock 9
 # A change to this recipe or to the module source rebuilds everything.
 recipe=$(cat "$0" "$top/tests/image/qbmod.c" | cksum | cut -d' ' -f1)
 

@@ -29,13 +29,12 @@
  * probes it saves. LD_GLOBALTAB=0 never builds it, =1 always does. It
  * also answers, without a name, whether a scope definer (fastpath.c) is
  * the first object with the reference's hash (qb_gtab_first). */
-#include <stdlib.h>
 #include <string.h>
 #include "globaltab.h"
+#include "fast.h"
+#include "symtest.h"
 
 hidden struct qb_gtab qb_gtab;
-
-
 
 /* Can p's symbols be entered? Symbol indices must fit an entry. */
 static int enterable(const struct dso *p, uint32_t order)
@@ -95,20 +94,18 @@ refuse:
 	return 0;
 }
 
-/* Does the table pay? Measured on x86_64 with office-shaped programs
- * (1,500 exported functions and as many references per library): a
- * lookup the table answers saves about PROBE_COST instructions per object
- * the walk would have probed, about half the scope for small programs
- * (fewer for large ones, where the answer is yes anyway), plus the walk's
- * own overhead; building costs about BUILD_COST instructions per symbol.
- * The relocation entries of the objects without direct-binding tables
- * (whose references mostly skip the standard lookup), and those linkopt
- * did not bind directly in the others (its count), bound the lookups,
- * less the relative ones the linker counted (DT_RELACOUNT): a program
- * whose libraries mostly reach their own code (relative relocations)
- * looks up little, and there the table cost more than it saved.
- * Break-even measured: between 4 and 8 such libraries (2 libraries:
- * +20% instructions with the table, 4: -2.5%, 8: -14%, 100: -55%). */
+/* Does the table pay? A lookup the table answers saves about PROBE_COST
+ * instructions per object the walk would have probed, about half the
+ * scope for small programs (fewer for large ones, where the answer is yes
+ * anyway), plus the walk's own overhead; building costs about BUILD_COST
+ * instructions per symbol. The relocation entries of the objects without
+ * direct-binding tables (whose references mostly skip the standard
+ * lookup), and those linkopt did not bind directly in the others (its
+ * count), bound the lookups, less the relative ones the linker counted
+ * (DT_RELACOUNT): a program whose libraries mostly reach their own code
+ * (relative relocations) looks up little, and there the table costs more
+ * than it saves. The constants and the break-even they give are measured
+ * in docs/BENCHMARKS.md (the global table). */
 #define PROBE_COST 33
 #define LOOKUP_SAVING 40
 #define BUILD_COST 70
@@ -117,9 +114,9 @@ static int worth_it(size_t nobj, size_t nsyms)
 {
 	size_t lookups = 0;
 	for (struct dso *p = qb.head; p && !p->runtime; p = p->next) {
-		if (p->syminfo) {
+		if (FX(p)->syminfo) {
 			/* linkopt counted those it did not bind directly */
-			lookups += p->std_known ? p->std_relocs : 0;
+			lookups += FX(p)->std_known ? FX(p)->std_relocs : 0;
 			continue;
 		}
 		lookups += qb_nonrelative_relocs(p);
@@ -131,7 +128,7 @@ static int worth_it(size_t nobj, size_t nsyms)
 static int build(void)
 {
 	struct qb_gtab *t = &qb_gtab;
-	const char *env = qb.secure ? 0 : getenv("LD_GLOBALTAB");
+	const char *env = qb.env.globaltab;
 	if (env && *env == '0')
 		return 0;
 	size_t nobj = 0, bound = 0;
@@ -217,3 +214,95 @@ hidden int qb_gtab_build(void)
 	qb_gtab.state = build() ? 1 : -1;
 	return qb_gtab.state > 0;
 }
+
+/* The start-up objects from position `from` on, through the table: the
+ * entries of r's hash in scope order, each put to the test the walk puts
+ * it to; the objects the table could not take are probed at their place
+ * in the order. */
+static inline __attribute__((always_inline)) int table_global(uint32_t from, struct qb_symreq *r,
+	struct dso *skip, struct symdef *def)
+{
+	const struct qb_gtab *t = &qb_gtab;
+	const uint32_t h = r->gnu_h, *slot = t->start + (h & t->mask);
+	const struct qb_gt_ent *e = t->ent + slot[0], *end = t->ent + slot[1];
+	struct dso *const *obj = t->obj;
+	uint32_t found = t->nobj;
+	qb.stats.probes++;
+	for (; e < end; e++) {
+		if (e->h != h)
+			continue;
+		uint32_t o = e->ref >> QB_GT_SYMBITS;
+		struct dso *p = obj[o];
+		size_t i = e->ref & (((uint32_t)1 << QB_GT_SYMBITS) - 1);
+		if (o >= from && p != skip && qb_candidate(p, i, r)) {
+			def->sym = p->syms + i;
+			def->dso = p;
+			found = o;
+			break;
+		}
+	}
+	if (__builtin_expect(t->nwalk != 0, 0))
+		for (uint32_t w = 0; w < t->nwalk && t->walk_order[w] < found; w++) {
+			struct dso *x = t->walk[w];
+			Sym *s;
+			if (t->walk_order[w] >= from && x != skip && (s = qb_lookup_in(x, r))) {
+				def->sym = s;
+				def->dso = x;
+				return 1;
+			}
+		}
+	return found < t->nobj;
+}
+
+static uint32_t order_of(const struct dso *p)
+{
+	uint32_t o = 0;
+	while (o < qb_gtab.nobj && qb_gtab.obj[o] != p)
+		o++;
+	return o;
+}
+
+/* LD_DIRECT_VERIFY: the walk's answer is the one used; a different answer
+ * of the table is reported. Out of line: the hot path stays small. */
+static __attribute__((noinline)) struct symdef verified(struct dso *from, struct qb_symreq *r,
+	struct dso *skip, struct symdef def)
+{
+	struct symdef std = qb_walk_global(from, r, skip);
+	if (std.sym != def.sym) {
+		qb.verify_diffs++;
+		qb_dbg("verify: %s: global table gives %s, standard lookup gives %s", r->name,
+			def.sym ? def.dso->name : "<undefined>", std.sym ? std.dso->name : "<undefined>");
+	}
+	return std;
+}
+
+/* The lookup_global hook: from is a start-up object. */
+static int gtab_lookup(struct dso *from, struct qb_symreq *r, struct dso *skip, struct symdef *out)
+{
+	if (!qb_gtab_on())
+		return 0;
+	struct symdef def = { 0, 0 };
+	if (!table_global(from == qb.head ? 0 : order_of(from), r, skip, &def))
+		def = qb_walk_global(qb_gtab.last->gnext, r, skip);
+	*out = qb.env.verify ? verified(from, r, skip, def) : def;
+	return 1;
+}
+
+/* The lookup hook: the whole global scope from its start. */
+static struct symdef gtab_lookup_all(struct qb_symreq *r, struct dso *skip, struct dso *root)
+{
+	if (!qb_gtab_on())
+		return qb_lookup_std(r, skip, root);
+	struct symdef def = { 0, 0 };
+	if (!table_global(0, r, skip, &def))
+		def = qb_walk_global(qb_gtab.last->gnext, r, skip);
+	if (qb.env.verify)
+		def = verified(qb.head, r, skip, def);
+	return def.sym ? def : qb_lookup_local(root, r, skip);
+}
+
+hidden const struct qb_ext qb_ext_gtab = {
+	.name = "globaltab",
+	.lookup_global = gtab_lookup,
+	.lookup = gtab_lookup_all,
+};
