@@ -94,35 +94,142 @@ refuse:
 	return 0;
 }
 
-/* Does the table pay? A lookup the table answers saves about PROBE_COST
- * instructions per object the walk would have probed, about half the
- * scope for small programs (fewer for large ones, where the answer is yes
- * anyway), plus the walk's own overhead; building costs about BUILD_COST
- * instructions per symbol. The relocation entries of the objects without
- * direct-binding tables (whose references mostly skip the standard
- * lookup), and those linkopt did not bind directly in the others (its
- * count), bound the lookups, less the relative ones the linker counted
- * (DT_RELACOUNT): a program whose libraries mostly reach their own code
- * (relative relocations) looks up little, and there the table costs more
- * than it saves. The constants and the break-even they give are measured
- * in docs/BENCHMARKS.md (the global table). */
+/* Does the table pay? It is built when the walks it would spare cost
+ * more than building it; both are estimated before any relocation, from
+ * what the objects say of themselves.
+ *
+ * Building costs about BUILD_COST instructions per symbol entered.
+ *
+ * A lookup the table answers saves about PROBE_COST instructions per
+ * object the walk would have probed, about half the scope (fewer for
+ * large programs, where the answer is yes anyway), plus LOOKUP_SAVING of
+ * the walk's own overhead. The lookups: the relocation entries of the
+ * objects without direct-binding tables, less the relative ones the
+ * linker counted (DT_RELACOUNT), and in the others those linkopt did not
+ * bind directly (its count, std_relocs). A program whose libraries mostly
+ * reach their own code looks up little, and there the table costs more
+ * than it saves.
+ *
+ * Of the latter, a reference with a scope definer walks the scope only up
+ * to its definer, each object before it ruling the name out by its bloom
+ * filter (about BLOOM_COST instructions), or takes one probe of the
+ * table: what the table spares it is that short walk, not a lookup.
+ * Counting them reads each object's definer array, so it is done only
+ * when the first estimate says the table may pay. The constants and the
+ * choices they give are measured in docs/BENCHMARKS.md. */
 #define PROBE_COST 33
 #define LOOKUP_SAVING 40
 #define BUILD_COST 70
+#define BLOOM_COST 12
+
+/* The start-up objects' places in the scope, by the identity of their
+ * symbol tables (the definers linkopt recorded are named by it). */
+struct places {
+	uint64_t *id;
+	uint32_t *order, mask;
+};
+
+static int places_init(struct places *m, size_t nobj)
+{
+	size_t n = 16;
+	while (n < 2 * nobj)
+		n <<= 1;
+	m->id = __libc_calloc(n, sizeof *m->id + sizeof *m->order);
+	if (!m->id)
+		return 0;
+	m->order = (uint32_t *)(m->id + n);
+	m->mask = (uint32_t)n - 1;
+	uint32_t o = 0;
+	for (struct dso *p = qb.head; p && !p->runtime; p = p->next, o++) {
+		uint64_t id = FX(p)->self_id;
+		if (!id)
+			continue;
+		size_t i = (size_t)(id ^ id >> 32) & m->mask;
+		while (m->id[i] && m->id[i] != id)
+			i = (i + 1) & m->mask;
+		if (!m->id[i]) {
+			m->id[i] = id;
+			m->order[i] = o;
+		}
+	}
+	return 1;
+}
+
+static uint32_t place_of(const struct places *m, uint64_t id, uint32_t none)
+{
+	for (size_t i = (size_t)(id ^ id >> 32) & m->mask; m->id[i]; i = (i + 1) & m->mask)
+		if (m->id[i] == id)
+			return m->order[i];
+	return none;
+}
+
+/* p's references with a scope definer (*n) and the objects their walks
+ * would ask (*steps): the definer's place in the scope; the object itself
+ * when linkopt named no other; the whole scope for a definer not in it. */
+static void definer_walks(struct dso *p, uint32_t self, uint32_t nobj, const struct places *m,
+	size_t *n, double *steps)
+{
+	const struct qb_fast *f = FX(p);
+	uint32_t place[64];
+	uint32_t nk = f->nneeded_ids < 64 ? f->nneeded_ids : 64;
+	for (uint32_t k = 0; k < nk; k++) {
+		const struct qb_needed_id *e = &f->needed_ids[k];
+		uint64_t want = (uint64_t)e->id[1] << 32 | e->id[0];
+		place[k] = e->dynidx != QB_NEEDED_SCOPE ? nobj : want ? place_of(m, want, nobj) : self;
+	}
+	const uint32_t *d = f->definers;
+	for (size_t i = 1; i < p->nsyms; i++)
+		if (d[i]) {
+			(*n)++;
+			*steps += d[i] - 1 < nk ? place[d[i] - 1] : nobj;
+		}
+}
+
+static int decide(double walks, double build)
+{
+	if (qb.debug & QB_DBG_STATS)
+		qb_dbg("global table: estimated walks=%.0f build=%.0f: %s", walks, build,
+			walks > build ? "built" : "not built");
+	return walks > build;
+}
 
 static int worth_it(size_t nobj, size_t nsyms)
 {
-	size_t lookups = 0;
+	const double full = PROBE_COST * (double)nobj / 2 + LOOKUP_SAVING;
+	const double build = (double)BUILD_COST * nsyms;
+	double walks = 0;
+	int scoped = 0;
 	for (struct dso *p = qb.head; p && !p->runtime; p = p->next) {
 		if (FX(p)->syminfo) {
 			/* linkopt counted those it did not bind directly */
-			lookups += FX(p)->std_known ? FX(p)->std_relocs : 0;
+			walks += FX(p)->std_known ? FX(p)->std_relocs * full : 0;
+			scoped |= FX(p)->definers != 0;
+		} else {
+			walks += qb_nonrelative_relocs(p) * full;
+		}
+	}
+	if (walks <= build || !scoped)
+		return decide(walks, build);
+	struct places m;
+	if (!places_init(&m, nobj))
+		return 1;
+	walks = 0;
+	uint32_t o = 0;
+	for (struct dso *p = qb.head; p && !p->runtime; p = p->next, o++) {
+		if (!FX(p)->syminfo) {
+			walks += qb_nonrelative_relocs(p) * full;
 			continue;
 		}
-		lookups += qb_nonrelative_relocs(p);
+		if (!FX(p)->std_known)
+			continue;
+		size_t n = 0;
+		double steps = 0;
+		if (FX(p)->definers)
+			definer_walks(p, o, (uint32_t)nobj, &m, &n, &steps);
+		walks += (FX(p)->std_relocs > n ? FX(p)->std_relocs - n : 0) * full + steps * BLOOM_COST;
 	}
-	return (double)lookups * (PROBE_COST * (double)nobj / 2 + LOOKUP_SAVING) >
-		(double)BUILD_COST * nsyms;
+	__libc_free(m.id);
+	return decide(walks, build);
 }
 
 static int build(void)
