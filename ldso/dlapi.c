@@ -75,7 +75,7 @@ static struct symdef lookup_next(struct dso *self, struct qb_symreq *r)
 		return i < root->nscope ?
 			qb_lookup_scope(root->scope + i + 1, root->nscope - i - 1, r) : d;
 	}
-	return qb_lookup_global(self->next, r, 0);
+	return qb_lookup_global(self->gnext, r, 0);
 }
 
 hidden void *qb_dlsym(void *h, const char *name, void *ra, const struct qb_verreq *ver)

@@ -61,12 +61,15 @@ void __ldso_atfork(int who)
 {
 	if (who < 0) {
 		qb_lock();
+		qb_initfini_atfork(who);
 	} else if (who == 0) {
+		qb_initfini_atfork(who);
 		qb_unlock();
 	} else {
 		pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
 		mtx = fresh;
 		depth = 0;
+		qb_initfini_atfork(who);
 	}
 }
 
@@ -109,6 +112,8 @@ struct opening {
 	const char *file;
 	int mode;
 	struct dso *old_tail, *p;
+	struct dso **ctors;         /* to construct once the lock is released */
+	size_t nctors;
 };
 
 static void promote_global(struct dso *p)
@@ -117,7 +122,7 @@ static void promote_global(struct dso *p)
 	if (!p->scope)
 		qb_error("Error loading shared library %s: out of memory", p->name);
 	for (size_t i = 0; i < p->nscope; i++)
-		qb_txn_flag(&p->scope[i]->global, 1);
+		qb_global_join(p->scope[i]);
 	qb_ext_scope_changed();
 }
 
@@ -126,7 +131,7 @@ static void open_work(void *arg)
 	struct opening *o = arg;
 	int mode = o->mode;
 	if (mode & RTLD_NOLOAD) {
-		o->p = qb_find_loaded(o->file);
+		o->p = qb_find_library(o->file);
 		if (!o->p)
 			qb_error("Library %s is not already loaded", o->file);
 	} else {
@@ -163,6 +168,7 @@ static void open_work(void *arg)
 	}
 	if (mode & RTLD_GLOBAL)
 		qb_retry_lazy();
+	qb_ctor_queue(p, &o->ctors, &o->nctors);
 	/* The last step that may fail: once every thread can reach the new
 	 * TLS modules, the dlopen is done. */
 	if (first_new && qb_tls_commit_runtime())
@@ -174,8 +180,13 @@ QB_PUBLIC void *dlopen(const char *file, int mode)
 	if (!file)
 		return qb.main;
 	qb_lock();
+	if (qb_exiting()) {
+		qb_unlock();
+		__dl_seterr("Cannot dlopen while program is exiting.");
+		return 0;
+	}
 	struct qb_txn t;
-	struct opening o = { file, mode, qb.tail, 0 };
+	struct opening o = { file, mode, qb.tail, 0, 0, 0 };
 	if (qb_txn_begin(&t)) {
 		qb_unlock();
 		__dl_seterr("Cannot dlopen %s while relocating (from an IFUNC resolver)", file);
@@ -191,6 +202,7 @@ QB_PUBLIC void *dlopen(const char *file, int mode)
 		 * before another thread's failure can overwrite it. */
 		__dl_seterr("%s", qb.errbuf);
 		qb_unlock();
+		__libc_free(o.ctors);
 		return 0;
 	}
 	qb_txn_commit(&t);
@@ -204,8 +216,10 @@ QB_PUBLIC void *dlopen(const char *file, int mode)
 	p->refcnt++;
 	if (!(mode & RTLD_NOLOAD))
 		qb_debug_change(0 /* RT_CONSISTENT */);
-	qb_construct_new(p);
 	qb_unlock();
+	/* outside the lock (initfini.c) */
+	qb_run_ctors(o.ctors, o.nctors);
+	__libc_free(o.ctors);
 	return p;
 }
 

@@ -182,7 +182,7 @@ hidden void qb_forget_object(struct dso *p)
 	if (qb.tail == p)
 		qb.tail = p->prev;
 	qb.ndso--;
-	p->global = 0;
+	qb_global_leave(p);
 	qb_ext_scope_changed();
 	for (struct dso *q = qb.head; q; q = q->next) {
 		/* Objects relocated in p's scope outlive it: RTLD_NEXT and

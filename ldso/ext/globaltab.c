@@ -402,7 +402,7 @@ static int gtab_lookup(struct dso *from, struct qb_symreq *r, struct dso *skip, 
 		return 0;
 	struct symdef def = { 0, 0 };
 	if (!table_global(from == qb.head ? 0 : order_of(from), r, skip, &def))
-		def = qb_walk_global(qb_gtab.last->next, r, skip);
+		def = qb_walk_global(qb_gtab.last->gnext, r, skip);
 	*out = qb.env.verify ? verified(from, r, skip, def) : def;
 	return 1;
 }
@@ -452,7 +452,7 @@ static struct symdef gtab_lookup_all(struct qb_symreq *r, struct dso *skip, stru
 			memo_lookup(r);
 	struct symdef def = { 0, 0 };
 	if (!table_global(0, r, skip, &def))
-		def = qb_walk_global(qb_gtab.last->next, r, skip);
+		def = qb_walk_global(qb_gtab.last->gnext, r, skip);
 	if (qb.env.verify)
 		def = verified(qb.head, r, skip, def);
 	return def.sym ? def : qb_lookup_local(root, r, skip);
