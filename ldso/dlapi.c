@@ -5,7 +5,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include "ldso.h"
+#include "ext/ext.h"
 
 /* glibc's request numbers; musl's header only names RTLD_DI_LINKMAP. */
 #ifndef RTLD_DI_ORIGIN
@@ -100,7 +100,7 @@ hidden void *qb_dlsym(void *h, const char *name, void *ra, const struct qb_verre
 	/* A definition found through the global scope keeps its object
 	 * loaded, as glibc records a dependency of the caller on it. */
 	if (d.sym && (h == RTLD_DEFAULT || h == qb.main || h == RTLD_NEXT))
-		qb_pin_binding(qb_dso_of_addr(ra), d.dso);
+		qb_ext_bound(qb_dso_of_addr(ra), d.dso);
 	void *addr = d.sym ? symbol_address(d) : 0;
 	qb_unlock();
 	if (!d.sym)

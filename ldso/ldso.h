@@ -344,7 +344,6 @@ hidden void qb_forget_object(struct dso *p);
 hidden void qb_unmap_flush(void);
 
 /* dlopen.c */
-hidden void qb_pin_binding(struct dso *from, struct dso *def);
 hidden void qb_lock(void);
 hidden void qb_unlock(void);
 hidden struct dso *qb_valid_handle(void *h);

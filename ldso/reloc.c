@@ -106,7 +106,7 @@ static inline __attribute__((always_inline)) int resolve(struct resolver *rs, si
 	}
 bound:
 	if (out->sym && out->dso->runtime && out->dso != p)
-		qb_pin_binding(p, out->dso);
+		qb_ext_bound(p, out->dso);
 	if (!copy && !qb.env.no_symcache) {
 		rs->key[slot] = symi;
 		rs->val[slot] = *out;

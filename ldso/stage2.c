@@ -227,7 +227,7 @@ static const char *opt_value(const char *o, const char *name, char **argv, int a
 static void read_switches(char **envp)
 {
 	QB_SWITCHES(SW_READ)
-	qb.unload = qb.env.dlclose && !strcmp(qb.env.dlclose, "unload");
+	qb.unload = qb.env.dlclose && !strcmp(qb.env.dlclose, "unload") && qb_ext_unloads();
 	if (qb.env.debug)
 		qb_debug_setup(qb.env.debug, qb.env.debug_output);
 }

@@ -31,7 +31,8 @@ FUZZ_LDSO_SAN := -fno-sanitize=alignment,pointer-overflow
 # The loader's files this target needs, and all of common/ it uses (make
 # check builds the targets, so a renamed or split file shows up there).
 FUZZ_LDSO_SRCS := ldso/map.c ldso/dso.c ldso/version.c ldso/lookup.c ldso/objindex.c \
-	$(filter-out ldso/ext/none.c,$(wildcard ldso/ext/*.c)) $(filter common/%,$(LDSO_SRCS))
+	$(filter-out ldso/ext/none.c ldso/ext/registry.c ldso/ext/unload.c,$(wildcard ldso/ext/*.c)) \
+	$(filter common/%,$(LDSO_SRCS))
 FUZZ_LO_SRCS := $(filter-out %/main.c,$(LINKOPT_SRCS))
 FUZZ_TARGETS := linkopt loader-x86_64 loader-i386 main
 
