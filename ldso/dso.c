@@ -5,16 +5,6 @@
 
 hidden struct qb_state qb;
 
-hidden struct dso *qb_dso_new(void)
-{
-	return __libc_calloc(1, sizeof(struct dso));
-}
-
-hidden void qb_dso_free(struct dso *p)
-{
-	__libc_free(p);
-}
-
 hidden void *qb_laddr(const struct dso *p, size_t vaddr)
 {
 	return p->base + vaddr;

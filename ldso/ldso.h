@@ -224,6 +224,15 @@ static inline int qb_writable(const struct dso *p, size_t vaddr, size_t len)
 }
 hidden void *qb_laddr(const struct dso *p, size_t vaddr);
 
+/* The store of a symbolic word relocation, in one place for the core's
+ * apply (reloc.c) and an extension's runs (ldso/ext/hintloop.c): val plus
+ * RELA's addend, or for REL what the place held (a word) or 0 (a slot). */
+static inline __attribute__((always_inline)) void qb_reloc_store(size_t *where, size_t val,
+	size_t addend)
+{
+	*where = val + addend;
+}
+
 /* Is [vaddr, vaddr+len) inside one readable segment of the object (not in
  * a gap between segments, which stays unmapped)? Only the loader itself is
  * trusted; a program the kernel mapped is checked like any library. */
@@ -246,8 +255,6 @@ hidden int qb_verreq_of(struct dso *p, size_t i, struct qb_verreq *out);
 
 /* map.c */
 hidden void qb_stack_request(size_t size);
-hidden struct dso *qb_dso_new(void);
-hidden void qb_dso_free(struct dso *p);
 struct stat;
 hidden struct dso *qb_map_file(int fd, const struct stat *st, const char *path, int allow_exec,
 	const char **why);

@@ -279,7 +279,7 @@ hidden struct dso *qb_map_file(int fd, const struct stat *known, const char *pat
 	if ((*why = check_ehdr(&u.eh, got, allow_exec)))
 		return 0;
 
-	struct dso *p = qb_dso_new();
+	struct dso *p = __libc_calloc(1, sizeof *p);
 	size_t phsize = (size_t)u.eh.e_phnum * sizeof(Phdr);
 	Phdr *ph = 0, *heap = 0;
 	if (!p) {
@@ -375,6 +375,6 @@ fail:
 	    (unsigned char *)p->phdr >= p->map && (unsigned char *)p->phdr < p->map + p->map_len))
 		__libc_free(p->phdr);
 	__libc_free(heap);
-	qb_dso_free(p);
+	__libc_free(p);
 	return 0;
 }

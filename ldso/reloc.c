@@ -4,7 +4,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "ext/ext.h"
-#include "relstore.h"
 
 #if QB_TLS_VARIANT != 2
 #error "reloc.c computes thread-pointer offsets for TLS variant II only"

@@ -160,7 +160,7 @@ static void discard(struct dso *p)
 		__libc_free(p->phdr);
 	__libc_free(p->vdefs);
 	__libc_free(p->vreqs);
-	qb_dso_free(p);
+	__libc_free(p);
 }
 
 /* noload (RTLD_NOLOAD): the object the name leads to, found as a load

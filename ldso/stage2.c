@@ -23,15 +23,6 @@ struct qb_entry {
 
 static struct dso ldso_dso, main_dso;
 
-static const char *getenv_early(char **envp, const char *name)
-{
-	size_t n = strlen(name);
-	for (; *envp; envp++)
-		if (!strncmp(*envp, name, n) && (*envp)[n] == '=')
-			return *envp + n + 1;
-	return 0;
-}
-
 static void setup_ldso(const char *name)
 {
 	struct dso *p = &ldso_dso;
@@ -222,9 +213,9 @@ static const char *opt_value(const char *o, const char *name, char **argv, int a
 /* The LD_ variables of the switch table (switches.h). */
 #define SW_READ_STR(f, v) qb.env.f = v
 #define SW_READ_FLAG(f, v) qb.env.f = !!(v)
-#define SW_READ(name, f, kind, help) SW_READ_##kind(f, getenv_early(envp, name));
+#define SW_READ(name, f, kind, help) SW_READ_##kind(f, getenv(name));
 
-static void read_switches(char **envp)
+static void read_switches(void)
 {
 	QB_SWITCHES(SW_READ)
 	qb.unload = qb.env.dlclose && !strcmp(qb.env.dlclose, "unload") && qb_ext_unloads();
@@ -380,7 +371,7 @@ hidden struct qb_entry qb_stage2(size_t *sp)
 		argv = (char **)(sp + 1);
 		__environ = envp = argv + argc + 1;
 	} else {
-		read_switches(envp);
+		read_switches();
 	}
 
 	int list = 0;

@@ -149,7 +149,7 @@ static void free_dso(struct dso *p)
 	__libc_free(p->vreqs);
 	__libc_free(p->name);
 	__libc_free((void *)p->shortname);
-	qb_dso_free(p);
+	__libc_free(p);
 }
 
 /* p leaves the loader: its destructors run (if its constructors did),
