@@ -94,35 +94,154 @@ refuse:
 	return 0;
 }
 
-/* Does the table pay? A lookup the table answers saves about PROBE_COST
- * instructions per object the walk would have probed, about half the
- * scope for small programs (fewer for large ones, where the answer is yes
- * anyway), plus the walk's own overhead; building costs about BUILD_COST
- * instructions per symbol. The relocation entries of the objects without
- * direct-binding tables (whose references mostly skip the standard
- * lookup), and those linkopt did not bind directly in the others (its
- * count), bound the lookups, less the relative ones the linker counted
- * (DT_RELACOUNT): a program whose libraries mostly reach their own code
- * (relative relocations) looks up little, and there the table costs more
- * than it saves. The constants and the break-even they give are measured
- * in docs/BENCHMARKS.md (the global table). */
+/* Does the table pay? It is built when the walks it would spare cost
+ * more than building it; both are estimated before any relocation, from
+ * what the objects say of themselves.
+ *
+ * Building costs about BUILD_COST instructions per symbol entered.
+ *
+ * A lookup the table answers saves about PROBE_COST instructions per
+ * object the walk would have probed, about half the scope (fewer for
+ * large programs, where the answer is yes anyway), plus LOOKUP_SAVING of
+ * the walk's own overhead. The lookups: the relocation entries of the
+ * objects without direct-binding tables, less the relative ones the
+ * linker counted (DT_RELACOUNT), and in the others those linkopt did not
+ * bind directly (its count, std_relocs). A program whose libraries mostly
+ * reach their own code looks up little, and there the table costs more
+ * than it saves.
+ *
+ * Of the latter, a reference with a scope definer walks the scope only up
+ * to its definer, each object before it ruling the name out by its bloom
+ * filter (about BLOOM_COST instructions), or takes one probe of the
+ * table: what the table spares it is that short walk, not a lookup.
+ * Counting them reads each object's definer array, so it is done only
+ * when the first estimate says the table may pay. The constants and the
+ * choices they give are measured in docs/BENCHMARKS.md. */
 #define PROBE_COST 33
 #define LOOKUP_SAVING 40
 #define BUILD_COST 70
+#define BLOOM_COST 12
+
+/* The start-up objects' places in the scope, by the identity of their
+ * symbol tables (the definers linkopt recorded are named by it). */
+struct places {
+	uint64_t *id;
+	uint32_t *order, mask;
+};
+
+static int places_init(struct places *m, size_t nobj)
+{
+	size_t n = 16;
+	while (n < 2 * nobj)
+		n <<= 1;
+	m->id = __libc_calloc(n, sizeof *m->id + sizeof *m->order);
+	if (!m->id)
+		return 0;
+	m->order = (uint32_t *)(m->id + n);
+	m->mask = (uint32_t)n - 1;
+	uint32_t o = 0;
+	for (struct dso *p = qb.head; p && !p->runtime; p = p->next, o++) {
+		uint64_t id = FX(p)->self_id;
+		if (!id)
+			continue;
+		size_t i = (size_t)(id ^ id >> 32) & m->mask;
+		while (m->id[i] && m->id[i] != id)
+			i = (i + 1) & m->mask;
+		if (!m->id[i]) {
+			m->id[i] = id;
+			m->order[i] = o;
+		}
+	}
+	return 1;
+}
+
+static uint32_t place_of(const struct places *m, uint64_t id, uint32_t none)
+{
+	for (size_t i = (size_t)(id ^ id >> 32) & m->mask; m->id[i]; i = (i + 1) & m->mask)
+		if (m->id[i] == id)
+			return m->order[i];
+	return none;
+}
+
+/* p's references with a scope definer (*n) and the objects their walks
+ * would ask (*steps): the definer's place in the scope; the object itself
+ * when linkopt named no other; the whole scope for a definer not in it. */
+static void definer_walks(struct dso *p, uint32_t self, uint32_t nobj, const struct places *m,
+	size_t *n, double *steps)
+{
+	const struct qb_fast *f = FX(p);
+	uint32_t place[64];
+	uint32_t nk = f->nneeded_ids < 64 ? f->nneeded_ids : 64;
+	for (uint32_t k = 0; k < nk; k++) {
+		const struct qb_needed_id *e = &f->needed_ids[k];
+		uint64_t want = (uint64_t)e->id[1] << 32 | e->id[0];
+		place[k] = e->dynidx != QB_NEEDED_SCOPE ? nobj : want ? place_of(m, want, nobj) : self;
+	}
+	const uint32_t *d = f->definers;
+	for (size_t i = 1; i < p->nsyms; i++)
+		if (d[i]) {
+			(*n)++;
+			*steps += d[i] - 1 < nk ? place[d[i] - 1] : nobj;
+		}
+}
+
+static int decide(double walks, double build)
+{
+	if (qb.debug & QB_DBG_STATS)
+		qb_dbg("global table: estimated walks=%.0f build=%.0f: %s", walks, build,
+			walks > build ? "built" : "not built");
+	return walks > build;
+}
+
+/* The walks of p's references with a scope definer, as linkopt counted
+ * them (each asks half the scope on average), or from its definer array
+ * (each asks the objects before its definer). */
+static double scoped_walks(struct dso *p, uint32_t self, uint32_t nobj, const struct places *m,
+	size_t *n)
+{
+	double steps = 0;
+	if (FX(p)->scoped_known) {
+		*n = FX(p)->scoped_relocs;
+		return *n * (double)nobj / 2;
+	}
+	definer_walks(p, self, nobj, m, n, &steps);
+	return steps;
+}
 
 static int worth_it(size_t nobj, size_t nsyms)
 {
-	size_t lookups = 0;
+	const double full = PROBE_COST * (double)nobj / 2 + LOOKUP_SAVING;
+	const double build = (double)BUILD_COST * nsyms;
+	double walks = 0;
+	int scan = 0;
 	for (struct dso *p = qb.head; p && !p->runtime; p = p->next) {
 		if (FX(p)->syminfo) {
 			/* linkopt counted those it did not bind directly */
-			lookups += FX(p)->std_known ? FX(p)->std_relocs : 0;
+			walks += FX(p)->std_known ? FX(p)->std_relocs * full : 0;
+			scan |= FX(p)->definers && !FX(p)->scoped_known;
+		} else {
+			walks += qb_nonrelative_relocs(p) * full;
+		}
+	}
+	struct places m = { 0, 0, 0 };
+	if (walks > build && scan && !places_init(&m, nobj))
+		return 1;
+	walks = 0;
+	uint32_t o = 0;
+	for (struct dso *p = qb.head; p && !p->runtime; p = p->next, o++) {
+		if (!FX(p)->syminfo) {
+			walks += qb_nonrelative_relocs(p) * full;
 			continue;
 		}
-		lookups += qb_nonrelative_relocs(p);
+		if (!FX(p)->std_known)
+			continue;
+		size_t n = 0;
+		double steps = FX(p)->definers && (FX(p)->scoped_known || m.id) ?
+			scoped_walks(p, o, (uint32_t)nobj, &m, &n) : 0;
+		walks += (FX(p)->std_relocs > n ? FX(p)->std_relocs - n : 0) * full + steps * BLOOM_COST;
 	}
-	return (double)lookups * (PROBE_COST * (double)nobj / 2 + LOOKUP_SAVING) >
-		(double)BUILD_COST * nsyms;
+	__libc_free(m.id);
+	return decide(walks, build);
 }
 
 static int build(void)
@@ -283,19 +402,57 @@ static int gtab_lookup(struct dso *from, struct qb_symreq *r, struct dso *skip, 
 		return 0;
 	struct symdef def = { 0, 0 };
 	if (!table_global(from == qb.head ? 0 : order_of(from), r, skip, &def))
-		def = qb_walk_global(qb_gtab.last->next, r, skip);
+		def = qb_walk_global(qb_gtab.last->gnext, r, skip);
 	*out = qb.env.verify ? verified(from, r, skip, def) : def;
 	return 1;
 }
 
 /* The lookup hook: the whole global scope from its start. */
+/* Without the table, the answers of the global scope to names asked
+ * again: a start-up object's reference (no local scope, nothing skipped,
+ * no version) gets the first definition of its name in the global scope,
+ * whichever object asks, so the same name asked by the next library (a
+ * weak reference every library's start files make, a C++ inline
+ * function, a libc function) has the answer of the first, found without a
+ * walk of every object. The answer holds until the global scope changes:
+ * every change empties the memo (scope_changed). */
+#define MEMO_SLOTS 1024
+struct memo_ent {
+	uint32_t h;
+	const char *name;           /* 0: empty */
+	struct symdef def;
+};
+static struct memo_ent *memo;
+static int memo_off;
+
+static void memo_clear(void)
+{
+	if (memo)
+		memset(memo, 0, MEMO_SLOTS * sizeof *memo);
+}
+
+static struct symdef memo_lookup(struct qb_symreq *r)
+{
+	if (!memo && !memo_off && !(memo = __libc_calloc(MEMO_SLOTS, sizeof *memo)))
+		memo_off = 1;
+	if (!memo)
+		return qb_lookup_std(r, 0, 0);
+	struct memo_ent *e = &memo[r->gnu_h & (MEMO_SLOTS - 1)];
+	if (e->name && e->h == r->gnu_h && !strcmp(e->name, r->name))
+		return e->def;
+	struct symdef def = qb_lookup_std(r, 0, 0);
+	*e = (struct memo_ent){ r->gnu_h, r->name, def };
+	return def;
+}
+
 static struct symdef gtab_lookup_all(struct qb_symreq *r, struct dso *skip, struct dso *root)
 {
 	if (!qb_gtab_on())
-		return qb_lookup_std(r, skip, root);
+		return skip || root || r->ver || qb.env.verify ? qb_lookup_std(r, skip, root) :
+			memo_lookup(r);
 	struct symdef def = { 0, 0 };
 	if (!table_global(0, r, skip, &def))
-		def = qb_walk_global(qb_gtab.last->next, r, skip);
+		def = qb_walk_global(qb_gtab.last->gnext, r, skip);
 	if (qb.env.verify)
 		def = verified(qb.head, r, skip, def);
 	return def.sym ? def : qb_lookup_local(root, r, skip);
@@ -305,4 +462,5 @@ hidden const struct qb_ext qb_ext_gtab = {
 	.name = "globaltab",
 	.lookup_global = gtab_lookup,
 	.lookup = gtab_lookup_all,
+	.scope_changed = memo_clear,
 };
