@@ -69,10 +69,11 @@ void closure_free(struct closure *c);
  * is its libs[0] (src->libs[0].obj is taken as it is, not referenced).
  * On failure dst is still closure_free'd by the caller. */
 int closure_copy(struct closure *dst, const struct closure *src, struct elf *obj, char *err, size_t errlen);
-/* Brings each library of c (libs[1..]) to the run's current version of
- * its file (objcache.h): 1, or 0 when one changed what the search reads
- * (its DT_NEEDED, SONAME, RPATH/RUNPATH...) or is gone, and c must be
- * searched again. Objects built only with shared references (views). */
+/* Brings each library of c (libs[1..]) whose object was retired (a new
+ * output staged for it) to the run's current version of its file
+ * (objcache.h): 1, or 0 when one changed what the search reads (its
+ * DT_NEEDED, SONAME, RPATH/RUNPATH...) or is gone, and c must be searched
+ * again. For closures kept within one run (objcache_run). */
 int closure_refresh(struct closure *c);
 /* Room for one more library in c (-1 and err set when out of memory). */
 int closure_grow(struct closure *c, char *err, size_t errlen);
