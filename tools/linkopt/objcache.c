@@ -232,6 +232,8 @@ int cobj_index(struct cobj *o)
 {
 	if (o->indexed)
 		return 0;
+	/* set first: what a failure leaves half done is removed with it */
+	o->indexed = 1;
 	const struct elf *e = &o->e;
 	for (uint32_t i = 1; i < e->nsyms; i++) {
 		if (!symbol_exported(e, i))
@@ -254,7 +256,6 @@ int cobj_index(struct cobj *o)
 			sused++;
 		*s = (struct sslot){ h, k, k };
 	}
-	o->indexed = 1;
 	return 0;
 }
 
