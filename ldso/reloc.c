@@ -127,6 +127,8 @@ static inline __attribute__((always_inline)) int resolve(struct resolver *rs, si
 		if (qb.verify && !copy && p->definers)
 			verify_scoped(p, symi, name, out);
 	}
+	if (!out->sym)
+		qb_lfs64_bind(name, out);
 	if (qb.debug & QB_DBG_BINDINGS)
 		qb_dbg("binding file %s to %s: symbol `%s'", p->name,
 			out->sym ? out->dso->name : "<undefined>", name);

@@ -203,7 +203,7 @@ static size_t *invoked_directly(size_t *sp, size_t *aux, size_t *auxv, int *list
 		else if (!strcmp(o, "--list")) *list = 1;
 		else if (!strcmp(o, "--help")) usage(self, 0);
 		else if (!strcmp(o, "--version")) {
-			dprintf(1, "quickbind " QB_VERSION " (" QB_ARCH_NAME "), musl 1.2.3 base\n");
+			dprintf(1, "quickbind " QB_VERSION " (" QB_ARCH_NAME "), musl " QB_MUSL_VERSION " base\n");
 			_exit(0);
 		} else if (!strcmp(o, "--library-path") && i + 1 < argc) qb.env_library_path = argv[++i];
 		else if (!strcmp(o, "--preload") && i + 1 < argc) qb.env_preload = argv[++i];
