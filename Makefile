@@ -143,17 +143,12 @@ check: all $(CHECK_NEED) $(CHECK_RUN) | deps
 	if [ $$fail = 0 ]; then echo "check: all test suites passed"; \
 	else echo "check: FAILURES (see above)"; exit 1; fi
 
+# Refuses, with one line, a DESTDIR whose musl is another version than the
+# loader's; into a musl image the loader goes as its ld-musl-ARCH.so.1
+# (scripts/install.sh says how).
 DESTDIR ?=
 install: all
-	@for a in $(ARCHS); do \
-		install -D -m 755 $(B)/lib/ld-quickbind-$$a.so.1 $(DESTDIR)/lib/ld-quickbind-$$a.so.1; \
-		if [ ! -e $(DESTDIR)/etc/ld-quickbind-$$a.path ]; then \
-			install -d $(DESTDIR)/etc; \
-			printf '/lib/%s-linux-musl\n/usr/lib/%s-linux-musl\n$(PREFIX)/lib\n' $$a $$a \
-				> $(DESTDIR)/etc/ld-quickbind-$$a.path; \
-		fi; \
-	done
-	@if [ -x $(B)/bin/linkopt ]; then install -D -m 755 $(B)/bin/linkopt $(DESTDIR)$(PREFIX)/bin/linkopt; fi
+	@sh scripts/install.sh $(B) "$(DESTDIR)" $(PREFIX) $(foreach a,$(ARCHS),$(a)=$(MUSL_VERSION_$(a)))
 
 clean:
 	rm -rf $(B)

@@ -1,10 +1,10 @@
 #!/bin/sh
 # scripts/musl/version.sh FILE: print the musl version FILE was built from
 # or with: a libc.a (its version.lo), musl's libc.so / ld-musl-*.so.1, or a
-# quickbind loader (which carries the version.lo of the libc.a it was
-# linked with). The version is the one string of read-only data that is a
-# dotted triple standing alone (musl's __libc_version); none or several is
-# an error, so a file of unknown make is never given a guessed version.
+# quickbind loader (which names the musl it is built on). In musl's own
+# files the version is the one string of read-only data that is a dotted
+# triple standing alone (musl's __libc_version); none or several is an
+# error, so a file of unknown make is never given a guessed version.
 set -eu
 f=${1:?usage: scripts/musl/version.sh FILE}
 die() { echo "version.sh: $f: $*" >&2; exit 1; }
@@ -18,6 +18,12 @@ case "$(head -c 8 "$f" | tr -d '\n')" in
 		die "no version.lo: not musl's libc.a"
 	obj=$tmp/version.lo ;;
 esac
+# A quickbind loader says it in so many words (ldso/muslbase.c).
+v=$(tr '\0' '\n' < "$obj" | sed -n 's/^quickbind-musl-base=\([0-9][0-9.]*\)$/\1/p' | sort -u)
+if [ -n "$v" ]; then
+	echo "$v"
+	exit 0
+fi
 # Without section headers (a file stripped to its segments) read it whole.
 objcopy -O binary --only-section='.rodata*' "$obj" "$tmp/ro" 2>/dev/null && [ -s "$tmp/ro" ] ||
 	cp "$obj" "$tmp/ro"
