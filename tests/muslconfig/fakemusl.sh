@@ -52,7 +52,7 @@ for e in "$@"; do
 		m=$(nm -A "$dest/lib/libc.a" 2>/dev/null | sed -n "s/^[^:]*:\([^:]*\):.* [BD] $sym\$/\1/p" | head -1)
 		[ -n "$m" ] || { echo "fakemusl.sh: no member defines $sym" >&2; exit 1; }
 		echo "__attribute__((visibility(\"hidden\"))) char $sym[$bytes];" > "$tmp/fake.c"
-		cc=gcc; file "$dest/lib/crti.o" | grep -q 32-bit && cc=i686-linux-gnu-gcc
+		cc=gcc; readelf -h "$dest/lib/crti.o" | grep -q "Class: *ELF32" && cc=i686-linux-gnu-gcc
 		$cc -fPIC -fno-common -c -o "$tmp/$m" "$tmp/fake.c"
 		(cd "$tmp" && ar r "$dest/lib/libc.a" "$m") ;;
 	drop=*)
