@@ -18,6 +18,10 @@ else
 	out=$cache/build/image-x86_64
 fi
 mkdir -p "$out"
+# One caller builds at a time (make -j starts several image targets at
+# once); the others wait, then find the parts done.
+exec 9>"$out/.lock"
+flock 9
 # A change to this recipe or to the module source rebuilds everything.
 recipe=$(cat "$0" "$top/tests/image/qbmod.c" | cksum | cut -d' ' -f1)
 
