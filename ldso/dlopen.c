@@ -1,9 +1,14 @@
 /* Loading and unloading at run time: dlopen, dlclose and the lock that
  * keeps the object list consistent across threads and fork.
  *
- * Unloading: an object dlopen brought in is unloaded when no handle to it
- * is open and no loaded object depends on it, unless it is marked
- * no-delete. It is marked no-delete (kept for good) when something other
+ * dlclose, as musl's, drops the handle and nothing else: the object stays
+ * loaded with its state, and its destructors run at exit. musl programs
+ * may keep pointers into a plugin after dlclose (a pthread key
+ * destructor, a signal handler, a callback), and no rule finds them all.
+ *
+ * With LD_DLCLOSE=unload (glibc's semantics, qb.unload), an object dlopen
+ * brought in is unloaded when no handle to it is open and no loaded
+ * object depends on it, unless it is marked no-delete. It is marked no-delete (kept for good) when something other
  * than a handle may still reach it: it has TLS (threads may hold pointers
  * into its blocks); an exit or fork handler has its code, its argument or
  * its __dso_handle in it; an object outside its dependency tree bound to
@@ -17,9 +22,10 @@
  * undone, and unloading goes through the same qb_forget_object. */
 #include <dlfcn.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include "ldso.h"
+#include "ext/ext.h"
 
 void __dl_seterr(const char *, ...) hidden;
 int __qb_musl_cxa_atexit(void (*)(void *), void *, void *) hidden;
@@ -112,7 +118,7 @@ static void promote_global(struct dso *p)
 		qb_error("Error loading shared library %s: out of memory", p->name);
 	for (size_t i = 0; i < p->nscope; i++)
 		qb_txn_flag(&p->scope[i]->global, 1);
-	qb_interposers_sync();
+	qb_ext_scope_changed();
 }
 
 static void open_work(void *arg)
@@ -190,9 +196,7 @@ QB_PUBLIC void *dlopen(const char *file, int mode)
 	qb_txn_commit(&t);
 	struct dso *p = o.p;
 	for (struct dso *q = o.old_tail->next; q; q = q->next) {
-		/* a settled image's RELRO never became writable */
-		if (!q->settled)
-			qb_protect_relro(q);
+		qb_protect_relro(q);
 		qb.adds++;
 	}
 	if (mode & RTLD_NODELETE)
@@ -215,12 +219,33 @@ static int is_needed(struct dso *p)
 	return 0;
 }
 
+/* A signal handler may run at any time: an object that holds one stays
+ * (the loader can ask the kernel; no such question finds a callback the
+ * program keeps in its own memory). */
+static int holds_handler(struct dso *p)
+{
+	for (int sig = 1; sig < _NSIG; sig++) {
+		struct sigaction sa;
+		if (sigaction(sig, 0, &sa))
+			continue;
+		const void *h = sa.sa_flags & SA_SIGINFO ? (const void *)sa.sa_sigaction :
+			(const void *)sa.sa_handler;
+		if (h != (const void *)SIG_DFL && h != (const void *)SIG_IGN && qb_dso_of_addr(h) == p)
+			return 1;
+	}
+	return 0;
+}
+
 static void collect(void)
 {
 	for (struct dso *p = qb.head, *next; p; p = next) {
 		next = p->next;
 		if (!p->runtime || p->nodelete || p->refcnt || p->unloading || is_needed(p))
 			continue;
+		if (holds_handler(p)) {
+			p->nodelete = 1;
+			continue;
+		}
 		qb_debug_change(2 /* RT_DELETE */);
 		qb_forget_object(p);
 		qb.subs++;
@@ -234,14 +259,16 @@ QB_PUBLIC int dlclose(void *h)
 {
 	qb_lock();
 	struct dso *p = qb_valid_handle(h);
-	if (!p || (p->runtime && !p->refcnt)) {
+	/* musl: a handle stays valid for as long as its object is loaded */
+	if (!p || (qb.unload && p->runtime && !p->refcnt)) {
 		qb_unlock();
 		__dl_seterr("Invalid library handle %p", h);
 		return 1;
 	}
 	if (p->refcnt)
 		p->refcnt--;
-	collect();
+	if (qb.unload)
+		collect();
 	qb_unlock();
 	return 0;
 }
@@ -252,7 +279,7 @@ QB_PUBLIC int dlclose(void *h)
  * for good, as glibc keeps it for as long as from. */
 hidden void qb_pin_binding(struct dso *from, struct dso *def)
 {
-	if (!def->runtime || def->nodelete || def == from)
+	if (!qb.unload || !def->runtime || def->nodelete || def == from)
 		return;
 	if (from) {
 		qb_build_scope(from);
@@ -269,6 +296,8 @@ hidden void qb_pin_binding(struct dso *from, struct dso *def)
 static void pin_objects_of(const void *a, const void *b, const void *c)
 {
 	const void *v[] = { a, b, c };
+	if (!qb.unload)
+		return;
 	qb_lock();
 	for (int i = 0; i < 3; i++) {
 		struct dso *p = v[i] ? qb_dso_of_addr(v[i]) : 0;
@@ -288,6 +317,16 @@ QB_PUBLIC int atexit(void (*fn)(void))
 {
 	pin_objects_of((const void *)fn, 0, 0);
 	return __qb_musl_atexit(fn);
+}
+
+int __pthread_key_create(pthread_key_t *, void (*)(void *)) hidden;
+
+/* A thread-specific value's destructor runs when a thread exits, after
+ * any dlclose. */
+QB_PUBLIC int pthread_key_create(pthread_key_t *k, void (*dtor)(void *))
+{
+	pin_objects_of((const void *)dtor, 0, 0);
+	return __pthread_key_create(k, dtor);
 }
 
 QB_PUBLIC int pthread_atfork(void (*prepare)(void), void (*parent)(void), void (*child)(void))

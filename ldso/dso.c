@@ -1,7 +1,7 @@
 /* Filling a struct dso from its mapped dynamic section, and the global
  * list of loaded objects. */
 #include <string.h>
-#include "ldso.h"
+#include "ext/ext.h"
 
 hidden struct qb_state qb;
 
@@ -55,8 +55,6 @@ hidden void qb_dso_view(const struct dso *p, struct qb_elfview *v)
 /* The symbol count and the hash tables lookups walk. */
 static const char *decode_hashes(struct dso *p, const struct qb_elfview *v)
 {
-	if (qb_memo_hashes(p))
-		return 0;
 	struct qb_hashinfo h;
 	const char *why = qb_hashinfo(v, p->dyn.hash, p->dyn.gnu_hash, &h);
 	if (why)
@@ -68,7 +66,6 @@ static const char *decode_hashes(struct dso *p, const struct qb_elfview *v)
 	if (p->dyn.hash)
 		p->hashtab = qb_laddr(p, p->dyn.hash);
 	if (p->dyn.gnu_hash) {
-		p->ghashtab = qb_laddr(p, p->dyn.gnu_hash);
 		p->gh_nbuckets = h.gnu_nbuckets;
 		p->gh_bloom_mask = h.gnu_bloomwords - 1;
 		p->gh_shift = h.gnu_shift;
@@ -182,7 +179,7 @@ hidden const char *qb_dso_decode(struct dso *p)
 		p->nvdefs = p->nvreqs = 0;
 		return vwhy;
 	}
-	qb_fast_setup(p);
+	qb_ext_decoded(p);
 	return 0;
 }
 
@@ -227,4 +224,5 @@ hidden void qb_dso_append(struct dso *p)
 		qb.head = p;
 	qb.tail = p;
 	qb.ndso++;
+	qb_index_add(p);
 }

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "ldso.h"
+#include "ext/ext.h"
 #include "pathexp.h"
 
 static int dbg_fd = 2;
@@ -90,15 +90,7 @@ hidden void qb_debug_stats(const char *when)
 	if (!(qb.debug & QB_DBG_STATS))
 		return;
 	struct qb_stats *s = &qb.stats;
-	s->direct_hits += s->hinted_fast;
-	s->hinted += s->hinted_fast;
-	s->prehashed += s->hinted_fast;
-	s->lookups += s->hinted_fast;
-	s->hinted_fast = 0;
-	if (!qb.verify) {  /* verify mode counted the lookup it made */
-		s->lookups += s->scoped;
-		s->prehashed += s->scoped;
-	}
+	qb_ext_stats(s, when, 1);
 	char kinds[512];
 	size_t k = 0;
 	for (size_t i = 0; i < sizeof kind_names / sizeof *kind_names && k < sizeof kinds - 40; i++)
@@ -109,16 +101,8 @@ hidden void qb_debug_stats(const char *when)
 	qb_dbg("statistics (%s): lookups=%zu probes=%zu probes/lookup=%.2f strcmps=%zu cache_reuses=%zu",
 		when, s->lookups, s->probes, s->lookups ? (double)s->probes / s->lookups : 0.0,
 		s->strcmps, s->cache_hits);
-	qb_dbg("statistics (%s): direct_hits=%zu direct_misses=%zu interposer_hits=%zu precomputed_hashes=%zu names_hashed=%zu definition_hints=%zu scope_definers=%zu",
-		when, s->direct_hits, s->direct_misses, s->interposer_hits, s->prehashed, s->hashed, s->hinted,
-		s->scoped);
-	if (s->memo_recorded || s->memo_objs)
-		qb_dbg("statistics (%s): memo_recorded=%zu memo_reused=%zu memo_bindings=%zu memo_bytes=%zu",
-			when, s->memo_recorded, s->memo_objs, s->memo_binds, qb_memo_bytes());
-	if (s->reopened)
-		qb_dbg("statistics (%s): images_reopened=%zu images_restored=%zu parked_bytes=%zu",
-			when, s->reopened, s->reopen_settled, qb_reopen_bytes());
-	if (qb.verify)
+	qb_ext_stats(s, when, 0);
+	if (qb.env.verify)
 		qb_dbg("statistics (%s): verify_differences=%zu", when, qb.verify_diffs);
 	qb_dbg("statistics (%s): relocation_time=%.3f ms", when, s->reloc_ns / 1e6);
 }

@@ -10,6 +10,7 @@
 #include "arch.h"
 #include "musl.h"
 #include "elfview.h"
+#include "switches.h"
 
 #define hidden QB_HIDDEN
 #define QB_VERSION "0.1.0"
@@ -56,6 +57,10 @@ static inline int qb_fileid_eq(const struct qb_fileid *a, const struct qb_fileid
 		a->mtime == b->mtime && a->ctime == b->ctime;
 }
 
+/* Room for the extensions' per-object state, one slot each (ext.h). */
+enum { QB_SLOT_FAST, QB_EXT_SLOTS };
+#define QB_EXT_SLOT_BYTES 256
+
 struct dso {
 	/* First: the public struct link_map view (l_addr, l_name, l_ld,
 	 * l_next, l_prev) that debuggers and dlinfo users read. */
@@ -66,11 +71,13 @@ struct dso {
 
 	struct qb_dyninfo dyn;
 	Phdr *phdr;
-	size_t phnum, phentsize;
+	size_t phnum;
 	Sym *syms;
 	const char *strings;
 	uint32_t *hashtab;
-	uint32_t *ghashtab;
+	/* the SysV hash of each symbol's name, when an extension knows them:
+	 * a DT_HASH chain walk compares it before the name */
+	const uint32_t *sym_sysv;
 	uint16_t *versym;
 	Verdef *verdef;
 	size_t nsyms;
@@ -106,9 +113,10 @@ struct dso {
 	struct dso *fini_next;  /* reverse order of construction */
 
 	unsigned char is_ldso, is_main, relocated, constructed;
-	unsigned char deps_loaded, mark, names_hashed;
-	unsigned char prefaulted;   /* the pages its relocations write (bindmemo.c) */
-	uint32_t shortname_h, soname_h, name_h;  /* for qb_find_loaded */
+	unsigned char deps_loaded, mark;
+	unsigned char preloaded;    /* by LD_PRELOAD or --preload */
+	unsigned char ext_bind;     /* the extensions' binding hooks apply (ext.h) */
+	size_t seq;                 /* load order (objindex.c) */
 	unsigned char global;       /* in the global scope */
 	unsigned char runtime;      /* loaded by dlopen: may be unloaded */
 	unsigned char nodelete;
@@ -119,38 +127,12 @@ struct dso {
 	size_t nscope;
 	struct dso *reloc_root;     /* whose local scope relocations also see */
 
-	/* Fast-path tables written by linkopt (0 when absent, invalid or
-	 * switched off). */
-	const Syminfo *syminfo;     /* one entry per dynamic symbol */
-	const uint32_t *pre_gnu;    /* GNU hash of each dynamic symbol name */
-	const uint32_t *pre_sysv;   /* SysV hash of each dynamic symbol name */
-	const uint32_t *hints;      /* definition index in the direct target */
-	const uint32_t *values;     /* that definition's st_value (0: read the target) */
-	const uint32_t *definers;   /* 1 + needed_ids index of a scope definer, 0 */
-	uint32_t std_relocs;        /* relocations not bound directly, as linkopt counted */
-	unsigned char std_known;    /* std_relocs is there (globaltab.c) */
-	uint64_t self_id;           /* identity of this object's symbol table */
-	const Phdr *tabseg;         /* linkopt's segment, released whole (fastpath.c) */
-	const struct qb_needed_id *needed_ids;
-	uint32_t nneeded_ids;
-	struct dso **by_dynidx;     /* DT_NEEDED entry index in .dynamic -> object */
-	struct qb_fast_tgt *fast_tgt; /* the same, as the hinted loop reads it */
-	unsigned char *hint_ok;     /* by .dynamic index: target is as linkopt saw it */
-	size_t nby_dynidx;
-	struct dso *parent;         /* SYMINFO_BT_PARENT target (fastpath.c) */
-	unsigned char parent_done;  /* parent looked for */
-	unsigned char interposer;   /* LD_PRELOAD, the program, DF_1_INTERPOSE */
-	unsigned char noext_known, noext_any;  /* a definition is SYMINFO_FLG_NOEXTDIRECT */
-	unsigned char fast_careful; /* FAST_*: what the hinted loop must also check */
-	unsigned char ip_many;      /* interposers may take more than ip_def */
-	uint32_t ip_def[2];         /* definitions an interposer may take (fastpath.c) */
-	unsigned ip_gen;            /* interposer list ip_def was computed for */
-	struct qb_memo *memo;       /* its bindings, kept past dlclose (bindmemo.c) */
-	uint32_t memo_pos;          /* 1 + place in the scope being recorded */
-	struct qb_image *image;     /* its snapshot, or the parked image it took (reopen.c) */
-	int reuse_fd;               /* the file, while a taken image waits for relocation */
-	unsigned char pending;      /* took a parked image, not yet settled nor mapped again */
-	unsigned char settled;      /* relocated from its snapshot: RELRO stays as it is */
+	/* the extensions' per-object state (ldso/ext/ext.h): zeroed with
+	 * the object, never read by the core */
+	union {
+		max_align_t align;
+		unsigned char bytes[QB_EXT_SLOT_BYTES];
+	} ext[QB_EXT_SLOTS];
 };
 
 struct symdef {
@@ -164,9 +146,9 @@ struct qb_state {
 	struct dso *ldso;
 	struct dso *main;
 	struct dso *init_head;     /* constructors: dependencies first */
-	const char *env_library_path;
-	const char *env_preload;
+	struct qb_env env;         /* the LD_ variables (switches.h) */
 	int secure;
+	int unload;                /* LD_DLCLOSE=unload: dlclose unloads */
 	int failed;                /* errors were reported: exit 127 */
 	int list_mode;             /* --list / ldd: report, do not run */
 	size_t tls_cnt, tls_offset, tls_align;
@@ -176,19 +158,9 @@ struct qb_state {
 	size_t static_tls_cnt;     /* modules in every thread's static area */
 	char errbuf[512];
 	unsigned debug;            /* QB_DBG_* bits from LD_DEBUG */
-	unsigned char no_direct, no_hashvals, no_symcache, no_hints, verify, no_memo, no_reopen;
-	struct dso **interposers;  /* checked before any direct target */
-	size_t ninterposers;
-	size_t *ibloom;            /* bloom filter over their exported names */
-	size_t ibloom_mask;        /* number of bits - 1 */
-	size_t verify_diffs;
+	size_t verify_diffs;       /* LD_DIRECT_VERIFY: answers that differed */
 	struct qb_stats {
-		size_t lookups, probes, strcmps, relocs, cache_hits;
-		size_t direct_hits, direct_misses, interposer_hits, prehashed, hashed, hinted;
-		size_t hinted_fast;  /* bound in the relocation loop by a hint */
-		size_t scoped;       /* bound through a scope definer (fastpath.c) */
-		size_t memo_objs, memo_binds, memo_recorded;  /* bindmemo.c */
-		size_t reopened, reopen_settled;  /* reopen.c */
+		size_t lookups, probes, strcmps, relocs, cache_hits, hashed;
 		size_t bykind[RK_TLSDESC + 1];
 		uint64_t reloc_ns;
 	} stats;
@@ -231,7 +203,7 @@ static inline size_t qb_nonrelative_relocs(const struct dso *p)
  * general path, which does both. */
 static inline int qb_bindings_watched(void)
 {
-	return qb.verify || (qb.debug & (QB_DBG_BINDINGS | QB_DBG_DIRECT));
+	return qb.env.verify || (qb.debug & (QB_DBG_BINDINGS | QB_DBG_DIRECT));
 }
 
 /* May relocations write [vaddr, vaddr+len)? Inside a writable segment, or
@@ -275,22 +247,7 @@ hidden void qb_dso_free(struct dso *p);
 struct stat;
 hidden struct dso *qb_map_file(int fd, const struct stat *st, const char *path, int allow_exec,
 	const char **why);
-hidden const char *qb_map_writable(struct dso *p, int fd);
 hidden void qb_fileid_of(const struct stat *st, struct qb_fileid *id);
-
-/* reopen.c: images of unloaded libraries, kept for a reload. */
-struct qb_image;
-hidden struct qb_image *qb_reopen_take(const struct stat *st);
-hidden size_t qb_reopen_parked(void);
-hidden int qb_reopen_have(const struct stat *st);
-hidden void qb_reopen_adopt(struct dso *p, struct qb_image *m, int fd);
-hidden int qb_reopen_fits(const struct dso *p, unsigned serial, struct dso *const *objs, size_t n);
-hidden int qb_reopen_settle(struct dso *p, int fits);
-hidden void qb_reopen_snapshot(struct dso *p, unsigned serial, struct dso *const *objs, size_t n);
-hidden int qb_reopen_park(struct dso *p);
-hidden void qb_reopen_drop(struct dso *p);
-hidden void qb_reopen_discard(struct qb_image *m);
-hidden size_t qb_reopen_bytes(void);
 
 /* search.c */
 hidden struct dso *qb_load_library(const char *name, struct dso *needed_by, const char **why);
@@ -310,6 +267,10 @@ hidden Sym *qb_lookup_in(struct dso *p, struct qb_symreq *r);
 hidden struct symdef qb_lookup(struct qb_symreq *r, struct dso *skip, struct dso *root);
 hidden struct symdef qb_lookup_scope(struct dso **v, size_t n, struct qb_symreq *r);
 hidden struct symdef qb_lookup_global(struct dso *from, struct qb_symreq *r, struct dso *skip);
+hidden struct symdef qb_walk_global(struct dso *from, struct qb_symreq *r, struct dso *skip);
+hidden struct symdef qb_lookup_local(struct dso *root, struct qb_symreq *r, struct dso *skip);
+/* qb_lookup without any extension */
+hidden struct symdef qb_lookup_std(struct qb_symreq *r, struct dso *skip, struct dso *root);
 
 /* stage1.c: a REL symbolic relocation's addend in the loader itself, as
  * stage 1 found it before applying the relocation. */
@@ -350,14 +311,6 @@ hidden void qb_debug_change(int state);
 /* dlapi.c */
 hidden struct dso *qb_dso_of_addr(const void *addr);
 
-/* fastpath.c */
-hidden void qb_fast_setup(struct dso *p);
-hidden void qb_interposers_sync(void);
-hidden void qb_fast_needed(struct dso *p, size_t idx, struct dso *dep);
-hidden void qb_symreq_for(struct qb_symreq *r, struct dso *p, size_t symi,
-	const char *name, const struct qb_verreq *ver);
-hidden int qb_direct_lookup(struct dso *p, size_t symi, struct qb_symreq *r, struct symdef *out);
-hidden int qb_scope_def(struct dso *p, size_t symi, struct symdef *out);
 /* May p's DT_GNU_HASH hold a name with hash h? Its bloom filter's two
  * bits; "no" is certain (p must have a GNU hash table). */
 static inline int qb_gnu_bloom_maybe(const struct dso *p, uint32_t h)
@@ -367,13 +320,6 @@ static inline int qb_gnu_bloom_maybe(const struct dso *p, uint32_t h)
 	size_t mask = (size_t)1 << (h % bits) | (size_t)1 << ((h >> p->gh_shift) % bits);
 	return (word & mask) == mask;
 }
-/* The hinted relocation loop: relocations it cannot bind go to slow. */
-typedef void (*qb_slow_reloc_fn)(struct dso *p, void *ctx, size_t info, size_t off,
-	size_t addend, int rela);
-hidden int qb_fast_prepare(struct dso *p);
-hidden void qb_release_tables(struct dso *p);
-hidden void qb_fast_relocs(struct dso *p, const size_t *r, size_t n, int rela,
-	qb_slow_reloc_fn slow, void *ctx, int scoped);
 
 /* txn.c: the changes a dlopen makes, undone in one place. */
 struct qb_txn {
@@ -389,28 +335,6 @@ hidden void *qb_owned_alloc(struct dso *p, size_t size);
 hidden void qb_forget_object(struct dso *p);
 hidden void qb_unmap_flush(void);
 
-/* bindmemo.c: the bindings of an object loaded by dlopen, kept past its
- * dlclose for a reload in the same scope. */
-struct qb_memo_use {
-	struct qb_memo *rec;        /* recording this pass's bindings */
-	const uint32_t *ent;        /* reusing: by symbol index (0: none) */
-	size_t nent;
-	struct dso **objs;          /* the scope, in lookup order */
-	size_t nobjs;
-	int readback;               /* the hinted loop binds too: read its work back */
-	unsigned serial;            /* names the memo (reopen.c) */
-	int settle;                 /* reusing, and the image needs no relocation */
-};
-hidden int qb_memo_begin(struct dso *p, struct qb_memo_use *u);
-hidden void qb_memo_record(struct qb_memo_use *u, size_t symi, const struct symdef *d);
-hidden void qb_memo_end(struct dso *p, struct qb_memo_use *u);
-hidden void qb_memo_relocs(struct dso *p, struct qb_memo_use *u, const size_t *r, size_t n,
-	int rela, qb_slow_reloc_fn slow, void *ctx);
-hidden void qb_memo_unload(struct dso *p, int keep);
-hidden size_t qb_memo_bytes(void);
-hidden int qb_memo_hashes(struct dso *p);
-hidden void qb_memo_prefault(struct dso *p);
-
 /* dlopen.c */
 hidden void qb_pin_binding(struct dso *from, struct dso *def);
 hidden void qb_lock(void);
@@ -418,7 +342,10 @@ hidden void qb_unlock(void);
 hidden struct dso *qb_valid_handle(void *h);
 hidden void qb_build_scope(struct dso *p);
 
-/* search.c */
+/* objindex.c: the loaded objects by name and by file */
+hidden void qb_index_add(struct dso *p);
+hidden void qb_index_remove(struct dso *p);
 hidden struct dso *qb_find_loaded(const char *name);
+hidden struct dso *qb_find_file(uint64_t dev, uint64_t ino);
 
 #endif

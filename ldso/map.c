@@ -8,7 +8,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "ldso.h"
+#include "ext/ext.h"
 
 #define MAX_PHDR_BYTES 65536
 
@@ -210,154 +210,6 @@ static void clear_bss_tails(struct dso *p, size_t page)
 	}
 }
 
-#ifndef MADV_POPULATE_READ
-#define MADV_POPULATE_READ 22
-#endif
-
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23
-#endif
-
-/* [lo, hi), page-aligned, inside the file pages of a writable segment. */
-static int in_writable_file(const struct dso *p, size_t lo, size_t hi, size_t page)
-{
-	for (size_t k = 0; k < p->phnum; k++) {
-		const Phdr *l = &p->phdr[k];
-		if (l->p_type == PT_LOAD && (l->p_flags & PF_W) && lo >= (l->p_vaddr & -page) &&
-		    hi <= ((l->p_vaddr + l->p_filesz + page - 1) & -page) && hi > lo)
-			return 1;
-	}
-	return 0;
-}
-
-/* The pages of one program header of type t, or an empty range. */
-static void pages_of(const struct dso *p, unsigned t, size_t page, size_t *lo, size_t *hi)
-{
-	*lo = *hi = 0;
-	for (size_t i = 0; i < p->phnum; i++) {
-		const Phdr *ph = &p->phdr[i];
-		if (ph->p_type == t && ph->p_memsz && ph->p_vaddr + ph->p_memsz > ph->p_vaddr) {
-			*lo = ph->p_vaddr & -page;
-			*hi = (ph->p_vaddr + ph->p_memsz + page - 1) & -page;
-			return;
-		}
-	}
-}
-
-/* Pages that relocations are all but sure to write are copied in one
- * call each, ahead of them: a fault apiece costs more, and a page read
- * first (.dynamic often shares one with the GOT) and written later costs
- * two faults and a flush of the translation caches. Those of
- * PT_GNU_RELRO hold what the linker put there because relocations write
- * it (.data.rel.ro, .got, the init and fini arrays); the PLT's slots,
- * outside RELRO unless linked with -z now, are all bound at load. Before
- * decoding (after == 0) only when .dynamic, which decoding reads, shares
- * RELRO's pages; otherwise after, with the PLT's pages in the same call
- * when they follow. (A kept binding memo says exactly which pages are
- * written, and did it already: p->prefaulted.) */
-static void prefault_written(struct dso *p, size_t page, int after)
-{
-	size_t rlo, rhi, dlo, dhi;
-	if (p->prefaulted)
-		return;
-	pages_of(p, PT_GNU_RELRO, page, &rlo, &rhi);
-	if (!in_writable_file(p, rlo, rhi, page))
-		rlo = rhi = 0;
-	pages_of(p, PT_DYNAMIC, page, &dlo, &dhi);
-	int early = rhi > rlo && dlo < rhi && dhi > rlo;
-	if (!after) {
-		if (early)
-			madvise(p->base + rlo, rhi - rlo, MADV_POPULATE_WRITE);
-		return;
-	}
-	const struct qb_dyninfo *d = &p->dyn;
-	size_t ent = d->pltrel == DT_RELA ? sizeof(Rela) : sizeof(Rel);
-	size_t plo = 0, phi = 0;
-	if (d->jmprel && d->pltrelsz >= ent) {
-		/* the slots lie in the order of the table */
-		size_t a = ((const Rel *)qb_laddr(p, d->jmprel))->r_offset;
-		size_t b = ((const Rel *)qb_laddr(p, d->jmprel + (d->pltrelsz / ent - 1) * ent))->r_offset;
-		if (a > b) {
-			size_t t = a;
-			a = b;
-			b = t;
-		}
-		if (b + sizeof(size_t) > b) {
-			plo = a & -page;
-			phi = (b + sizeof(size_t) + page - 1) & -page;
-		}
-		if (phi - plo > 64 * page || !in_writable_file(p, plo, phi, page))
-			plo = phi = 0;
-	}
-	if (early && plo < rhi && phi > rlo) {
-		/* RELRO's pages are done */
-		plo = plo < rlo ? plo : rhi;
-		if (phi <= plo)
-			plo = phi = 0;
-	} else if (!early && rhi > rlo && phi > plo && plo <= rhi && phi >= rlo) {
-		/* one call for both */
-		rlo = rlo < plo ? rlo : plo;
-		rhi = rhi > phi ? rhi : phi;
-		plo = phi = 0;
-	}
-	if (!early && rhi > rlo)
-		madvise(p->base + rlo, rhi - rlo, MADV_POPULATE_WRITE);
-	if (phi > plo)
-		madvise(p->base + plo, phi - plo, MADV_POPULATE_WRITE);
-}
-
-/* Every relocation is read once, right after this, and with them the
- * symbol table, where binding reads the definition each reference names:
- * a fault costs far more than the pages it maps (about 10 us in a virtual
- * machine, where one call maps a page for a tenth of a microsecond), so
- * each is mapped in one call. Only tables inside the read-only segment
- * holding the relocations: a page that relocations write is not read
- * first, and pages of another segment are left to faults. The string
- * table, most of which binding with hints never reads, stays out of it
- * (mapped, it would weigh on the peak memory of the process). */
-static void populate_relocs(struct dso *p, size_t page)
-{
-	const struct qb_dyninfo *d = &p->dyn;
-	size_t lo = (size_t)-1, hi = 0;
-	const size_t t[][2] = { { d->rela, d->relasz }, { d->rel, d->relsz },
-		{ d->jmprel, d->pltrelsz }, { d->relr, d->relrsz } };
-	for (size_t i = 0; i < sizeof t / sizeof *t; i++)
-		if (t[i][0] && t[i][1]) {
-			if (t[i][0] < lo)
-				lo = t[i][0];
-			if (t[i][0] + t[i][1] > hi)
-				hi = t[i][0] + t[i][1];
-		}
-	const Phdr *seg = 0;
-	for (size_t i = 0; i < p->phnum && hi > lo; i++) {
-		const Phdr *ph = &p->phdr[i];
-		if (ph->p_type == PT_LOAD && !(ph->p_flags & PF_W) && lo >= ph->p_vaddr &&
-		    hi - ph->p_vaddr <= ph->p_filesz)
-			seg = ph;
-	}
-	if (!seg)
-		return;
-	lo &= -page;
-	hi = (hi + page - 1) & -page;
-	if (hi - lo > page)
-		madvise(p->base + lo, hi - lo, MADV_POPULATE_READ);
-	if (!p->syms)
-		return;
-	size_t s = (size_t)((unsigned char *)p->syms - p->base), n = p->nsyms * sizeof(Sym);
-	if (s < seg->p_vaddr || n <= page || s + n < s || s + n - seg->p_vaddr > seg->p_filesz)
-		return;
-	size_t slo = s & -page, shi = (s + n + page - 1) & -page;
-	/* what the first call mapped is left out */
-	if (slo < lo && shi > lo)
-		shi = lo;
-	else if (slo < hi && shi > hi)
-		slo = hi;
-	else if (slo >= lo && shi <= hi)
-		return;
-	if (shi > slo)
-		madvise(p->base + slo, shi - slo, MADV_POPULATE_READ);
-}
-
 hidden void qb_fileid_of(const struct stat *st, struct qb_fileid *id)
 {
 	*id = (struct qb_fileid){ st->st_dev, st->st_ino, st->st_size,
@@ -365,71 +217,9 @@ hidden void qb_fileid_of(const struct stat *st, struct qb_fileid *id)
 		(uint64_t)st->st_ctim.tv_sec * 1000000000u + st->st_ctim.tv_nsec };
 }
 
-/* The same file, unloaded earlier and its image parked (reopen.c): its
- * headers were checked when it was first mapped, its pages are where
- * they were; only the loader's view of it is built again. */
-static struct dso *map_parked(struct qb_image *m, int fd, const struct stat *st, const char *path,
-	const char **why)
-{
-	struct dso *p = qb_dso_new();
-	size_t align;
-	if (!p) {
-		*why = "out of memory";
-		qb_reopen_discard(m);
-		return 0;
-	}
-	qb_reopen_adopt(p, m, fd);
-	if ((*why = check_phdrs(p, st->st_size, __libc.page_size, &align)))
-		goto fail;
-	p->base = p->map - p->vmin;
-	qb_fileid_of(st, &p->id);
-	p->dynv = (size_t *)(p->base + (size_t)p->dynv);
-	if (p->tls.size)
-		p->tls.image = p->base + (size_t)p->tls.image;
-	p->name = (char *)path;
-	if ((*why = qb_dso_decode(p)))
-		goto fail;
-	return p;
-fail:
-	/* the caller closes fd */
-	p->reuse_fd = -1;
-	qb_reopen_drop(p);
-	if (!((unsigned char *)p->phdr >= p->map && (unsigned char *)p->phdr < p->map + p->map_len))
-		__libc_free(p->phdr);
-	munmap(p->map, p->map_len);
-	qb_dso_free(p);
-	return 0;
-}
-
-/* A taken image that is to be relocated afresh: its writable segments
- * mapped again from the file, as map_segments maps them. */
-hidden const char *qb_map_writable(struct dso *p, int fd)
-{
-	size_t page = __libc.page_size;
-	for (size_t i = 0; i < p->phnum; i++) {
-		Phdr *ph = &p->phdr[i];
-		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_W) || !ph->p_memsz)
-			continue;
-		int prot = prot_of(ph->p_flags);
-		size_t start = ph->p_vaddr & -page;
-		size_t fend = ph->p_vaddr + ph->p_filesz;
-		size_t mend = (ph->p_vaddr + ph->p_memsz + page - 1) & -page;
-		if (ph->p_filesz && mmap(p->base + start, fend - start, prot, MAP_PRIVATE | MAP_FIXED, fd,
-		    ph->p_offset & -page) == MAP_FAILED)
-			return "cannot map segment";
-		size_t zpage = ph->p_filesz ? (fend + page - 1) & -page : start;
-		if (mend > zpage && mmap(p->base + zpage, mend - zpage, prot,
-		    MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS, -1, 0) == MAP_FAILED)
-			return "cannot map bss";
-		if (ph->p_memsz > ph->p_filesz && ph->p_filesz && zpage > fend)
-			memset(p->base + fend, 0, zpage - fend);
-	}
-	return 0;
-}
-
 /* Map the object open on fd, whose fstat is *st (0: not taken yet); the
  * returned dso is not yet in any list. On failure returns 0 and a reason
- * in *why. An image taken from the reopen cache keeps fd open (pending). */
+ * in *why. */
 hidden struct dso *qb_map_file(int fd, const struct stat *known, const char *path, int allow_exec,
 	const char **why)
 {
@@ -439,9 +229,6 @@ hidden struct dso *qb_map_file(int fd, const struct stat *known, const char *pat
 	struct stat st;
 	size_t page = __libc.page_size;
 
-	struct qb_image *kept;
-	if (known && !allow_exec && !qb.no_reopen && (kept = qb_reopen_take(known)))
-		return map_parked(kept, fd, known, path, why);
 	if (known)
 		st = *known;
 	else if (fstat(fd, &st) < 0) {
@@ -484,7 +271,6 @@ hidden struct dso *qb_map_file(int fd, const struct stat *known, const char *pat
 	}
 	p->phdr = ph;
 	p->phnum = u.eh.e_phnum;
-	p->phentsize = sizeof(Phdr);
 	size_t align;
 	if ((*why = check_phdrs(p, st.st_size, page, &align)))
 		goto fail;
@@ -492,8 +278,7 @@ hidden struct dso *qb_map_file(int fd, const struct stat *known, const char *pat
 		goto fail;
 	qb_fileid_of(&st, &p->id);
 	/* before anything reads a page that will be written */
-	qb_memo_prefault(p);
-	prefault_written(p, page, 0);
+	qb_ext_mapped(p);
 	clear_bss_tails(p, page);
 
 	/* The tables the loader reads must lie inside readable segments, not
@@ -546,9 +331,6 @@ hidden struct dso *qb_map_file(int fd, const struct stat *known, const char *pat
 	p->name = (char *)path;  /* the caller keeps its own copy */
 	if ((*why = qb_dso_decode(p)))
 		goto fail;
-	/* first: prefault_written reads the PLT's relocations */
-	populate_relocs(p, page);
-	prefault_written(p, page, 1);
 	return p;
 fail:
 	if (p && p->map)

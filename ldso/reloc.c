@@ -3,7 +3,8 @@
  * the mapping from relocation type to generic kind. */
 #include <string.h>
 #include <sys/mman.h>
-#include "fastpath.h"
+#include "ext/ext.h"
+#include "relstore.h"
 
 #if QB_TLS_VARIANT != 2
 #error "reloc.c computes thread-pointer offsets for TLS variant II only"
@@ -19,9 +20,7 @@ struct resolver {
 	int lazy_ok;    /* deferring unresolved PLT slots is allowed */
 	int lazy_plt;   /* the relocation being resolved is such a slot */
 	int retrying;   /* a deferred slot tried again: stays in the list */
-	int fast;       /* qb_fast_prepare: the hinted loop applies */
-	int irregular;  /* a binding ran code or needs more than the memo */
-	struct qb_memo_use memo;  /* bindmemo.c: recording or reusing */
+	const struct qb_ext *run;  /* the extension that takes runs of p's relocations */
 	size_t key[CACHE_SLOTS];
 	struct symdef val[CACHE_SLOTS];
 };
@@ -29,38 +28,10 @@ struct resolver {
 static void resolver_init(struct resolver *rs, struct dso *p)
 {
 	rs->p = p;
-	rs->lazy_ok = rs->lazy_plt = rs->retrying = rs->fast = rs->irregular = 0;
-	rs->memo.rec = 0;
-	rs->memo.ent = 0;
+	rs->lazy_ok = rs->lazy_plt = rs->retrying = 0;
+	rs->run = 0;
 	for (size_t i = 0; i < CACHE_SLOTS; i++)
 		rs->key[i] = (size_t)-1;
-}
-
-/* Standard and direct answers differ: report, and keep the standard one. */
-static void verify_direct(struct dso *p, struct qb_symreq *r, struct symdef *direct)
-{
-	struct symdef std = qb_lookup(r, 0, p->reloc_root);
-	if (std.sym == direct->sym)
-		return;
-	qb.verify_diffs++;
-	qb_dbg("verify: %s: %s: direct binding gives %s, standard lookup gives %s",
-		p->name, r->name, direct->dso->name, std.sym ? std.dso->name : "<undefined>");
-	*direct = std;
-}
-
-/* LD_DIRECT_VERIFY: the scope definer's answer against the standard one
- * (which is kept). */
-static void verify_scoped(struct dso *p, size_t symi, const char *name, const struct symdef *std)
-{
-	struct symdef def;
-	if (!qb_scope_def(p, symi, &def))
-		return;
-	qb.stats.scoped++;
-	if (def.sym == std->sym)
-		return;
-	qb.verify_diffs++;
-	qb_dbg("verify: %s: %s: scope definer gives %s, standard lookup gives %s", p->name, name,
-		def.dso->name, std->sym ? std->dso->name : "<undefined>");
 }
 
 /* dlopen(RTLD_LAZY): a PLT slot whose function no object defines yet is
@@ -98,14 +69,10 @@ static inline __attribute__((always_inline)) int resolve(struct resolver *rs, si
 		*out = rs->val[slot];
 		return 0;
 	}
-	if (!copy && p->syminfo && qb_bind_hinted(p, symi, out))
+	/* an extension may know the definition without reading the name */
+	int ext = p->ext_bind && !copy;
+	if (ext && qb_ext_bind(p, symi, out))
 		goto bound;
-	/* the definer linkopt recorded in the global scope: no name read */
-	if (!copy && p->definers && !qb_bindings_watched() &&
-	    qb_scope_def(p, symi, out)) {
-		qb.stats.scoped++;
-		goto bound;
-	}
 	Sym *ref = p->syms + symi;
 	if (ST_BIND(ref->st_info) == STB_LOCAL) {
 		out->sym = ref;
@@ -117,15 +84,15 @@ static inline __attribute__((always_inline)) int resolve(struct resolver *rs, si
 	const char *name = p->strings + ref->st_name;
 	struct qb_verreq vr;
 	struct qb_symreq r;
-	qb_symreq_for(&r, p, symi, name, qb_verreq_of(p, symi, &vr) ? &vr : 0);
-	if (!copy && p->syminfo && qb_direct_lookup(p, symi, &r, out)) {
-		qb.stats.lookups++;
-		if (qb.verify)
-			verify_direct(p, &r, out);
-	} else {
+	const struct qb_verreq *ver = qb_verreq_of(p, symi, &vr) ? &vr : 0;
+	r.name = name;
+	r.ver = ver;
+	if (!p->ext_bind || !qb_ext_hash(p, symi, &r))
+		qb_symreq_init(&r, name, ver);
+	if (!ext || !qb_ext_bind_named(p, symi, &r, out)) {
 		*out = qb_lookup(&r, copy ? p : 0, p->reloc_root);
-		if (qb.verify && !copy && p->definers)
-			verify_scoped(p, symi, name, out);
+		if (ext)
+			qb_ext_chosen(p, symi, &r, out);
 	}
 	if (!out->sym)
 		qb_lfs64_bind(name, out);
@@ -142,9 +109,7 @@ static inline __attribute__((always_inline)) int resolve(struct resolver *rs, si
 bound:
 	if (out->sym && out->dso->runtime && out->dso != p)
 		qb_pin_binding(p, out->dso);
-	if (rs->memo.rec && out->sym && !copy && !rs->retrying)
-		qb_memo_record(&rs->memo, symi, out);
-	if (!copy && !qb.no_symcache) {
+	if (!copy && !qb.env.no_symcache) {
 		rs->key[slot] = symi;
 		rs->val[slot] = *out;
 	}
@@ -287,7 +252,6 @@ static inline __attribute__((always_inline)) int apply(struct dso *p, struct res
 		return 0;
 	}
 	if (kind == RK_IRELATIVE) {
-		rs->irregular = 1;
 		apply_irelative(p, where, addend);
 		return 0;
 	}
@@ -297,20 +261,17 @@ static inline __attribute__((always_inline)) int apply(struct dso *p, struct res
 			qb_error("Error relocating %s: symbol index %zu out of range", p->name, symi);
 		rs->lazy_plt = rs->lazy_ok && kind == RK_PLT && ST_BIND(p->syms[symi].st_info) != STB_WEAK;
 		if (resolve(rs, symi, kind == RK_COPY, &def)) {
-			rs->irregular = 1;
 			if (!rs->retrying)
 				defer(p, info, off, addend);
 			return 1;
 		}
 	}
-	if (kind >= RK_COPY || (def.sym && ST_TYPE(def.sym->st_info) == STT_GNU_IFUNC))
-		rs->irregular = 1;
 	size_t val = def_value(p, &def);
 
 	switch (kind) {
-	case RK_WORD: *where = val + addend; break;
+	case RK_WORD: qb_reloc_store(where, val, addend); break;
 	case RK_GOT:
-	case RK_PLT: *where = val + (rela ? addend : 0); break;
+	case RK_PLT: qb_reloc_store(where, val, rela ? addend : 0); break;
 	case RK_PCWORD: *where = val + addend - (size_t)where; break;
 	case RK_PC32: *(uint32_t *)where = (uint32_t)(val + addend - (size_t)where); break;
 	case RK_ABS32U:
@@ -329,29 +290,22 @@ static inline __attribute__((always_inline)) int apply(struct dso *p, struct res
 	return 0;
 }
 
-static void apply_slow(struct dso *p, void *rs, size_t info, size_t off, size_t addend, int rela)
-{
-	apply(p, rs, info, off, addend, rela);
-}
-
 static void apply_table(struct dso *p, struct resolver *rs, size_t vaddr, size_t size, int rela)
 {
 	if (!vaddr || !size)
 		return;
 	size_t ent = rela ? 3 : 2;
-	const size_t *r = qb_laddr(p, vaddr);
-	if (rs->memo.ent) {
-		qb_memo_relocs(p, &rs->memo, r, size / (ent * sizeof(size_t)), rela, apply_slow, rs);
+	const size_t *r = qb_laddr(p, vaddr), *end = r + size / (ent * sizeof(size_t)) * ent;
+	/* An extension binds what it can, run by run; each relocation it
+	 * leaves is applied here, one by one. */
+	if (rs->run) {
+		while ((r = rs->run->reloc_run(p, r, end, rela)) != end) {
+			apply(p, rs, r[1], r[0], rela ? r[2] : 0, rela);
+			r += ent;
+		}
 		return;
 	}
-	if (rs->fast) {
-		/* scope definers bound beside the loop, unless a memo records
-		 * (it must see every binding) or every binding is reported */
-		qb_fast_relocs(p, r, size / (ent * sizeof(size_t)), rela, apply_slow, rs,
-			p->definers && !rs->memo.rec && !qb_bindings_watched());
-		return;
-	}
-	for (size_t n = size / (ent * sizeof(size_t)); n; n--, r += ent)
+	for (; r != end; r += ent)
 		apply(p, rs, r[1], r[0], rela ? r[2] : 0, rela);
 }
 
@@ -403,20 +357,7 @@ hidden void qb_relocate(struct dso *p, int lazy_ok)
 	struct resolver rs;
 	resolver_init(&rs, p);
 	rs.lazy_ok = lazy_ok;
-	/* a memo replaces both loops, or records what they bind */
-	int memo = qb_memo_begin(p, &rs.memo);
-	/* an image parked at its dlclose, in the same scope at the same
-	 * places: nothing to relocate */
-	if (p->pending && qb_reopen_settle(p, memo == 1 && rs.memo.settle)) {
-		qb_memo_end(p, &rs.memo);
-		return;
-	}
-	rs.fast = qb_fast_prepare(p);
-	if (memo == 1)
-		rs.fast = 0;
-	else if (memo == 2)
-		/* bindings by recorded values cost no more to redo than to read back */
-		rs.memo.readback = rs.fast && !p->values;
+	rs.run = qb_ext_before_reloc(p);
 	int textrel = (p->dyn.have & QB_HAVE_TEXTREL) || (p->dyn.flags & DF_TEXTREL);
 	if (textrel)
 		text_writable(p, 1);
@@ -429,16 +370,7 @@ hidden void qb_relocate(struct dso *p, int lazy_ok)
 	apply_table(p, &rs, p->dyn.jmprel, p->dyn.pltrelsz, p->dyn.pltrel == DT_RELA);
 	if (textrel)
 		text_writable(p, 0);
-	/* what a reload restores instead of relocating: only an object whose
-	 * every binding the memo determines */
-	if (p->runtime && memo && !rs.irregular && !textrel && !p->tls.size)
-		qb_reopen_snapshot(p, rs.memo.serial, rs.memo.objs, rs.memo.nobjs);
-	qb_memo_end(p, &rs.memo);
-	/* An object bound from its memo is one its program loads again and
-	 * again: the table pages go at the next dlclose, without the cost of
-	 * giving them back now. */
-	if (!rs.memo.ent)
-		qb_release_tables(p);
+	qb_ext_relocated(p);
 }
 
 hidden void qb_protect_relro(struct dso *p)

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "ldso.h"
+#include "ext/ext.h"
 #include "pathexp.h"
 #include "elfhash.h"
 #include "libsearch.h"
@@ -89,39 +89,17 @@ static int open_file(const char *path)
 	return openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
 }
 
-/* attempt.fd when the file is the one of a parked image: not opened */
-#define PARKED (-2)
-
 struct attempt {
 	int fd;
-	struct stat st;     /* with PARKED */
 	char path[PATH_MAX];
 	const char *why;    /* why the search stopped early */
 };
-
-/* While images of unloaded libraries are parked (reopen.c), a file is
- * looked at before it is opened: when it is the file of one of them, its
- * identity is all a reload needs, one system call instead of three
- * (open, fstat, close). A file of no parked image is then opened as
- * usual. */
-static int open_or_parked(struct attempt *a, const char *path)
-{
-	if (qb_reopen_parked() && !stat(path, &a->st) && S_ISREG(a->st.st_mode) &&
-	    qb_reopen_have(&a->st))
-		return a->fd = PARKED;
-	return a->fd = open_file(path);
-}
 
 static int try_open(void *ctx, const char *path, enum qb_search_src src)
 {
 	(void)src;
 	struct attempt *a = ctx;
-	open_or_parked(a, path);
-	if (a->fd == PARKED) {
-		if (qb.debug & QB_DBG_LIBS)
-			qb_dbg("  trying file=%s (unloaded image kept)", path);
-		return 1;
-	}
+	a->fd = open_file(path);
 	int err = errno;
 	if (qb.debug & QB_DBG_LIBS)
 		qb_dbg("  trying file=%s%s", path, a->fd >= 0 ? "" : " (not found)");
@@ -140,38 +118,12 @@ static int try_open(void *ctx, const char *path, enum qb_search_src src)
 static int find_file(struct attempt *a, const char *name, struct dso *needed_by)
 {
 	struct qb_search s = {
-		.env_path = qb.env_library_path, .sys_path = system_path(),
+		.env_path = qb.env.library_path, .sys_path = system_path(),
 		.secure = qb.secure, .needed_by = needed_by,
 		.link = chain_link, .try_file = try_open, .ctx = a,
 		.buf = a->path, .bufsz = sizeof a->path,
 	};
 	return qb_search_library(&s, name);
-}
-
-/* Every DT_NEEDED entry is looked for among the loaded objects: compare
- * name hashes, computed once per object, before names. */
-static int same_name(const char *a, uint32_t ah, const char *b, uint32_t bh)
-{
-	return a && ah == bh && !strcmp(a, b);
-}
-
-hidden struct dso *qb_find_loaded(const char *name)
-{
-	uint32_t h = qb_gnu_hash(name);
-	int path = strchr(name, '/') != 0;
-	for (struct dso *p = qb.head; p; p = p->next) {
-		if (!p->names_hashed) {
-			p->shortname_h = p->shortname ? qb_gnu_hash(p->shortname) : 0;
-			p->soname_h = p->soname ? qb_gnu_hash(p->soname) : 0;
-			p->name_h = p->name ? qb_gnu_hash(p->name) : 0;
-			p->names_hashed = 1;
-		}
-		if (same_name(p->shortname, p->shortname_h, name, h) ||
-		    (!path && same_name(p->soname, p->soname_h, name, h)) ||
-		    same_name(p->name, p->name_h, name, h))
-			return p;
-	}
-	return 0;
 }
 
 static char *dup_str(const char *s)
@@ -210,7 +162,7 @@ hidden struct dso *qb_load_library(const char *name, struct dso *needed_by, cons
 		if (n >= sizeof a.path)
 			return 0;
 		memcpy(a.path, name, n + 1);
-		if (open_or_parked(&a, name) < 0 && a.fd != PARKED) {
+		if ((a.fd = open_file(name)) < 0) {
 			*why = strerror(errno);
 			return 0;
 		}
@@ -228,23 +180,19 @@ hidden struct dso *qb_load_library(const char *name, struct dso *needed_by, cons
 		}
 	}
 
-	struct stat st = a.st;
-	if (a.fd != PARKED && fstat(a.fd, &st) < 0) {
+	struct stat st;
+	if (fstat(a.fd, &st) < 0) {
 		close(a.fd);
 		*why = "cannot stat";
 		return 0;
 	}
-	for (p = qb.head; p; p = p->next)
-		if (p->id.dev == (uint64_t)st.st_dev && p->id.ino == (uint64_t)st.st_ino) {
-			if (a.fd >= 0)
-				close(a.fd);
-			return p;
-		}
+	if ((p = qb_find_file(st.st_dev, st.st_ino))) {
+		close(a.fd);
+		return p;
+	}
 
 	p = qb_map_file(a.fd, &st, a.path, 0, why);
-	/* a parked image keeps the file open until it is relocated */
-	if (a.fd >= 0 && (!p || !p->pending))
-		close(a.fd);
+	close(a.fd);
 	if (!p)
 		return 0;
 	p->name = dup_str(a.path);
@@ -278,7 +226,7 @@ static inline __attribute__((always_inline)) void load_needed(void *arg)
 	if (!dep)
 		qb_error("Error loading shared library %s: %s (needed by %s)", name, why, p->name);
 	p->deps[n->k++] = dep;
-	qb_fast_needed(p, (size_t)(n->d - (Dyn *)p->dynv), dep);
+	qb_ext_needed(p, (size_t)(n->d - (Dyn *)p->dynv), dep);
 }
 
 /* The list mode reports every library it cannot load and goes on. */
@@ -325,6 +273,6 @@ hidden void qb_load_preloads(const char *list)
 		if (!p)
 			dprintf(2, "%s: cannot preload %s: %s: ignored\n", QB_LDSO_NAME, name, why);
 		else
-			p->interposer = 1;
+			p->preloaded = 1;
 	}
 }

@@ -5,18 +5,20 @@
  * no longer secure, the caller's LD_PRELOAD. */
 #include <string.h>
 #include "secureenv.h"
+#include "switches.h"
+
+#define SW_NAME(name, f, kind, help) name,
 
 /* glibc 2.36's list (sysdeps/generic/unsecvars.h, plus GLIBC_TUNABLES and
- * MALLOC_CHECK_, which its tunables handle), then quickbind's own
- * switches; every MALLOC_ variable goes too. */
+ * MALLOC_CHECK_, which its tunables handle), then every variable of the
+ * loader's switch table; every MALLOC_ variable goes too. */
 static const char *const unsafe[] = {
 	"GCONV_PATH", "GETCONF_DIR", "GLIBC_TUNABLES", "HOSTALIASES",
 	"LD_AUDIT", "LD_DEBUG", "LD_DEBUG_OUTPUT", "LD_DYNAMIC_WEAK",
 	"LD_HWCAP_MASK", "LD_LIBRARY_PATH", "LD_ORIGIN_PATH", "LD_PRELOAD",
 	"LD_PROFILE", "LD_SHOW_AUXV", "LOCALDOMAIN", "LOCPATH", "NIS_PATH",
 	"NLSPATH", "RESOLV_HOST_CONF", "RES_OPTIONS", "TMPDIR", "TZDIR",
-	"LD_BIND_NOW", "LD_NODIRECT", "LD_NOHASHVALS", "LD_NOSYMCACHE",
-	"LD_NOHINTS", "LD_DIRECT_VERIFY", "LD_GLOBALTAB", "LD_NOBINDMEMO", "LD_NOREOPEN",
+	QB_SWITCHES(SW_NAME)
 };
 
 static int is_unsafe(const char *var)

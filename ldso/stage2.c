@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "ldso.h"
+#include "ext/ext.h"
 #include "secureenv.h"
 
 extern const unsigned char __ehdr_start[] hidden;
@@ -40,7 +40,6 @@ static void setup_ldso(const char *name)
 	p->dynv = (size_t *)_DYNAMIC;
 	p->phdr = (Phdr *)(p->base + eh->e_phoff);
 	p->phnum = eh->e_phnum;
-	p->phentsize = eh->e_phentsize;
 	p->is_ldso = 1;
 	p->relocated = 0;
 	p->name = (char *)name;
@@ -126,7 +125,6 @@ static void setup_kernel_main(size_t *aux, char *argv0)
 	p->base = (unsigned char *)bias;  /* PT_PHDR gives it too, and agrees */
 	p->phdr = (Phdr *)aux[AT_PHDR];
 	p->phnum = aux[AT_PHNUM];
-	p->phentsize = aux[AT_PHENT];
 	size_t dyn = 0;
 	for (size_t i = 0; i < p->phnum; i++) {
 		Phdr *ph = &p->phdr[i];
@@ -176,13 +174,32 @@ static const char *interp_of(const struct dso *m)
 	return 0;
 }
 
+#define SW_HELP(name, f, kind, help) "  " name "\t" help "\n"
+
 static _Noreturn void usage(const char *self, int status)
 {
-	dprintf(status ? 2 : 1,
+	int fd = status ? 2 : 1;
+	dprintf(fd,
 		"quickbind dynamic linker (" QB_ARCH_NAME ")\n"
 		"Usage: %s [--list] [--library-path PATH] [--preload LIBS] [--argv0 NAME] [--] PROGRAM [ARGS...]\n"
 		"       %s --help | --version\n", self, self);
+	if (!status)
+		dprintf(fd, "Environment (ignored, and removed, in secure mode):\n%s",
+			QB_SWITCHES(SW_HELP));
 	_exit(status);
+}
+
+/* The LD_ variables of the switch table (switches.h). */
+#define SW_READ_STR(f, v) qb.env.f = v
+#define SW_READ_FLAG(f, v) qb.env.f = !!(v)
+#define SW_READ(name, f, kind, help) SW_READ_##kind(f, getenv_early(envp, name));
+
+static void read_switches(char **envp)
+{
+	QB_SWITCHES(SW_READ)
+	qb.unload = qb.env.dlclose && !strcmp(qb.env.dlclose, "unload");
+	if (qb.env.debug)
+		qb_debug_setup(qb.env.debug, qb.env.debug_output);
 }
 
 /* Run as a command: parse options, map the program ourselves, rewrite
@@ -205,8 +222,8 @@ static size_t *invoked_directly(size_t *sp, size_t *aux, size_t *auxv, int *list
 		else if (!strcmp(o, "--version")) {
 			dprintf(1, "quickbind " QB_VERSION " (" QB_ARCH_NAME "), musl " QB_MUSL_VERSION " base\n");
 			_exit(0);
-		} else if (!strcmp(o, "--library-path") && i + 1 < argc) qb.env_library_path = argv[++i];
-		else if (!strcmp(o, "--preload") && i + 1 < argc) qb.env_preload = argv[++i];
+		} else if (!strcmp(o, "--library-path") && i + 1 < argc) qb.env.library_path = argv[++i];
+		else if (!strcmp(o, "--preload") && i + 1 < argc) qb.env.preload = argv[++i];
 		else if (!strcmp(o, "--argv0") && i + 1 < argc) argv0 = argv[++i];
 		else {
 			dprintf(2, "%s: unknown or incomplete option '%s'\n", self, o);
@@ -331,18 +348,7 @@ hidden struct qb_entry qb_stage2(size_t *sp)
 		argv = (char **)(sp + 1);
 		__environ = envp = argv + argc + 1;
 	} else {
-		qb.env_library_path = getenv_early(envp, "LD_LIBRARY_PATH");
-		qb.env_preload = getenv_early(envp, "LD_PRELOAD");
-		qb.no_direct = !!getenv_early(envp, "LD_NODIRECT");
-		qb.no_hashvals = !!getenv_early(envp, "LD_NOHASHVALS");
-		qb.no_symcache = !!getenv_early(envp, "LD_NOSYMCACHE");
-		qb.no_hints = !!getenv_early(envp, "LD_NOHINTS");
-		qb.verify = !!getenv_early(envp, "LD_DIRECT_VERIFY");
-		qb.no_memo = !!getenv_early(envp, "LD_NOBINDMEMO");
-		qb.no_reopen = !!getenv_early(envp, "LD_NOREOPEN");
-		const char *dbg = getenv_early(envp, "LD_DEBUG");
-		if (dbg)
-			qb_debug_setup(dbg, getenv_early(envp, "LD_DEBUG_OUTPUT"));
+		read_switches(envp);
 	}
 
 	int list = 0;
@@ -364,15 +370,14 @@ hidden struct qb_entry qb_stage2(size_t *sp)
 	qb_dso_append(m);
 	qb_tls_register(m);
 
-	if (qb.env_preload)
-		qb_load_preloads(qb.env_preload);
+	if (qb.env.preload)
+		qb_load_preloads(qb.env.preload);
 	qb_load_deps(m);
 	if (!qb.ldso->prev && qb.tail != qb.ldso)
 		qb_dso_append(qb.ldso);
 	for (struct dso *p = qb.head; p; p = p->next)
 		p->global = 1;
-	m->interposer = 1;
-	qb_interposers_sync();
+	qb_ext_scope_changed();
 	qb.adds = qb.ndso;
 	if (list)
 		list_objects(invoked_as);

@@ -11,7 +11,7 @@
  * qb_txn_abort undoes all of it in one place; qb_forget_object is the one
  * way an object leaves the loader, used by that undo and by dlclose. */
 #include <sys/mman.h>
-#include "ldso.h"
+#include "ext/ext.h"
 
 enum { UNDO_BYTE, UNDO_WORD };
 
@@ -93,7 +93,7 @@ hidden void qb_txn_abort(struct qb_txn *t)
 	while (qb.tail != t->old_tail && !qb.tail->is_ldso && !qb.tail->is_main)
 		qb_forget_object(qb.tail);
 	qb_unmap_flush();
-	qb_interposers_sync();
+	qb_ext_scope_changed();
 }
 
 /* Memory the loader allocates on behalf of p (TLS descriptor arguments)
@@ -149,13 +149,12 @@ static void unmap_later(unsigned char *start, size_t len)
 static void free_dso(struct dso *p)
 {
 	qb_forget_lazy(p);
-	qb_memo_unload(p, 1);
+	qb_ext_released(p);
 	for (void **m = p->owned, **next; m; m = next) {
 		next = m[0];
 		__libc_free(m);
 	}
-	/* parked for a reload, or gone */
-	if (!qb_reopen_park(p) && p->map)
+	if (p->map)
 		unmap_later(p->map, p->map_len);
 	if (p->phdr && !(p->map && (unsigned char *)p->phdr >= p->map &&
 	    (unsigned char *)p->phdr < p->map + p->map_len))
@@ -164,7 +163,6 @@ static void free_dso(struct dso *p)
 	__libc_free(p->scope);
 	__libc_free(p->vdefs);
 	__libc_free(p->vreqs);
-	__libc_free(p->by_dynidx);
 	__libc_free(p->name);
 	__libc_free((void *)p->shortname);
 	qb_dso_free(p);
@@ -176,6 +174,7 @@ hidden void qb_forget_object(struct dso *p)
 {
 	p->unloading = 1;
 	qb_run_fini(p);
+	qb_index_remove(p);
 	if (p->prev)
 		p->prev->next = p->next;
 	if (p->next)
@@ -184,17 +183,12 @@ hidden void qb_forget_object(struct dso *p)
 		qb.tail = p->prev;
 	qb.ndso--;
 	p->global = 0;
-	qb_interposers_sync();
+	qb_ext_scope_changed();
 	for (struct dso *q = qb.head; q; q = q->next) {
 		/* Objects relocated in p's scope outlive it: RTLD_NEXT and
 		 * later lookups from them must not reach it. */
 		if (q->reloc_root == p)
 			q->reloc_root = q;
-		/* A module's parent, found once, is looked for again. */
-		if (q->parent == p) {
-			q->parent = 0;
-			q->parent_done = 0;
-		}
 		/* The search chain of q's dependencies skips p. */
 		if (q->needed_by == p)
 			q->needed_by = p->needed_by;

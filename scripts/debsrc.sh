@@ -31,6 +31,10 @@ found && exit 0
 
 command -v dpkg-source >/dev/null || { echo "debsrc.sh: dpkg-source missing (package dpkg-dev; run scripts/deps.sh)" >&2; exit 1; }
 mkdir -p "$apt_dir/lists/partial" "$src_dir"
+# One fetch at a time: parallel builds ask for sources side by side.
+exec 8>"$apt_dir/.lock"
+flock 8
+found && exit 0
 list=$apt_dir/sources.list
 echo "deb-src http://deb.debian.org/debian $suite main" > "$list"
 set -- -o Dir::Etc::SourceList="$list" -o Dir::Etc::SourceParts=/dev/null \

@@ -26,15 +26,16 @@ FUZZ_ASAN := -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_LDSO_SAN := -fno-sanitize=alignment,pointer-overflow
 # The loader's files this target needs, and all of common/ it uses (make
 # check builds the targets, so a renamed or split file shows up there).
-FUZZ_LDSO_SRCS := ldso/map.c ldso/dso.c ldso/version.c ldso/fastpath.c ldso/globaltab.c \
-	ldso/lookup.c $(filter common/%,$(LDSO_SRCS))
+FUZZ_LDSO_SRCS := ldso/map.c ldso/dso.c ldso/version.c ldso/lookup.c ldso/objindex.c \
+	$(filter-out ldso/ext/none.c,$(wildcard ldso/ext/*.c)) $(filter common/%,$(LDSO_SRCS))
 FUZZ_LO_SRCS := $(filter-out %/main.c,$(LINKOPT_SRCS))
 FUZZ_TARGETS := linkopt loader-x86_64 loader-i386
 
 fz_flags_linkopt := $(FUZZ_ASAN) -Icommon -Itools/linkopt -DFUZZ_SYSROOT='"$(abspath $(FZ)/sysroot)"'
-fz_flags_loader-x86_64 := $(FUZZ_ASAN) $(FUZZ_LDSO_SAN) $(MUSL_FACTS_x86_64) -Ildso -Icommon -Iarch/x86_64
+fz_flags_loader-x86_64 := $(FUZZ_ASAN) $(FUZZ_LDSO_SAN) $(MUSL_FACTS_x86_64) -Ildso -Ildso/ext -Icommon \
+	-Iarch/x86_64 -DQB_NO_ARCH_LOOPS
 fz_flags_loader-i386 := --target=i686-linux-gnu -fsanitize=undefined -fno-sanitize-recover=all \
-	$(FUZZ_LDSO_SAN) $(MUSL_FACTS_i386) -Ildso -Icommon -Iarch/i386
+	$(FUZZ_LDSO_SAN) $(MUSL_FACTS_i386) -Ildso -Ildso/ext -Icommon -Iarch/i386 -DQB_NO_ARCH_LOOPS
 fz_srcs_linkopt := $(FUZZ_LO_SRCS)
 fz_srcs_loader-x86_64 := $(FUZZ_LDSO_SRCS)
 fz_srcs_loader-i386 := $(FUZZ_LDSO_SRCS)

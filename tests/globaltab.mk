@@ -1,4 +1,4 @@
-# The global table (ldso/globaltab.c, issue 15): one fixture per
+# The global table (ldso/ext/globaltab.c, issue 15): one fixture per
 # architecture whose start-up scope has an LD_PRELOAD interposer, weak
 # and strong definitions of one name in two libraries, a library with
 # only DT_HASH (probed the standard way at its place in the order), one

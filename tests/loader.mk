@@ -253,6 +253,18 @@ $(call qbt_layout,$(1),layout/glibc/,glibc)
 $(call qbt_exe,$(1),layout/prog,layout/main.c)
 $(call qbt_glibc_exe,$(1),layout/glibc/prog,layout/main.c)
 
+# ------------------------------------------------- dlclose keeps objects --
+# A plugin's pthread key destructor and signal handler, called after its
+# dlclose while other modules come and go: musl's loader is the reference,
+# for the default dlclose and for LD_DLCLOSE=unload.
+$(call qbt_lib,$(1),keep/libkplugin.so,keep/plugin.c)
+$(call qbt_lib,$(1),keep/libksigplugin.so,keep/sigplugin.c)
+$(call qbt_lib,$(1),keep/libkother0.so,keep/other.c)
+$(call qbt_lib,$(1),keep/libkother1.so,keep/other.c)
+$(call qbt_lib,$(1),keep/libkother2.so,keep/other.c)
+$(call qbt_exe,$(1),keep/host,keep/host.c,,-pthread)
+$(call qbt_exe,$(1),keep/sighost,keep/sighost.c)
+
 # ------------------------------------------------------- libc-heavy program --
 $(call qbt_exe,$(1),stdio/prog,stdio/main.c)
 

@@ -28,6 +28,7 @@ MX_RPATH := -Wl$(mx_c)-rpath$(mx_c)'$$$$ORIGIN' -Wl$(mx_c)-z$(mx_c)notext
 # $(call mx_obj,ARCH,FAM,ROLE,PFX,MODEL,OUT): OUT.o from the four sources
 define mx_obj
 $(6).o: $(MX_$(1))/gen/$(2)-$(3).cells $(MX_DEPS)
+	@mkdir -p $$(@D)
 	@echo "CC[$(1) matrix] $$@"
 	$(Q)g=$(MX_$(1))/gen/$(2)-$(3) && cc="$(MX_CC_$(1)) $(MX_CFLAGS) -DPFX=$(4)" && \
 		$$$$cc $(5) -c -o $(6).s.o $$$$g.S && $$$$cc -fPIC -c -o $(6).p.o $$$${g}_p.c && \
@@ -67,6 +68,7 @@ $(MX_$(1))/$(2)/$(r).$(w): $(MX_SRC)/main.c $(MX_$(1))/$(2)/$(r).o $(MX_$(1))/$(
 		-o $$@ $$< $(MX_$(1))/$(2)/$(r).o $(if $(filter pie,$(r)),$(MX_LDX_$(2))) \
 		-L$(MX_$(1))/$(2) -lmxn -lmxt -lmxi -pthread $(MX_RPATH))
 $(MX_$(1))/$(2)/$(r).expected: $(MX_SRC)/expect.sh $(MX_$(1))/gen/$(2)-$(r).cells $(MX_$(1))/gen/$(2)-lib.cells
+	@mkdir -p $$(@D)
 	$(Q)sh $(MX_SRC)/expect.sh $(r) $(MX_$(1))/gen/$(2)-$(r).cells $(MX_$(1))/gen/$(2)-lib.cells > $$@)
 MX_FIX_$(1) += $(foreach r,pie exe,$(MX_$(1))/$(2)/$(r).musl $(MX_$(1))/$(2)/$(r).qb $(MX_$(1))/$(2)/$(r).expected) \
 	$(foreach p,n l g,$(MX_$(1))/$(2)/libmx$(p).so)

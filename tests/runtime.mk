@@ -70,21 +70,6 @@ $(eval $(call qbr_lib,$(QBR)/libqrsibb.so,$(QBR_SRC)/sibb.c))
 $(eval $(call qbr_lib,$(QBR)/libqrsibroot.so,$(QBR_SRC)/sibroot.c,$(QBR)/libqrsiba.so $(QBR)/libqrsibb.so,-L$(QBR) -lqrsiba -lqrsibb))
 $(eval $(call qbr_lib,$(QBR)/libqrgdb.so,$(QBR_SRC)/gdblib.c))
 $(eval $(call qbr_lib,$(QBR)/libqrpre.so,$(QBR_SRC)/pre.c))
-# The binding memo (test_runtime_memo): libqmuser.so finds libqmdep.so
-# beside itself, in the private directory `memo` copies them to.
-$(eval $(call qbr_lib,$(QBR)/libqmdep.so,$(QBR_SRC)/memodep.c))
-$(eval $(call qbr_lib,$(QBR)/libqmdep2.so,$(QBR_SRC)/memodep.c,,-DV2))
-$(eval $(call qbr_lib,$(QBR)/libqmuser.so,$(QBR_SRC)/memouser.c,$(QBR)/libqmdep.so,-L$(QBR) -lqmdep -Wl$(qbr_comma)--enable-new-dtags$(qbr_comma)-rpath$(qbr_comma)'$$$$ORIGIN'))
-$(eval $(call qbr_lib,$(QBR)/libqmuser2.so,$(QBR_SRC)/memouser.c,$(QBR)/libqmdep.so,-DV2 -L$(QBR) -lqmdep -Wl$(qbr_comma)--enable-new-dtags$(qbr_comma)-rpath$(qbr_comma)'$$$$ORIGIN'))
-$(eval $(call qbr_lib,$(QBR)/libqmglob.so,$(QBR_SRC)/memoglob.c))
-$(eval $(call qbr_lib,$(QBR)/libqmpre.so,$(QBR_SRC)/memopre.c))
-$(eval $(call qbr_exe,$(QBR)/memo,$(QBR_SRC)/memo.c,,))
-# The reopen cache (test_runtime_reopen): libqrfresh.so loaded again and
-# again from the fixture directory, libqrfreshglob.so in between.
-$(eval $(call qbr_lib,$(QBR)/libqrfresh.so,$(QBR_SRC)/fresh.c,$(QBR)/libqrdep.so,-L$(QBR) -lqrdep))
-$(eval $(call qbr_lib,$(QBR)/libqrfreshglob.so,$(QBR_SRC)/freshglob.c))
-$(eval $(call qbr_exe,$(QBR)/reopen,$(QBR_SRC)/reopen.c,,))
-
 $(eval $(call qbr_exe,$(QBR)/rt,$(QBR_SRC)/rt.c,,-rdynamic -pthread))
 $(eval $(call qbr_exe,$(QBR)/thr,$(QBR_SRC)/thr.c,,-pthread))
 $(eval $(call qbr_exe,$(QBR)/next,$(QBR_SRC)/next.c,$(QBR)/libqrwrap.so $(QBR)/libqrtarget.so,-L$(QBR) -lqrwrap -lqrtarget))
@@ -109,7 +94,7 @@ $(eval $(call qbr_lib,$(QBR_SEC)/good/libqrsec.so,$(QBR_SRC)/sec.c,,-DSEC_WHICH=
 $(eval $(call qbr_exe,$(QBR_SEC)/secorig,$(QBR_SRC)/secorig.c,$(QBR_SEC)/good/libqrsec.so,-L$(QBR_SEC)/good -lqrsec -Wl$(qbr_comma)--enable-new-dtags$(qbr_comma)-rpath$(qbr_comma)'$$$$ORIGIN/lib:$(abspath $(QBR_SEC))/good'))
 
 # ------------------------------------------------------- the test programs --
-QBR_SUITES := dl threads tools secure unload memo reopen
+QBR_SUITES := dl threads tools secure unload
 QBR_BINS := $(QBR_SUITES:%=$(B)/tests/test_runtime_%)
 # test_runtime_unload waits for a loader fix (ldso/reloc.c pinning).
 QBR_CHECKED := $(QBR_BINS)

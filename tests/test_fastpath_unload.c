@@ -1,6 +1,6 @@
 /* dlopen as a transaction and dlclose: what a dlopen changed is undone
  * when it fails or its object is unloaded, and what the program still
- * uses is not unloaded (the README's "dlclose unloads"). Compiled once per architecture (see fpcommon.h);
+ * uses is not unloaded (LD_DLCLOSE=unload, the README.s unloading). Compiled once per architecture (see fpcommon.h);
  * fixtures in tests/fastpath/unload/. */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -8,6 +8,10 @@
 #include <string.h>
 
 #include "fpcommon.h"
+#include "lib/run.h"
+
+/* unloading is what these tests check */
+QBT_UNLOAD_MODE
 
 #define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
 

@@ -159,28 +159,29 @@ static long phoff_of(const char *file)
 	return v;
 }
 
+/* A plugin's pthread key destructor and signal handler run after its
+ * dlclose (../shared/repro/parity/03): the plugin must still be there, by
+ * default as under musl, and with LD_DLCLOSE=unload because the loader
+ * sees the registration (key destructor) or asks the kernel (handler). */
+Test(LT_SUITE(loader), dlclose_keeps_what_a_key_destructor_or_handler_needs)
+{
+	EXPECT_SAME(.dir = "keep", .prog = "host");
+	EXPECT_SAME(.dir = "keep", .prog = "sighost");
+	EXPECT_SAME(.dir = "keep", .prog = "host", .env = ARGS("LD_DLCLOSE=unload"));
+	EXPECT_SAME(.dir = "keep", .prog = "sighost", .env = ARGS("LD_DLCLOSE=unload"));
+}
+
 /* One library laid out four ways (tests/loader.mk, layout): data, bss
  * and constructor fresh at each of two loads, every segment mapped with
  * its header's protections, the gaps between segments inaccessible, and
- * the library and its dependency gone after dlclose (LD_NOREOPEN=1: the
- * reopen cache would keep them). glibc, which unloads at dlclose as
- * quickbind does, is the reference. */
+ * the library and its dependency gone after dlclose (LD_DLCLOSE=unload).
+ * glibc, which unloads at dlclose, is the reference. */
 Test(LT_SUITE(loader), segment_layouts_loaded_and_unloaded)
 {
 	cr_assert_gt(phoff_of("layout/phmove/liblay.so"), 1024,
 		"phmove/liblay.so must keep its program headers out of the first read");
-	EXPECT_SAME(.dir = "layout", .prog = "prog", .ref = LT_REF_GLIBC, .env = ARGS("LD_NOREOPEN=1"),
+	EXPECT_SAME(.dir = "layout", .prog = "prog", .ref = LT_REF_GLIBC, .env = ARGS("LD_DLCLOSE=unload"),
 		    .args = ARGS("./plain/liblay.so", "./gap/liblay.so", "./gap4k/liblay.so",
-				 "./phmove/liblay.so"));
-}
-
-/* The same with the reopen cache: the second load of each takes the
- * image the first left, and finds data, bss, constructor and every
- * segment's protections as a fresh load gives them. */
-Test(LT_SUITE(loader), segment_layouts_reloaded_from_kept_images)
-{
-	EXPECT_SAME(.dir = "layout", .prog = "prog", .ref = LT_REF_GLIBC,
-		    .args = ARGS("-k", "./plain/liblay.so", "./gap/liblay.so", "./gap4k/liblay.so",
 				 "./phmove/liblay.so"));
 }
 

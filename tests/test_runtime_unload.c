@@ -4,6 +4,10 @@
  * only from objects that depend on it must not be pinned (the rule is
  * qb_pin_binding in ldso/dlopen.c). */
 #include "runtime/check.h"
+#include "lib/run.h"
+
+/* unloading is what these tests check */
+QBT_UNLOAD_MODE
 
 /* A dependency whose own handle was closed goes with the last object
  * that needs it. */

@@ -5,7 +5,7 @@
 #define QB_CONSTS_H
 #define QB_STACK_ALIGN 16
 #define QB_WORD_SIZE 4
-/* struct qb_fast_tgt (ldso/fastpath.h): padded to 32 bytes, the
+/* struct qb_fast_tgt (ldso/ext/fast.h): padded to 32 bytes, the
  * assembly scales an index by a shift */
 #define QB_FT_CHAIN 0
 #define QB_FT_SYMS 4
@@ -16,7 +16,7 @@
 #define QB_FT_IP1 24
 #define QB_FT_SIZE 32
 #define QB_FT_SHIFT 5
-/* struct qb_hint_state (ldso/fastpath.h) */
+/* struct qb_hint_state (ldso/ext/fast.h) */
 #define QB_HS_END 0
 #define QB_HS_LO 4
 #define QB_HS_SPAN 8

@@ -1,6 +1,6 @@
 ; The common case of the hinted relocation loop on i386, for REL tables:
-; ldso/hintloop.c's fast_run without statistics, symbol cache or bloom
-; filter, making the same checks of each relocation (fastpath.h).
+; ldso/ext/hintloop.c's fast_run without statistics, symbol cache or bloom
+; filter, making the same checks of each relocation (ldso/ext/fast.h).
 ; Written here because what is left per relocation is a few dozen
 ; instructions, and with seven registers the compiler's code spent as
 ; many again on moving values between registers and the stack.

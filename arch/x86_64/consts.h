@@ -5,7 +5,7 @@
 #define QB_CONSTS_H
 #define QB_STACK_ALIGN 16
 #define QB_WORD_SIZE 8
-/* struct qb_fast_tgt (ldso/fastpath.h): 40 bytes, the assembly
+/* struct qb_fast_tgt (ldso/ext/fast.h): 40 bytes, the assembly
  * scales an index by 5 * 8 */
 #define QB_FT_CHAIN 0
 #define QB_FT_SYMS 8
@@ -15,7 +15,7 @@
 #define QB_FT_IP0 32
 #define QB_FT_IP1 36
 #define QB_FT_SIZE 40
-/* struct qb_hint_state (ldso/fastpath.h) */
+/* struct qb_hint_state (ldso/ext/fast.h) */
 #define QB_HS_END 0
 #define QB_HS_LO 8
 #define QB_HS_SPAN 16

@@ -1,6 +1,6 @@
 ; The common case of the hinted relocation loop on x86_64, for RELA
-; tables: ldso/hintloop.c's fast_run without statistics, symbol cache or
-; bloom filter, making the same checks of each relocation (fastpath.h).
+; tables: ldso/ext/hintloop.c's fast_run without statistics, symbol cache or
+; bloom filter, making the same checks of each relocation (ldso/ext/fast.h).
 ; Written here because what is left per relocation is a few dozen
 ; instructions, and the compiler's register allocation added a third.
 ;

@@ -18,8 +18,8 @@ else
 	out=$cache/build/image-x86_64
 fi
 mkdir -p "$out"
-# One caller builds at a time (make -j starts several image targets at
-# once); the others wait, then find the parts done.
+# One build at a time: make -j runs the image fixtures side by side, and
+# both would fetch and build into the same cache directories.
 exec 9>"$out/.lock"
 flock 9
 # A change to this recipe or to the module source rebuilds everything.

@@ -1,6 +1,6 @@
 /* libFuzzer target: the loader's own checks of an object, built for the
- * host from ldso/'s sources (map.c, dso.c, version.c, common/elfview.c,
- * fastpath.c, lookup.c), for the ELF class of the arch/ headers it is
+ * host from the core's sources (map.c, dso.c, version.c, lookup.c,
+ * common/elfview.c) and its extensions (ldso/ext/), for the ELF class of the arch/ headers it is
  * compiled with. Each input is a file the loader is asked to map, exactly
  * as qb_map_file maps a library; an object it accepts is then searched for
  * every symbol it defines, which walks the hash tables, chains, bloom
@@ -22,17 +22,9 @@ void *__libc_calloc(size_t n, size_t m) { return calloc(n, m); }
 void *__libc_realloc(void *p, size_t n) { return realloc(p, n); }
 void __libc_free(void *p) { free(p); }
 void qb_dbg(const char *fmt, ...) { (void)fmt; }
-/* reached only from what this target never calls (the interposer list) */
+/* what the core reports and how it fails, outside the loader */
 void qb_error(const char *fmt, ...) { (void)fmt; abort(); }
 void qb_fatal(const char *fmt, ...) { (void)fmt; abort(); }
-/* no dlclose here, so no binding memo kept: each file is decoded afresh */
-int qb_memo_hashes(struct dso *p) { (void)p; return 0; }
-void qb_memo_prefault(struct dso *p) { (void)p; }
-/* nor a parked image */
-struct qb_image *qb_reopen_take(const struct stat *st) { (void)st; return 0; }
-void qb_reopen_adopt(struct dso *p, struct qb_image *m, int fd) { (void)p; (void)m; (void)fd; }
-void qb_reopen_drop(struct dso *p) { (void)p; }
-void qb_reopen_discard(struct qb_image *m) { (void)m; }
 
 static int fd = -1, exec_ok;
 static char *names;  /* one page, then an inaccessible one */

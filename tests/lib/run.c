@@ -207,9 +207,13 @@ static int in_list(char *const *list, const char *kv)
 	return 0;
 }
 
+/* The harness's LD_DLCLOSE reaches every program it runs: a suite of
+ * unloading tests sets it once (qbt_unload_mode) for all its runs. */
+static char dlclose_env[64];
+
 char **env_build(char *const *base, char *const *extra)
 {
-	size_t n = 0;
+	size_t n = 1;
 	for (char *const *p = base; p && *p; p++)
 		n++;
 	for (char *const *p = extra; p && *p; p++)
@@ -218,6 +222,11 @@ char **env_build(char *const *base, char *const *extra)
 	if (!env)
 		return NULL;
 	size_t k = 0;
+	const char *dl = getenv("LD_DLCLOSE");
+	if (dl && base == run_base_env && !in_list(extra, "LD_DLCLOSE=")) {
+		snprintf(dlclose_env, sizeof dlclose_env, "LD_DLCLOSE=%s", dl);
+		env[k++] = strdup(dlclose_env);
+	}
 	for (char *const *p = base; p && *p; p++)
 		if (!in_list(extra, *p))
 			env[k++] = strdup(*p);

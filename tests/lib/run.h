@@ -4,6 +4,7 @@
 #define QB_TESTS_LIB_RUN_H
 
 #include <stddef.h>
+#include <stdlib.h>
 
 struct run_result {
 	int exited;        /* 1: ended with _exit/exit, exit_code is valid */
@@ -50,6 +51,15 @@ void env_free(char **env);
  * run sees the same input whatever the environment of `make check` is:
  * PATH=/usr/bin:/bin and LC_ALL=C. */
 extern char *const run_base_env[];
+
+/* A test binary whose programs all run with glibc's dlclose (the loader's
+ * LD_DLCLOSE=unload; musl's, the default, never unloads): put this at file
+ * scope once; env_build passes the harness's LD_DLCLOSE on. */
+#define QBT_UNLOAD_MODE \
+	__attribute__((constructor)) static void qbt_unload_mode(void) \
+	{ \
+		setenv("LD_DLCLOSE", "unload", 1); \
+	}
 
 /* Non-zero when i386 programs run under qemu-user through binfmt_misc
  * (scripts/i386-exec.sh registers it where the kernel cannot run them):

@@ -1,17 +1,16 @@
 /* The fast paths fed by linkopt's tables: direct binding through
- * DT_SYMINFO, precomputed name hashes, and the interposer check that keeps
- * direct binding correct. Every table is validated once, when its object
- * is loaded; an invalid one is ignored (with an LD_DEBUG note), never
+ * DT_SYMINFO, precomputed name hashes, definition hints, scope definers,
+ * and the interposer check that keeps direct binding correct; the "fast"
+ * extension (ext.h). Every table is validated once, when its object is
+ * loaded; an invalid one is ignored (with an LD_DEBUG note), never
  * trusted. */
-#define _GNU_SOURCE
 #include <string.h>
-#include <unistd.h>
-#include <sys/mman.h>
-#include <sys/syscall.h>
-#include <sys/uio.h>
-#include "fastpath.h"
+#include "fast.h"
 #include "globaltab.h"
 #include "elfhash.h"
+
+hidden struct qb_fast_global qb_fg;
+hidden struct qb_fast_stats qb_fs;
 
 static void note(struct dso *p, const char *what)
 {
@@ -82,7 +81,7 @@ static void seal_table_segment(struct dso *p, const Phdr *seg)
 	p->nwr = (unsigned char)k;
 }
 
-hidden void qb_fast_setup(struct dso *p)
+static void fast_decoded(struct dso *p)
 {
 	const struct qb_dyninfo *d = &p->dyn;
 	if (d->qb_table) {
@@ -90,47 +89,50 @@ hidden void qb_fast_setup(struct dso *p)
 		if (qb_in_image(p, d->qb_table, d->qb_tablesz) &&
 		    qb_table_valid(tab, d->qb_tablesz, (uint32_t)p->nsyms)) {
 			if (!(d->have & QB_HAVE_TEXTREL) && !(d->flags & DF_TEXTREL))
-				p->tabseg = table_segment(p);
-			if (!qb.no_hashvals) {
-				p->pre_gnu = qb_table_gnu(tab);
-				p->pre_sysv = qb_table_sysv(tab);
+				FX(p)->tabseg = table_segment(p);
+			if (!qb.env.no_hashvals) {
+				FX(p)->pre_gnu = qb_table_gnu(tab);
+				FX(p)->pre_sysv = qb_table_sysv(tab);
 			}
-			p->self_id = qb_table_self_id(tab);
-			p->std_known = (unsigned char)qb_table_std_relocs(tab, &p->std_relocs);
+			FX(p)->self_id = qb_table_self_id(tab);
+			FX(p)->std_known = (unsigned char)qb_table_std_relocs(tab, &FX(p)->std_relocs);
 			/* linkopt says none of its definitions is no-direct:
 			 * its DT_SYMINFO need not be read to know */
 			if (((const struct qb_table_hdr *)tab)->flags & QB_TF_NOEXTNONE)
-				p->noext_known = 1;
+				FX(p)->noext_known = 1;
 			/* the identities also name a module's parent */
-			if (!qb.no_direct)
-				p->needed_ids = qb_table_needed(tab, &p->nneeded_ids);
-			if (!qb.no_direct && !qb.no_hints) {
-				p->hints = qb_table_hints(tab);
-				p->values = qb_table_values(tab);
-				if (p->pre_gnu)
-					p->definers = qb_table_definers(tab);
+			if (!qb.env.no_direct)
+				FX(p)->needed_ids = qb_table_needed(tab, &FX(p)->nneeded_ids);
+			if (!qb.env.no_direct && !qb.env.no_hints) {
+				FX(p)->hints = qb_table_hints(tab);
+				FX(p)->values = qb_table_values(tab);
+				if (FX(p)->pre_gnu)
+					FX(p)->definers = qb_table_definers(tab);
 			}
 		} else {
 			note(p, "the quickbind table");
 		}
 	}
-	if (d->syminfo && !qb.no_direct) {
+	if (d->syminfo && !qb.env.no_direct) {
 		if (d->syminent == sizeof(Syminfo) && d->syminsz / sizeof(Syminfo) >= p->nsyms &&
 		    qb_in_image(p, d->syminfo, p->nsyms * sizeof(Syminfo)))
-			p->syminfo = qb_laddr(p, d->syminfo);
+			FX(p)->syminfo = qb_laddr(p, d->syminfo);
 		else
 			note(p, "DT_SYMINFO");
 	}
 	if (d->flags_1 & DF_1_INTERPOSE)
-		p->interposer = 1;
+		FX(p)->interposer = 1;
+	p->sym_sysv = FX(p)->pre_sysv;
+	/* the binding hooks have something to do for p */
+	p->ext_bind = FX(p)->syminfo || FX(p)->pre_gnu;
 }
 
 static void bloom_add(uint32_t h)
 {
-	size_t b1 = qb_ibloom_bit(h, QB_IBLOOM_K1, qb.ibloom_mask);
-	size_t b2 = qb_ibloom_bit(h, QB_IBLOOM_K2, qb.ibloom_mask);
-	qb.ibloom[b1 / QB_BLOOM_BITS] |= (size_t)1 << (b1 % QB_BLOOM_BITS);
-	qb.ibloom[b2 / QB_BLOOM_BITS] |= (size_t)1 << (b2 % QB_BLOOM_BITS);
+	size_t b1 = qb_ibloom_bit(h, QB_IBLOOM_K1, qb_fg.ibloom_mask);
+	size_t b2 = qb_ibloom_bit(h, QB_IBLOOM_K2, qb_fg.ibloom_mask);
+	qb_fg.ibloom[b1 / QB_BLOOM_BITS] |= (size_t)1 << (b1 % QB_BLOOM_BITS);
+	qb_fg.ibloom[b2 / QB_BLOOM_BITS] |= (size_t)1 << (b2 % QB_BLOOM_BITS);
 }
 
 static int exported(const struct dso *p, size_t i)
@@ -142,31 +144,31 @@ static int exported(const struct dso *p, size_t i)
 /* Record that dep satisfies p's DT_NEEDED entry at .dynamic index idx;
  * the entry's definition hints hold when dep's identity is the one
  * linkopt recorded for it. */
-hidden void qb_fast_needed(struct dso *p, size_t idx, struct dso *dep)
+static void fast_needed(struct dso *p, size_t idx, struct dso *dep)
 {
-	if (!p->syminfo)
+	if (!FX(p)->syminfo)
 		return;
-	if (!p->by_dynidx) {
+	if (!FX(p)->by_dynidx) {
 		size_t n = 0;
 		for (Dyn *e = (Dyn *)p->dynv; e->d_tag; e++)
 			n++;
-		p->by_dynidx = __libc_calloc(n, sizeof *p->by_dynidx + sizeof *p->fast_tgt + 1);
-		if (!p->by_dynidx)
+		FX(p)->by_dynidx = __libc_calloc(n, sizeof *FX(p)->by_dynidx + sizeof *FX(p)->fast_tgt + 1);
+		if (!FX(p)->by_dynidx)
 			return;
-		p->fast_tgt = (struct qb_fast_tgt *)(p->by_dynidx + n);
-		p->hint_ok = (unsigned char *)(p->fast_tgt + n);
-		p->nby_dynidx = n;
+		FX(p)->fast_tgt = (struct qb_fast_tgt *)(FX(p)->by_dynidx + n);
+		FX(p)->hint_ok = (unsigned char *)(FX(p)->fast_tgt + n);
+		FX(p)->nby_dynidx = n;
 	}
-	if (idx >= p->nby_dynidx)
+	if (idx >= FX(p)->nby_dynidx)
 		return;
-	p->by_dynidx[idx] = dep;
-	if (!p->hints || !dep->self_id)
+	FX(p)->by_dynidx[idx] = dep;
+	if (!FX(p)->hints || !FX(dep)->self_id)
 		return;
-	for (uint32_t k = 0; k < p->nneeded_ids; k++) {
-		const struct qb_needed_id *e = &p->needed_ids[k];
+	for (uint32_t k = 0; k < FX(p)->nneeded_ids; k++) {
+		const struct qb_needed_id *e = &FX(p)->needed_ids[k];
 		if (e->dynidx == idx) {
-			p->hint_ok[idx] = ((uint64_t)e->id[1] << 32 | e->id[0]) == dep->self_id;
-			if (!p->hint_ok[idx] && (qb.debug & QB_DBG_DIRECT))
+			FX(p)->hint_ok[idx] = ((uint64_t)e->id[1] << 32 | e->id[0]) == FX(dep)->self_id;
+			if (!FX(p)->hint_ok[idx] && (qb.debug & QB_DBG_DIRECT))
 				qb_dbg("direct %s: %s changed since linkopt ran: no definition hints",
 					p->name, dep->name);
 			break;
@@ -192,20 +194,27 @@ static uint32_t ip_hash[IP_HASHES];
 static size_t ip_nhash;
 static unsigned ip_gen = 1;
 
-hidden void qb_interposers_sync(void)
+/* The program and the preloaded objects interpose, and any object that
+ * says so (DF_1_INTERPOSE). */
+static int interposes(struct dso *p)
+{
+	return (FX(p)->interposer || p->is_main || p->preloaded) && p->global;
+}
+
+static void interposers_sync(void)
 {
 	size_t n = 0, names = 0;
 	int same = 1;
 	for (struct dso *p = qb.head; p; p = p->next)
-		if (p->interposer && p->global) {
-			if (n >= qb.ninterposers || qb.interposers[n] != p)
+		if (interposes(p)) {
+			if (n >= qb_fg.ninterposers || qb_fg.interposers[n] != p)
 				same = 0;
 			n++;
 		}
-	if (same && n == qb.ninterposers)
+	if (same && n == qb_fg.ninterposers)
 		return;
 	for (struct dso *p = qb.head; p; p = p->next)
-		if (p->interposer && p->global)
+		if (interposes(p))
 			for (size_t i = 1; i < p->nsyms; i++)
 				names += exported(p, i);
 	/* at least 32 bits a name: the first bit alone rejects almost
@@ -214,33 +223,33 @@ hidden void qb_interposers_sync(void)
 	while (bits < 32 * names && bits < ((size_t)1 << 16))
 		bits <<= 1;
 	if (n > icap) {
-		struct dso **v = __libc_realloc(qb.interposers, n * sizeof *v);
+		struct dso **v = __libc_realloc(qb_fg.interposers, n * sizeof *v);
 		if (!v)
 			qb_error("%s: out of memory for the interposer list", QB_LDSO_NAME);
-		qb.interposers = v;
+		qb_fg.interposers = v;
 		icap = n;
 	}
 	if (bits / QB_BLOOM_BITS > ibloom_words) {
 		size_t *b = __libc_calloc(bits / 8, 1);
 		if (!b)
 			qb_error("%s: out of memory for the interposer list", QB_LDSO_NAME);
-		__libc_free(qb.ibloom);
-		qb.ibloom = b;
+		__libc_free(qb_fg.ibloom);
+		qb_fg.ibloom = b;
 		ibloom_words = bits / QB_BLOOM_BITS;
 	}
-	qb.ninterposers = 0;
+	qb_fg.ninterposers = 0;
 	for (struct dso *p = qb.head; p; p = p->next)
-		if (p->interposer && p->global)
-			qb.interposers[qb.ninterposers++] = p;
-	memset(qb.ibloom, 0, ibloom_words * sizeof *qb.ibloom);
-	qb.ibloom_mask = ibloom_words * QB_BLOOM_BITS - 1;
+		if (interposes(p))
+			qb_fg.interposers[qb_fg.ninterposers++] = p;
+	memset(qb_fg.ibloom, 0, ibloom_words * sizeof *qb_fg.ibloom);
+	qb_fg.ibloom_mask = ibloom_words * QB_BLOOM_BITS - 1;
 	ip_nhash = 0;
 	ip_gen++;
-	for (size_t k = 0; k < qb.ninterposers; k++) {
-		struct dso *p = qb.interposers[k];
+	for (size_t k = 0; k < qb_fg.ninterposers; k++) {
+		struct dso *p = qb_fg.interposers[k];
 		for (size_t i = 1; i < p->nsyms; i++)
 			if (exported(p, i)) {
-				uint32_t h = p->pre_gnu ? p->pre_gnu[i] : qb_gnu_hash(p->strings + p->syms[i].st_name);
+				uint32_t h = FX(p)->pre_gnu ? FX(p)->pre_gnu[i] : qb_gnu_hash(p->strings + p->syms[i].st_name);
 				bloom_add(h);
 				if (ip_nhash < IP_HASHES)
 					ip_hash[ip_nhash] = h;
@@ -251,24 +260,21 @@ hidden void qb_interposers_sync(void)
 
 /* Fill the hash values of reference symi of p: from linkopt's table when
  * there is one, otherwise computed. */
-hidden void qb_symreq_for(struct qb_symreq *r, struct dso *p, size_t symi,
-	const char *name, const struct qb_verreq *ver)
+static int fast_hash(struct dso *p, size_t symi, struct qb_symreq *r)
 {
-	r->name = name;
-	r->ver = ver;
-	r->nlen = 0;
-	if (p->pre_gnu) {
-		r->gnu_h = p->pre_gnu[symi];
-		qb.stats.prehashed++;
-		if (p->pre_sysv) {
-			r->sysv_h = p->pre_sysv[symi];
+	if (FX(p)->pre_gnu) {
+		r->nlen = 0;
+		r->gnu_h = FX(p)->pre_gnu[symi];
+		qb_fs.prehashed++;
+		if (FX(p)->pre_sysv) {
+			r->sysv_h = FX(p)->pre_sysv[symi];
 			r->have_sysv = 1;
 		} else {
 			r->have_sysv = 0;
 		}
-		return;
+		return 1;
 	}
-	qb_symreq_init(r, name, ver);
+	return 0;
 }
 
 /* The parent of a module (SYMINFO_BT_PARENT): the object of the global
@@ -277,67 +283,67 @@ hidden void qb_symreq_for(struct qb_symreq *r, struct dso *p, size_t symi,
  * its definition hints hold. */
 static struct dso *parent_of(struct dso *p)
 {
-	if (p->parent_done)
-		return p->parent;
-	p->parent_done = 1;
+	if (FX(p)->parent_done)
+		return FX(p)->parent;
+	FX(p)->parent_done = 1;
 	uint64_t want = 0;
-	for (uint32_t k = 0; k < p->nneeded_ids; k++)
-		if (p->needed_ids[k].dynidx == SYMINFO_BT_PARENT)
-			want = (uint64_t)p->needed_ids[k].id[1] << 32 | p->needed_ids[k].id[0];
+	for (uint32_t k = 0; k < FX(p)->nneeded_ids; k++)
+		if (FX(p)->needed_ids[k].dynidx == SYMINFO_BT_PARENT)
+			want = (uint64_t)FX(p)->needed_ids[k].id[1] << 32 | FX(p)->needed_ids[k].id[0];
 	for (struct dso *q = qb.head; want && q; q = q->next)
-		if (q != p && q->global && q->self_id == want) {
-			p->parent = q;
+		if (q != p && q->global && FX(q)->self_id == want) {
+			FX(p)->parent = q;
 			break;
 		}
 	if (qb.debug & QB_DBG_DIRECT)
-		qb_dbg("direct %s: parent %s", p->name, p->parent ? p->parent->name : "not loaded");
-	return p->parent;
+		qb_dbg("direct %s: parent %s", p->name, FX(p)->parent ? FX(p)->parent->name : "not loaded");
+	return FX(p)->parent;
 }
 
 /* Direct binding of reference symi of p. Returns 1 with *out set when the
  * syminfo entry names a library and either an interposer or that library
  * defines the symbol; 0 when the standard lookup must decide. */
-hidden int qb_direct_lookup(struct dso *p, size_t symi, struct qb_symreq *r, struct symdef *out)
+static int direct_lookup(struct dso *p, size_t symi, struct qb_symreq *r, struct symdef *out)
 {
-	const Syminfo *si = &p->syminfo[symi];
+	const Syminfo *si = &FX(p)->syminfo[symi];
 	if (!(si->si_flags & SYMINFO_FLG_DIRECT))
 		return 0;
 	int parent = si->si_boundto == SYMINFO_BT_PARENT;
-	if (!parent && si->si_boundto >= p->nby_dynidx)
+	if (!parent && si->si_boundto >= FX(p)->nby_dynidx)
 		return 0;
-	struct dso *target = parent ? parent_of(p) : p->by_dynidx[si->si_boundto];
+	struct dso *target = parent ? parent_of(p) : FX(p)->by_dynidx[si->si_boundto];
 	if (!target)
 		return 0;
-	if (qb.ninterposers && qb_ibloom_maybe(r->gnu_h)) {
-		for (size_t k = 0; k < qb.ninterposers; k++) {
-			struct dso *ip = qb.interposers[k];
+	if (qb_fg.ninterposers && qb_ibloom_maybe(r->gnu_h)) {
+		for (size_t k = 0; k < qb_fg.ninterposers; k++) {
+			struct dso *ip = qb_fg.interposers[k];
 			if (ip == p)
 				continue;
 			Sym *s = qb_lookup_in(ip, r);
 			if (s) {
 				out->sym = s;
 				out->dso = ip;
-				qb.stats.interposer_hits++;
+				qb_fs.interposer_hits++;
 				if (qb.debug & QB_DBG_DIRECT)
 					qb_dbg("direct %s: %s: interposed by %s", p->name, r->name, ip->name);
 				return 1;
 			}
 		}
 	}
-	Sym *s = (parent ? p->hints != 0 : p->hint_ok[si->si_boundto]) ? qb_hint_def(p, symi, target) : 0;
+	Sym *s = (parent ? FX(p)->hints != 0 : FX(p)->hint_ok[si->si_boundto]) ? qb_hint_def(p, symi, target) : 0;
 	if (s)
-		qb.stats.hinted++;
+		qb_fs.hinted++;
 	else
 		s = qb_lookup_in(target, r);
 	if (!s) {
-		qb.stats.direct_misses++;
+		qb_fs.direct_misses++;
 		if (qb.debug & QB_DBG_DIRECT)
 			qb_dbg("direct %s: %s: not in %s, standard lookup", p->name, r->name, target->name);
 		return 0;
 	}
 	/* The definition's own entry may forbid binding to it directly. */
-	if (target->syminfo && (!target->noext_known || target->noext_any) &&
-	    (target->syminfo[s - target->syms].si_flags & SYMINFO_FLG_NOEXTDIRECT)) {
+	if (FX(target)->syminfo && (!FX(target)->noext_known || FX(target)->noext_any) &&
+	    (FX(target)->syminfo[s - target->syms].si_flags & SYMINFO_FLG_NOEXTDIRECT)) {
 		if (qb.debug & QB_DBG_DIRECT)
 			qb_dbg("direct %s: %s: definition in %s is no-direct, standard lookup",
 				p->name, r->name, target->name);
@@ -345,7 +351,7 @@ hidden int qb_direct_lookup(struct dso *p, size_t symi, struct qb_symreq *r, str
 	}
 	out->sym = s;
 	out->dso = target;
-	qb.stats.direct_hits++;
+	qb_fs.direct_hits++;
 	if (qb.debug & QB_DBG_DIRECT)
 		qb_dbg("direct %s: %s -> %s", p->name, r->name, target->name);
 	return 1;
@@ -370,7 +376,7 @@ hidden int qb_direct_lookup(struct dso *p, size_t symi, struct qb_symreq *r, str
  * 0: the standard lookup must decide. */
 static int is_definer(const struct dso *x, const struct dso *p, uint64_t want)
 {
-	return want ? x->self_id == want : x == p;
+	return want ? FX(x)->self_id == want : x == p;
 }
 
 static struct dso *walk_to_definer(struct dso *p, uint64_t want, uint32_t h)
@@ -389,12 +395,12 @@ static struct dso *walk_to_definer(struct dso *p, uint64_t want, uint32_t h)
 
 hidden int qb_scope_def(struct dso *p, size_t symi, struct symdef *out)
 {
-	uint32_t k = p->definers[symi] - 1, hint = p->hints[symi];
-	if (k >= p->nneeded_ids || p->needed_ids[k].dynidx != QB_NEEDED_SCOPE || !hint)
+	uint32_t k = FX(p)->definers[symi] - 1, hint = FX(p)->hints[symi];
+	if (k >= FX(p)->nneeded_ids || FX(p)->needed_ids[k].dynidx != QB_NEEDED_SCOPE || !hint)
 		return 0;
-	const struct qb_needed_id *e = &p->needed_ids[k];
+	const struct qb_needed_id *e = &FX(p)->needed_ids[k];
 	uint64_t want = (uint64_t)e->id[1] << 32 | e->id[0];
-	uint32_t h = p->pre_gnu[symi], sym = hint;
+	uint32_t h = FX(p)->pre_gnu[symi], sym = hint;
 	struct dso *x;
 	if (qb_gtab_on()) {
 		qb.stats.probes++;
@@ -419,26 +425,26 @@ hidden int qb_scope_def(struct dso *p, size_t symi, struct symdef *out)
 /* Does t define a symbol that external references may not bind to
  * directly? Asked once per object; only definitions the GNU hash table
  * holds can be hinted. */
-static int noextdirect_any(struct dso *t)
+hidden int qb_noextdirect_any(struct dso *t)
 {
-	if (!t->noext_known) {
+	if (!FX(t)->noext_known) {
 		uint64_t acc = 0, w;
 		size_t i = t->gh_symoffset, n = t->nsyms;
-		if (t->syminfo) {
-			const unsigned char *e = (const unsigned char *)t->syminfo;
+		if (FX(t)->syminfo) {
+			const unsigned char *e = (const unsigned char *)FX(t)->syminfo;
 			for (; i + 2 <= n; i += 2) {
 				memcpy(&w, e + i * sizeof(Syminfo), sizeof w);
 				acc |= w;
 			}
 			if (i < n)
-				acc |= (uint64_t)t->syminfo[i].si_flags << 16;
+				acc |= (uint64_t)FX(t)->syminfo[i].si_flags << 16;
 		}
 		/* entries are (si_boundto, si_flags) pairs of 16-bit words */
-		t->noext_any = !!(acc & ((uint64_t)SYMINFO_FLG_NOEXTDIRECT << 16 |
+		FX(t)->noext_any = !!(acc & ((uint64_t)SYMINFO_FLG_NOEXTDIRECT << 16 |
 			(uint64_t)SYMINFO_FLG_NOEXTDIRECT << 48));
-		t->noext_known = 1;
+		FX(t)->noext_known = 1;
 	}
-	return t->noext_any;
+	return FX(t)->noext_any;
 }
 
 /* Adds to out[*n] (at most max) the symbols of t whose name has GNU hash
@@ -469,49 +475,49 @@ static int interposed_defs(struct dso *t, struct qb_fast_tgt *f)
 {
 	if (ip_nhash > IP_HASHES)
 		return 0;
-	if (t->ip_gen != ip_gen) {
+	if (FX(t)->ip_gen != ip_gen) {
 		size_t n = 0;
 		int ok = 1;
-		t->ip_def[0] = t->ip_def[1] = 0;
+		FX(t)->ip_def[0] = FX(t)->ip_def[1] = 0;
 		for (size_t k = 0; k < ip_nhash && ok; k++)
-			ok = gnu_same_hash(t, ip_hash[k], t->ip_def, &n, 2);
-		t->ip_many = !ok;
-		t->ip_gen = ip_gen;
+			ok = gnu_same_hash(t, ip_hash[k], FX(t)->ip_def, &n, 2);
+		FX(t)->ip_many = !ok;
+		FX(t)->ip_gen = ip_gen;
 	}
 	for (int k = 0; k < 2; k++)
-		if (t->ip_def[k])
-			f->ip_def[k] = t->ip_def[k] - f->lo;
-	return !t->ip_many;
+		if (FX(t)->ip_def[k])
+			f->ip_def[k] = FX(t)->ip_def[k] - f->lo;
+	return !FX(t)->ip_many;
 }
 
-hidden int qb_fast_prepare(struct dso *p)
+static int fast_before_reloc(struct dso *p)
 {
 	/* called once, before any relocation of p is applied */
-	if (p->tabseg)
-		seal_table_segment(p, p->tabseg);
-	if (!p->syminfo || !p->hints || !p->pre_gnu || !p->fast_tgt || p->is_ldso ||
+	if (FX(p)->tabseg)
+		seal_table_segment(p, FX(p)->tabseg);
+	if (!FX(p)->syminfo || !FX(p)->hints || !FX(p)->pre_gnu || !FX(p)->fast_tgt || p->is_ldso ||
 	    !p->nwr || p->wr_hi[0] - p->wr_lo[0] < sizeof(size_t) || p->nsyms > 0xffffffff ||
-	    p->nby_dynidx > 0xffff || qb_bindings_watched())
+	    FX(p)->nby_dynidx > 0xffff || qb_bindings_watched())
 		return 0;
 	/* The loop takes a symbol index below nsyms for a reference, so
 	 * entry 0 must not look like one (linkopt leaves it empty). */
-	if (qb_syminfo_word(&p->syminfo[0]) - QB_DIRECT_WORD < p->nby_dynidx)
+	if (qb_syminfo_word(&FX(p)->syminfo[0]) - QB_DIRECT_WORD < FX(p)->nby_dynidx)
 		return 0;
 	int any = 0;
-	p->fast_careful = 0;
+	FX(p)->fast_careful = 0;
 	/* No reference bound directly (linkopt's count: every symbolic
 	 * relocation is left to the loader): no target is asked anything,
 	 * and the loop still applies the relative relocations. */
-	if (p->std_known && qb_nonrelative_relocs(p) <= p->std_relocs) {
-		memset(p->fast_tgt, 0, p->nby_dynidx * sizeof *p->fast_tgt);
+	if (FX(p)->std_known && qb_nonrelative_relocs(p) <= FX(p)->std_relocs) {
+		memset(FX(p)->fast_tgt, 0, FX(p)->nby_dynidx * sizeof *FX(p)->fast_tgt);
 		return 1;
 	}
-	for (size_t i = 0; i < p->nby_dynidx; i++) {
-		struct dso *t = p->hint_ok[i] ? p->by_dynidx[i] : 0;
-		struct qb_fast_tgt *f = &p->fast_tgt[i];
+	for (size_t i = 0; i < FX(p)->nby_dynidx; i++) {
+		struct dso *t = FX(p)->hint_ok[i] ? FX(p)->by_dynidx[i] : 0;
+		struct qb_fast_tgt *f = &FX(p)->fast_tgt[i];
 		*f = (struct qb_fast_tgt){ .ip_def = { UINT32_MAX, UINT32_MAX } };
 		if (!t || !t->gh_bloom || t->nsyms <= t->gh_symoffset || t->nsyms > 0xffffffff ||
-		    noextdirect_any(t))
+		    qb_noextdirect_any(t))
 			continue;
 		/* no qb_pin_binding: a DT_NEEDED library is in p's own
 		 * scope, which it never pins */
@@ -520,170 +526,119 @@ hidden int qb_fast_prepare(struct dso *p)
 		f->chain = t->gh_chain + f->lo;
 		f->syms = t->syms + f->lo;
 		f->base = (size_t)t->base;
-		if (qb.ninterposers) {
+		if (qb_fg.ninterposers) {
 			if (!interposed_defs(t, f))
-				p->fast_careful |= FAST_BLOOM;
+				FX(p)->fast_careful |= FAST_BLOOM;
 			if ((f->ip_def[0] & f->ip_def[1]) != UINT32_MAX)
-				p->fast_careful |= FAST_IPDEF;
+				FX(p)->fast_careful |= FAST_IPDEF;
 		}
 		any = 1;
 	}
 	return any;
 }
 
-/* Once an object is relocated, its relocation tables are not read again
- * (a deferred PLT slot keeps its own copy of its entry) and its linkopt
- * tables only in rare cases (the interposer list rebuilt when it is an
- * interposer, a slow-path binding to one of its definitions): their pages
- * go back, so that the peak memory of a process does not carry them.
- * The pages are clean copies of the file (the loader never writes them),
- * so a later read faults them in again, unchanged. Only whole pages inside
- * a table, inside one loadable segment that is not writable (or, for
- * linkopt's segment, which is writable when it holds .dynamic, clear of
- * the dynamic section, RELRO and TLS) are released, and nothing of an
- * object with text relocations, whose pages the loader has written. */
-/* Pages are given back in batches: on a virtual machine every TLB flush
- * traps to the hypervisor and costs the guest far more than the pages it
- * frees (office-100 with all tables, its 300 ranges one madvise each:
- * 116 ms of CPU; in batches of 64: 77 ms; the floor workload: 65 ms, 46
- * ms, and 44 ms giving nothing back).
- * process_madvise on the process itself (PIDFD_SELF, recent Linux) takes
- * a batch's ranges in one call and flushes once; a kernel or qemu-user
- * without it gets one madvise a range. Start-up objects never go away, so
- * their ranges wait for a full batch or the program, relocated last; an
- * object dlopen brings in gives its own back at once. */
-#define PIDFD_SELF_PROCESS (-10001)
-#ifndef ZAP_MAX
-#define ZAP_MAX 64
-#endif
-struct zap {
-	struct iovec v[ZAP_MAX];
-	unsigned n;
-};
-static int no_batch;
-
-static void zap_flush(struct zap *z)
+/* Standard and direct answers differ: report, and keep the standard one. */
+static void verify_direct(struct dso *p, struct qb_symreq *r, struct symdef *direct)
 {
-	if (!z->n)
+	struct symdef std = qb_lookup(r, 0, p->reloc_root);
+	if (std.sym == direct->sym)
 		return;
-#ifdef SYS_process_madvise
-	if (!no_batch) {
-		size_t want = 0;
-		for (unsigned i = 0; i < z->n; i++)
-			want += z->v[i].iov_len;
-		long r = syscall(SYS_process_madvise, PIDFD_SELF_PROCESS, z->v, z->n, MADV_DONTNEED, 0);
-		if (r >= 0 && (size_t)r == want) {
-			z->n = 0;
-			return;
+	qb.verify_diffs++;
+	qb_dbg("verify: %s: %s: direct binding gives %s, standard lookup gives %s",
+		p->name, r->name, direct->dso->name, std.sym ? std.dso->name : "<undefined>");
+	*direct = std;
+}
+
+static int fast_bind_named(struct dso *p, size_t symi, struct qb_symreq *r, struct symdef *out)
+{
+	if (!FX(p)->syminfo || !direct_lookup(p, symi, r, out))
+		return 0;
+	qb.stats.lookups++;
+	if (qb.env.verify)
+		verify_direct(p, r, out);
+	return 1;
+}
+
+/* Before the name is read: a definition hint, or the scope definer
+ * linkopt recorded in the global scope. */
+static int fast_bind(struct dso *p, size_t symi, struct symdef *out)
+{
+	if (FX(p)->syminfo && qb_bind_hinted(p, symi, out))
+		return 1;
+	if (FX(p)->definers && !qb_bindings_watched() && qb_scope_def(p, symi, out)) {
+		qb_fs.scoped++;
+		return 1;
+	}
+	return 0;
+}
+
+/* LD_DIRECT_VERIFY: the scope definer's answer against the standard one
+ * (which is kept). */
+static void fast_chosen(struct dso *p, size_t symi, const struct qb_symreq *r, const struct symdef *std)
+{
+	struct symdef def;
+	if (!qb.env.verify || !FX(p)->definers || !qb_scope_def(p, symi, &def))
+		return;
+	qb_fs.scoped++;
+	if (def.sym == std->sym)
+		return;
+	qb.verify_diffs++;
+	qb_dbg("verify: %s: %s: scope definer gives %s, standard lookup gives %s", p->name, r->name,
+		def.dso->name, std->sym ? std->dso->name : "<undefined>");
+}
+
+/* Once relocated, what references to p will ask, while its pages are
+ * here (the page policy may give them back). */
+static void fast_relocated(struct dso *p)
+{
+	if (FX(p)->syminfo && !p->is_ldso)
+		qb_noextdirect_any(p);
+}
+
+/* p leaves: a module whose parent it was looks for it again. */
+static void fast_released(struct dso *p)
+{
+	for (struct dso *q = qb.head; q; q = q->next)
+		if (FX(q)->parent == p) {
+			FX(q)->parent = 0;
+			FX(q)->parent_done = 0;
 		}
-		/* not there, or stopped short: madvise each range (giving a
-		 * page back twice is harmless) */
-		if (r < 0)
-			no_batch = 1;
-	}
-#endif
-	for (unsigned i = 0; i < z->n; i++)
-		madvise(z->v[i].iov_base, z->v[i].iov_len, MADV_DONTNEED);
-	z->n = 0;
+	__libc_free(FX(p)->by_dynidx);
+	FX(p)->by_dynidx = 0;
 }
 
-static void zap_add(struct zap *z, void *a, size_t len)
+static void fast_stats(struct qb_stats *s, const char *when, int fold)
 {
-	if (z->n == ZAP_MAX)
-		zap_flush(z);
-	z->v[z->n].iov_base = a;
-	z->v[z->n++].iov_len = len;
-}
-
-static int overlaps(size_t lo, size_t hi, size_t a, size_t len)
-{
-	return len && a < hi && lo < a + len;
-}
-
-static void release_pages(struct zap *z, struct dso *p, size_t vaddr, size_t len, int writable_ok)
-{
-	size_t page = __libc.page_size;
-	if (!len || vaddr + len < vaddr)
+	struct qb_fast_stats *f = &qb_fs;
+	if (fold) {
+		f->direct_hits += f->hinted_fast;
+		f->hinted += f->hinted_fast;
+		f->prehashed += f->hinted_fast;
+		s->lookups += f->hinted_fast;
+		f->hinted_fast = 0;
+		if (!qb.env.verify) {  /* verify mode counted the lookup it made */
+			s->lookups += f->scoped;
+			f->prehashed += f->scoped;
+		}
 		return;
-	size_t lo = (vaddr + page - 1) & -page, hi = (vaddr + len) & -page;
-	if (hi <= lo)
-		return;
-	int inside = 0;
-	for (size_t i = 0; i < p->phnum; i++) {
-		const Phdr *ph = &p->phdr[i];
-		if (ph->p_type == PT_LOAD && lo >= ph->p_vaddr && hi <= ph->p_vaddr + ph->p_memsz &&
-		    hi - ph->p_vaddr <= ph->p_filesz && (writable_ok || !(ph->p_flags & PF_W)))
-			inside = 1;
-		if ((ph->p_type == PT_DYNAMIC || ph->p_type == PT_GNU_RELRO || ph->p_type == PT_TLS) &&
-		    overlaps(lo, hi, ph->p_vaddr & -page, ph->p_memsz + (ph->p_vaddr & (page - 1))))
-			return;
 	}
-	for (unsigned i = 0; i < p->nwr && !writable_ok; i++)
-		if (overlaps(lo, hi, p->wr_lo[i] & -page, p->wr_hi[i] - (p->wr_lo[i] & -page)))
-			return;
-	if (inside)
-		zap_add(z, p->base + lo, hi - lo);
+	qb_dbg("statistics (%s): direct_hits=%zu direct_misses=%zu interposer_hits=%zu precomputed_hashes=%zu names_hashed=%zu definition_hints=%zu scope_definers=%zu",
+		when, f->direct_hits, f->direct_misses, f->interposer_hits, f->prehashed, s->hashed, f->hinted,
+		f->scoped);
 }
 
-/* Gives back the pages of [lo, hi) (page-aligned, inside linkopt's
- * segment seg) that share no page with another segment, RELRO, TLS or,
- * in the program, .dynamic. Each kept range splits the span in two; the
- * recursion is at most as deep as there are program headers. */
-static void release_span(struct zap *z, struct dso *p, const Phdr *seg, size_t lo, size_t hi)
-{
-	size_t page = __libc.page_size;
-	for (size_t i = 0; i < p->phnum && lo < hi; i++) {
-		const Phdr *ph = &p->phdr[i];
-		if (ph == seg || !ph->p_memsz || (ph->p_type != PT_LOAD && ph->p_type != PT_GNU_RELRO &&
-		    ph->p_type != PT_TLS && (ph->p_type != PT_DYNAMIC || !p->is_main)))
-			continue;
-		size_t a = ph->p_vaddr & -page, b = (ph->p_vaddr + ph->p_memsz + page - 1) & -page;
-		if (b <= lo || a >= hi)
-			continue;
-		if (a > lo)
-			release_span(z, p, seg, lo, a);
-		lo = b;
-	}
-	if (lo < hi)
-		zap_add(z, p->base + lo, hi - lo);
-}
-
-/* All of linkopt's segment: its tables, the hash and symbol tables linkopt
- * moved there, a library's .dynamic (read when the object was loaded; a
- * later reader faults the file's bytes in again); its first page too, and
- * its last when no zeroed tail (p_memsz > p_filesz) made it the loader's.
- * Other segments' pages and the program's .dynamic are kept
- * (release_span). */
-static void release_table_segment(struct zap *z, struct dso *p, const Phdr *seg)
-{
-	size_t page = __libc.page_size;
-	size_t lo = seg->p_vaddr & -page, end = seg->p_vaddr + seg->p_filesz;
-	size_t hi = seg->p_memsz == seg->p_filesz ? (end + page - 1) & -page : end & -page;
-	release_span(z, p, seg, lo, hi);
-}
-
-hidden void qb_release_tables(struct dso *p)
-{
-	if (p->is_ldso || (p->dyn.have & QB_HAVE_TEXTREL) || (p->dyn.flags & DF_TEXTREL))
-		return;
-	/* start-up objects stay: their ranges may wait for a fuller batch;
-	 * the program is relocated last */
-	static struct zap batch;
-	struct zap local = { .n = 0 }, *z = p->runtime ? &local : &batch;
-	release_pages(z, p, p->dyn.rela, p->dyn.relasz, 0);
-	release_pages(z, p, p->dyn.rel, p->dyn.relsz, 0);
-	release_pages(z, p, p->dyn.jmprel, p->dyn.pltrelsz, 0);
-	/* what references to p will ask, while the pages are here */
-	if (p->syminfo)
-		noextdirect_any(p);
-	if (p->tabseg) {
-		release_table_segment(z, p, p->tabseg);
-	} else {
-		if (p->syminfo)
-			release_pages(z, p, p->dyn.syminfo, p->nsyms * sizeof(Syminfo), 0);
-		if (p->self_id || p->pre_gnu)
-			release_pages(z, p, p->dyn.qb_table, p->dyn.qb_tablesz, 0);
-	}
-	if (z == &local || p == qb.main)
-		zap_flush(z);
-}
+hidden const struct qb_ext qb_ext_fast = {
+	.name = "fast",
+	.decoded = fast_decoded,
+	.needed = fast_needed,
+	.scope_changed = interposers_sync,
+	.before_reloc = fast_before_reloc,
+	.reloc_run = qb_fast_run,
+	.bind = fast_bind,
+	.hash = fast_hash,
+	.bind_named = fast_bind_named,
+	.chosen = fast_chosen,
+	.relocated = fast_relocated,
+	.released = fast_released,
+	.stats = fast_stats,
+};

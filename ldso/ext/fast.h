@@ -1,12 +1,71 @@
-/* The hot part of the fast paths, inlined into the relocation loop: a
- * reference whose definition linkopt recorded, in a library that is still
- * the one linkopt saw, and that no interposer may define, is bound
- * without a lookup. Everything else goes through ldso/fastpath.c. */
-#ifndef QB_FASTPATH_H
-#define QB_FASTPATH_H
+/* The fast paths fed by linkopt's tables (fastpath.c, hintloop.c): their
+ * state per object, in its extension slot, and the hot part, inlined into
+ * the relocation loop: a reference whose definition linkopt recorded, in a
+ * library that is still the one linkopt saw, and that no interposer may
+ * define, is bound without a lookup. */
+#ifndef QB_FAST_H
+#define QB_FAST_H
 
 #include "ldso.h"
 #include "consts.h"
+#include "ext.h"
+
+struct qb_fast_tgt;
+
+/* An object's fast-path state (0 when absent, invalid or switched off). */
+struct qb_fast {
+	const Syminfo *syminfo;     /* one entry per dynamic symbol */
+	const uint32_t *pre_gnu;    /* GNU hash of each dynamic symbol name */
+	const uint32_t *pre_sysv;   /* SysV hash of each dynamic symbol name */
+	const uint32_t *hints;      /* definition index in the direct target */
+	const uint32_t *values;     /* that definition's st_value (0: read the target) */
+	const uint32_t *definers;   /* 1 + needed_ids index of a scope definer, 0 */
+	uint64_t self_id;           /* identity of this object's symbol table */
+	const Phdr *tabseg;         /* linkopt's segment, released whole (pages.c) */
+	const struct qb_needed_id *needed_ids;
+	struct dso **by_dynidx;     /* DT_NEEDED entry index in .dynamic -> object */
+	struct qb_fast_tgt *fast_tgt; /* the same, as the hinted loop reads it */
+	unsigned char *hint_ok;     /* by .dynamic index: target is as linkopt saw it */
+	size_t nby_dynidx;
+	struct dso *parent;         /* SYMINFO_BT_PARENT target */
+	uint32_t nneeded_ids;
+	uint32_t std_relocs;        /* relocations not bound directly, as linkopt counted */
+	uint32_t ip_def[2];         /* definitions an interposer may take */
+	unsigned ip_gen;            /* interposer list ip_def was computed for */
+	unsigned char std_known;    /* std_relocs is there */
+	unsigned char parent_done;  /* parent looked for */
+	unsigned char interposer;   /* LD_PRELOAD, the program, DF_1_INTERPOSE */
+	unsigned char noext_known, noext_any;  /* a definition is SYMINFO_FLG_NOEXTDIRECT */
+	unsigned char fast_careful; /* FAST_*: what the hinted loop must also check */
+	unsigned char ip_many;      /* interposers may take more than ip_def */
+};
+_Static_assert(sizeof(struct qb_fast) <= QB_EXT_SLOT_BYTES, "struct qb_fast outgrew its slot");
+
+#define FX(p) ((struct qb_fast *)(p)->ext[QB_SLOT_FAST].bytes)
+
+/* The interposers of the global scope, checked before any direct target,
+ * and a bloom filter over their exported names. */
+struct qb_fast_global {
+	struct dso **interposers;
+	size_t ninterposers;
+	size_t *ibloom;
+	size_t ibloom_mask;         /* number of bits - 1 */
+};
+extern struct qb_fast_global qb_fg hidden;
+
+/* What LD_DEBUG=statistics reports of the fast paths. */
+struct qb_fast_stats {
+	size_t direct_hits, direct_misses, interposer_hits, prehashed, hinted;
+	size_t hinted_fast;  /* bound in the relocation loop by a hint */
+	size_t scoped;       /* bound through a scope definer */
+};
+extern struct qb_fast_stats qb_fs hidden;
+
+/* fastpath.c */
+hidden int qb_scope_def(struct dso *p, size_t symi, struct symdef *out);
+hidden int qb_noextdirect_any(struct dso *t);
+/* hintloop.c */
+hidden const size_t *qb_fast_run(struct dso *p, const size_t *r, const size_t *end, int rela);
 
 /* A direct target as the hinted relocation loop (hintloop.c and its
  * arch/ assembly) reads it: a hint h is usable when k = h - lo < n, and
@@ -122,7 +181,7 @@ static inline int qb_ibloom_test(const size_t *bloom, size_t mask, uint32_t h)
 /* May one of the interposers export a name with GNU hash h? */
 static inline int qb_ibloom_maybe(uint32_t h)
 {
-	return qb_ibloom_test(qb.ibloom, qb.ibloom_mask, h);
+	return qb_ibloom_test(qb_fg.ibloom, qb_fg.ibloom_mask, h);
 }
 
 /* The definition linkopt recorded for reference symi of p in target t,
@@ -132,13 +191,13 @@ static inline int qb_ibloom_maybe(uint32_t h)
  * in its own table of SysV hash values. */
 static inline Sym *qb_hint_def(struct dso *p, size_t symi, struct dso *t)
 {
-	uint32_t hint = p->hints[symi];
-	if (!hint || hint >= t->nsyms || !p->pre_gnu || !t->syms[hint].st_shndx)
+	uint32_t hint = FX(p)->hints[symi];
+	if (!hint || hint >= t->nsyms || !FX(p)->pre_gnu || !t->syms[hint].st_shndx)
 		return 0;
 	if (t->gh_bloom) {
-		if (hint < t->gh_symoffset || (t->gh_chain[hint] | 1) != (p->pre_gnu[symi] | 1))
+		if (hint < t->gh_symoffset || (t->gh_chain[hint] | 1) != (FX(p)->pre_gnu[symi] | 1))
 			return 0;
-	} else if (!t->pre_sysv || !p->pre_sysv || t->pre_sysv[hint] != p->pre_sysv[symi]) {
+	} else if (!FX(t)->pre_sysv || !FX(p)->pre_sysv || FX(t)->pre_sysv[hint] != FX(p)->pre_sysv[symi]) {
 		return 0;
 	}
 	return t->syms + hint;
@@ -149,22 +208,22 @@ static inline Sym *qb_hint_def(struct dso *p, size_t symi, struct dso *t)
  * a no-direct definition, or diagnostics that want every decision). */
 static inline __attribute__((always_inline)) int qb_bind_hinted(struct dso *p, size_t symi, struct symdef *out)
 {
-	const Syminfo *si = &p->syminfo[symi];
+	const Syminfo *si = &FX(p)->syminfo[symi];
 	size_t to = si->si_boundto;
-	if (!(si->si_flags & SYMINFO_FLG_DIRECT) || to >= p->nby_dynidx || !p->hint_ok[to] ||
-	    !p->pre_gnu || qb_bindings_watched())
+	if (!(si->si_flags & SYMINFO_FLG_DIRECT) || to >= FX(p)->nby_dynidx || !FX(p)->hint_ok[to] ||
+	    !FX(p)->pre_gnu || qb_bindings_watched())
 		return 0;
-	struct dso *t = p->by_dynidx[to];
+	struct dso *t = FX(p)->by_dynidx[to];
 	Sym *s = qb_hint_def(p, symi, t);
-	if (!s || (qb.ninterposers && qb_ibloom_maybe(p->pre_gnu[symi])))
+	if (!s || (qb_fg.ninterposers && qb_ibloom_maybe(FX(p)->pre_gnu[symi])))
 		return 0;
-	if (t->syminfo && (t->syminfo[s - t->syms].si_flags & SYMINFO_FLG_NOEXTDIRECT))
+	if (FX(t)->syminfo && (FX(t)->syminfo[s - t->syms].si_flags & SYMINFO_FLG_NOEXTDIRECT))
 		return 0;
 	out->sym = s;
 	out->dso = t;
 	/* also a direct hit, a lookup and a precomputed hash: qb_debug_stats
 	 * adds it to those counts */
-	qb.stats.hinted_fast++;
+	qb_fs.hinted_fast++;
 	return 1;
 }
 

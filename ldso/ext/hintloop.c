@@ -6,7 +6,8 @@
  * the C version of the same checks, which does the rest. Not part of the
  * fuzz targets: it only walks tables qb_fast_prepare accepted. */
 #include <stddef.h>
-#include "fastpath.h"
+#include "fast.h"
+#include "relstore.h"
 
 /* the layouts the assembly reads (arch/<arch>/consts.h) */
 #define AT(t, f, off) (offsetof(struct t, f) == (off))
@@ -51,10 +52,7 @@ hidden const size_t *qb_value_loop_arch(const size_t *r, const struct qb_hint_st
 static inline __attribute__((always_inline)) void put(size_t *where, size_t val, const size_t *r,
 	const int rela, unsigned type)
 {
-	if (rela)
-		*where = val + r[2];
-	else
-		*where = TYPE_MASK(IS_WORD) >> type & 1 ? val + *where : val;
+	qb_reloc_store(where, val, rela ? r[2] : TYPE_MASK(IS_WORD) >> type & 1 ? *where : 0);
 }
 
 /* CAREFUL: the instances that also count, cache and ask the bloom
@@ -77,7 +75,7 @@ static inline __attribute__((always_inline)) const size_t *fast_run(const size_t
 	const int stats = careful && (qb.debug & QB_DBG_STATS);
 	const int ipdef = flags & (FAST_IPDEF | CAREFUL);
 	const int interp = careful && hs.bloom;
-	const int cache = careful && !qb.no_symcache;
+	const int cache = careful && !qb.env.no_symcache;
 	const size_t ent = rela ? 3 : 2;
 	const Syminfo *const si = hs.si;
 	const uint32_t *const hints = hs.hints, *const gnu = hs.gnu, *const values = hs.values;
@@ -203,13 +201,13 @@ static int bind_scoped(struct dso *p, const size_t *r, int rela, int stats)
 			qb.stats.cache_hits++;
 	} else {
 		struct symdef d;
-		if (!p->definers[symi] || !qb_scope_def(p, symi, &d) || (d.sym->st_info & 0xc) ||
+		if (!FX(p)->definers[symi] || !qb_scope_def(p, symi, &d) || (d.sym->st_info & 0xc) ||
 		    (d.dso->runtime && d.dso != p))
 			return 0;
 		val = (size_t)d.dso->base + d.sym->st_value;
 		hs.scoped_sym = symi;
 		hs.scoped_val = val;
-		qb.stats.scoped++;
+		qb_fs.scoped++;
 	}
 	put((size_t *)(hs.base + off), val, r, rela, type);
 	if (stats)
@@ -229,61 +227,73 @@ static int place_range(const struct dso *p, size_t off)
 	return 0;
 }
 
-hidden void qb_fast_relocs(struct dso *p, const size_t *r, size_t n, int rela,
-	qb_slow_reloc_fn slow, void *ctx, int scoped)
+/* The state of the table being bound: set up at its first run. */
+static void table_begin(struct dso *p, const size_t *end)
 {
-	int stats = qb.debug & QB_DBG_STATS;
-	/* the assembly binds the types of this mapping and no other */
-	int asm_ok = SYM_TYPES == QB_HL_SYM_TYPES && TYPE_MASK(IS_REL) == (uint64_t)1 << QB_HL_R_RELATIVE &&
-		TYPE_MASK(IS_WORD) == (uint64_t)1 << QB_HL_R_WORD && QB_HL_R_PLT == QB_HL_R_GOT + 1 &&
-		SYM_TYPES == ((uint64_t)1 << QB_HL_R_WORD | (uint64_t)1 << QB_HL_R_GOT | (uint64_t)1 << QB_HL_R_PLT);
-	const size_t *(*run)(const size_t *, const struct qb_hint_state *);
-	if (stats || (p->fast_careful & FAST_BLOOM) || qb.no_symcache || !asm_ok)
-		run = rela ? fast_rela_careful : fast_rel_careful;
-	else if (p->values)
-		run = rela ? value_rela : value_rel;
-	else
-		run = rela ? fast_rela : fast_rel;
-	size_t ent = rela ? 3 : 2, nslow = 0;
-	const size_t *end = r + n * ent;
 	hs.end = end;
 	hs.lo = p->wr_lo[0];
 	hs.span = p->wr_hi[0] - p->wr_lo[0] - sizeof(size_t);
 	hs.nrel = hs.nrep = 0;
 	hs.info = NO_INFO;
 	hs.val = 0;
-	hs.ntgt = p->nby_dynidx;
+	hs.ntgt = FX(p)->nby_dynidx;
 	/* symbol indexes fit r_info: nsyms < 2^32, and on ELFCLASS32 every
 	 * index below 2^24 is one when nsyms is larger */
 	hs.limit = p->nsyms >> (8 * sizeof(size_t) - SYM_SHIFT) ? (size_t)-1 :
 		(size_t)p->nsyms << SYM_SHIFT;
-	hs.si = p->syminfo;
-	hs.hints = p->hints;
-	hs.gnu = p->pre_gnu;
-	hs.tgt = p->fast_tgt;
+	hs.si = FX(p)->syminfo;
+	hs.hints = FX(p)->hints;
+	hs.gnu = FX(p)->pre_gnu;
+	hs.tgt = FX(p)->fast_tgt;
 	hs.base = p->base;
-	hs.bloom = p->fast_careful & FAST_BLOOM;
-	hs.values = p->values;
+	hs.bloom = FX(p)->fast_careful & FAST_BLOOM;
+	hs.values = FX(p)->values;
 	hs.scoped_sym = 0;
-	size_t nscoped = 0;
+}
+
+/* The reloc_run hook: binds from r on until a relocation needs the
+ * core's general path (returned) or the table ends. Scope definers are
+ * bound here too, unless every binding is reported. */
+hidden const size_t *qb_fast_run(struct dso *p, const size_t *r, const size_t *end, int rela)
+{
+	static struct dso *cur;
+	int stats = qb.debug & QB_DBG_STATS;
+	/* the assembly binds the types of this mapping and no other */
+	int asm_ok = SYM_TYPES == QB_HL_SYM_TYPES && TYPE_MASK(IS_REL) == (uint64_t)1 << QB_HL_R_RELATIVE &&
+		TYPE_MASK(IS_WORD) == (uint64_t)1 << QB_HL_R_WORD && QB_HL_R_PLT == QB_HL_R_GOT + 1 &&
+		SYM_TYPES == ((uint64_t)1 << QB_HL_R_WORD | (uint64_t)1 << QB_HL_R_GOT | (uint64_t)1 << QB_HL_R_PLT);
+	const size_t *(*run)(const size_t *, const struct qb_hint_state *);
+	if (stats || (FX(p)->fast_careful & FAST_BLOOM) || qb.env.no_symcache || !asm_ok)
+		run = rela ? fast_rela_careful : fast_rel_careful;
+	else if (FX(p)->values)
+		run = rela ? value_rela : value_rel;
+	else
+		run = rela ? fast_rela : fast_rel;
+	size_t ent = rela ? 3 : 2;
+	if (cur != p || hs.end != end) {
+		cur = p;
+		table_begin(p, end);
+	}
+	int scoped = FX(p)->definers && !qb_bindings_watched();
+	const size_t *start = r;
+	size_t nscoped = 0, nrel = hs.nrel, nrep = hs.nrep;
 	while ((r = run(r, &hs)) != end) {
 		if (r[0] - hs.lo > hs.span && place_range(p, r[0]))
 			continue;
-		if (scoped && bind_scoped(p, r, rela, stats)) {
-			nscoped++;
-		} else {
-			slow(p, ctx, r[1], r[0], rela ? r[2] : 0, rela);
-			nslow++;
-		}
+		if (!scoped || !bind_scoped(p, r, rela, stats))
+			break;
+		nscoped++;
 		r += ent;
 	}
 	/* what LD_DEBUG=statistics reports, counted by the careful loop */
 	if (stats) {
-		qb.stats.bykind[RK_RELATIVE] += hs.nrel;
-		qb.stats.relocs += n - nslow;
-		qb.stats.cache_hits += hs.nrep;
-		/* also direct hits, lookups and precomputed hashes:
-		 * qb_debug_stats adds them to those counts */
-		qb.stats.hinted_fast += n - nslow - nscoped - hs.nrel - hs.nrep;
+		size_t n = (size_t)(r - start) / ent;
+		qb.stats.bykind[RK_RELATIVE] += hs.nrel - nrel;
+		qb.stats.relocs += n;
+		qb.stats.cache_hits += hs.nrep - nrep;
+		/* also direct hits, lookups and precomputed hashes: the
+		 * statistics hook adds them to those counts */
+		qb_fs.hinted_fast += n - nscoped - (hs.nrel - nrel) - (hs.nrep - nrep);
 	}
+	return r;
 }

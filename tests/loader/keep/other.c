@@ -1,0 +1,4 @@
+int other(void)
+{
+	return 1;
+}
