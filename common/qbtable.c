@@ -81,6 +81,15 @@ int qb_table_std_relocs(const void *tab, uint32_t *n)
 	return 1;
 }
 
+int qb_table_scoped_relocs(const void *tab, uint32_t *n)
+{
+	const struct qb_table_hdr *h = tab;
+	if (h->hdr_size < QB_TABLE_HDR4_SIZE || (~h->flags & (QB_TF_SCOPECOUNT | QB_TF_SCOPE)))
+		return 0;
+	*n = h->scoped_relocs;
+	return 1;
+}
+
 const uint32_t *qb_table_definers(const void *tab)
 {
 	const struct qb_table_hdr *h = tab;

@@ -54,6 +54,7 @@
 #define QB_TF_VALUES    0x80 /* value_off valid (with QB_TF_HINTS) */
 #define QB_TF_SCOPE     0x100 /* definer_off valid (with QB_TF_HINTS, QB_TF_GNUHASH) */
 #define QB_TF_NOEXTNONE 0x200 /* no DT_SYMINFO entry has SYMINFO_FLG_NOEXTDIRECT */
+#define QB_TF_SCOPECOUNT 0x400 /* scoped_relocs valid (with QB_TF_SCOPE) */
 
 /* Little-endian, 4-byte aligned, identical for ELFCLASS32 and ELFCLASS64. */
 struct qb_table_hdr {
@@ -72,7 +73,7 @@ struct qb_table_hdr {
 	uint32_t self_id[2]; /* identity of this object's symbol table, low word first */
 	/* Present when hdr_size >= QB_TABLE_HDR3_SIZE: */
 	uint32_t value_off;  /* uint32_t value[nsyms]: the hinted definition's st_value */
-	uint32_t reserved2;
+	uint32_t scoped_relocs; /* (QB_TF_SCOPECOUNT) relocations whose symbol has a definer */
 	/* Present when hdr_size >= QB_TABLE_HDR4_SIZE: */
 	uint32_t definer_off; /* uint32_t definer[nsyms]: 1 + index in needed[], 0 */
 	uint32_t std_relocs;  /* relocations against symbols not bound directly */
@@ -117,6 +118,9 @@ const uint32_t *qb_table_values(const void *tab);
 /* How many of the object's relocations name a symbol that is not bound
  * directly (header size 64): 1 with *n set, 0 when the table predates it. */
 int qb_table_std_relocs(const void *tab, uint32_t *n);
+/* How many relocations name a symbol with a scope definer: 1 with *n set
+ * (QB_TF_SCOPECOUNT), 0 when the table does not say. */
+int qb_table_scoped_relocs(const void *tab, uint32_t *n);
 /* The definers in the global scope (QB_TF_SCOPE), or NULL. */
 const uint32_t *qb_table_definers(const void *tab);
 /* This object's identity (QB_TF_SELFID); 0 when absent. */

@@ -5,7 +5,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include "ldso.h"
+#include "ext/ext.h"
 
 /* glibc's request numbers; musl's header only names RTLD_DI_LINKMAP. */
 #ifndef RTLD_DI_ORIGIN
@@ -75,7 +75,7 @@ static struct symdef lookup_next(struct dso *self, struct qb_symreq *r)
 		return i < root->nscope ?
 			qb_lookup_scope(root->scope + i + 1, root->nscope - i - 1, r) : d;
 	}
-	return qb_lookup_global(self->next, r, 0);
+	return qb_lookup_global(self->gnext, r, 0);
 }
 
 hidden void *qb_dlsym(void *h, const char *name, void *ra, const struct qb_verreq *ver)
@@ -100,7 +100,7 @@ hidden void *qb_dlsym(void *h, const char *name, void *ra, const struct qb_verre
 	/* A definition found through the global scope keeps its object
 	 * loaded, as glibc records a dependency of the caller on it. */
 	if (d.sym && (h == RTLD_DEFAULT || h == qb.main || h == RTLD_NEXT))
-		qb_pin_binding(qb_dso_of_addr(ra), d.dso);
+		qb_ext_bound(qb_dso_of_addr(ra), d.dso);
 	void *addr = d.sym ? symbol_address(d) : 0;
 	qb_unlock();
 	if (!d.sym)

@@ -1,28 +1,18 @@
-/* Loading and unloading at run time: dlopen, dlclose and the lock that
- * keeps the object list consistent across threads and fork.
+/* Loading at run time: dlopen, dlclose and the lock that keeps the
+ * object list consistent across threads and fork.
  *
  * dlclose, as musl's, drops the handle and nothing else: the object stays
  * loaded with its state, and its destructors run at exit. musl programs
  * may keep pointers into a plugin after dlclose (a pthread key
  * destructor, a signal handler, a callback), and no rule finds them all.
- *
- * With LD_DLCLOSE=unload (glibc's semantics, qb.unload), an object dlopen
- * brought in is unloaded when no handle to it is open and no loaded
- * object depends on it, unless it is marked no-delete. It is marked no-delete (kept for good) when something other
- * than a handle may still reach it: it has TLS (threads may hold pointers
- * into its blocks); an exit or fork handler has its code, its argument or
- * its __dso_handle in it; an object outside its dependency tree bound to
- * one of its symbols, by relocation or by dlsym through the global scope;
- * or by RTLD_NODELETE / DF_1_NODELETE. glibc runs such handlers at
- * dlclose instead (__cxa_finalize, atfork unregistration); musl has
- * neither and never unloads, so keeping the object is what musl programs
- * expect.
+ * Unloading as glibc does (LD_DLCLOSE=unload) is an extension
+ * (ldso/ext/unload.c); the registrations that keep an object loaded for
+ * it pass through here.
  *
  * A dlopen is a transaction (txn.c): on failure everything it changed is
  * undone, and unloading goes through the same qb_forget_object. */
 #include <dlfcn.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include "ext/ext.h"
@@ -61,12 +51,15 @@ void __ldso_atfork(int who)
 {
 	if (who < 0) {
 		qb_lock();
+		qb_initfini_atfork(who);
 	} else if (who == 0) {
+		qb_initfini_atfork(who);
 		qb_unlock();
 	} else {
 		pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
 		mtx = fresh;
 		depth = 0;
+		qb_initfini_atfork(who);
 	}
 }
 
@@ -109,6 +102,8 @@ struct opening {
 	const char *file;
 	int mode;
 	struct dso *old_tail, *p;
+	struct dso **ctors;         /* to construct once the lock is released */
+	size_t nctors;
 };
 
 static void promote_global(struct dso *p)
@@ -117,7 +112,7 @@ static void promote_global(struct dso *p)
 	if (!p->scope)
 		qb_error("Error loading shared library %s: out of memory", p->name);
 	for (size_t i = 0; i < p->nscope; i++)
-		qb_txn_flag(&p->scope[i]->global, 1);
+		qb_global_join(p->scope[i]);
 	qb_ext_scope_changed();
 }
 
@@ -126,7 +121,7 @@ static void open_work(void *arg)
 	struct opening *o = arg;
 	int mode = o->mode;
 	if (mode & RTLD_NOLOAD) {
-		o->p = qb_find_loaded(o->file);
+		o->p = qb_find_library(o->file);
 		if (!o->p)
 			qb_error("Library %s is not already loaded", o->file);
 	} else {
@@ -163,6 +158,7 @@ static void open_work(void *arg)
 	}
 	if (mode & RTLD_GLOBAL)
 		qb_retry_lazy();
+	qb_ctor_queue(p, &o->ctors, &o->nctors);
 	/* The last step that may fail: once every thread can reach the new
 	 * TLS modules, the dlopen is done. */
 	if (first_new && qb_tls_commit_runtime())
@@ -174,8 +170,13 @@ QB_PUBLIC void *dlopen(const char *file, int mode)
 	if (!file)
 		return qb.main;
 	qb_lock();
+	if (qb_exiting()) {
+		qb_unlock();
+		__dl_seterr("Cannot dlopen while program is exiting.");
+		return 0;
+	}
 	struct qb_txn t;
-	struct opening o = { file, mode, qb.tail, 0 };
+	struct opening o = { file, mode, qb.tail, 0, 0, 0 };
 	if (qb_txn_begin(&t)) {
 		qb_unlock();
 		__dl_seterr("Cannot dlopen %s while relocating (from an IFUNC resolver)", file);
@@ -191,6 +192,7 @@ QB_PUBLIC void *dlopen(const char *file, int mode)
 		 * before another thread's failure can overwrite it. */
 		__dl_seterr("%s", qb.errbuf);
 		qb_unlock();
+		__libc_free(o.ctors);
 		return 0;
 	}
 	qb_txn_commit(&t);
@@ -204,55 +206,11 @@ QB_PUBLIC void *dlopen(const char *file, int mode)
 	p->refcnt++;
 	if (!(mode & RTLD_NOLOAD))
 		qb_debug_change(0 /* RT_CONSISTENT */);
-	qb_construct_new(p);
 	qb_unlock();
+	/* outside the lock (initfini.c) */
+	qb_run_ctors(o.ctors, o.nctors);
+	__libc_free(o.ctors);
 	return p;
-}
-
-static int is_needed(struct dso *p)
-{
-	for (struct dso *q = qb.head; q; q = q->next)
-		if (q != p)
-			for (size_t i = 0; i < q->ndeps; i++)
-				if (q->deps[i] == p)
-					return 1;
-	return 0;
-}
-
-/* A signal handler may run at any time: an object that holds one stays
- * (the loader can ask the kernel; no such question finds a callback the
- * program keeps in its own memory). */
-static int holds_handler(struct dso *p)
-{
-	for (int sig = 1; sig < _NSIG; sig++) {
-		struct sigaction sa;
-		if (sigaction(sig, 0, &sa))
-			continue;
-		const void *h = sa.sa_flags & SA_SIGINFO ? (const void *)sa.sa_sigaction :
-			(const void *)sa.sa_handler;
-		if (h != (const void *)SIG_DFL && h != (const void *)SIG_IGN && qb_dso_of_addr(h) == p)
-			return 1;
-	}
-	return 0;
-}
-
-static void collect(void)
-{
-	for (struct dso *p = qb.head, *next; p; p = next) {
-		next = p->next;
-		if (!p->runtime || p->nodelete || p->refcnt || p->unloading || is_needed(p))
-			continue;
-		if (holds_handler(p)) {
-			p->nodelete = 1;
-			continue;
-		}
-		qb_debug_change(2 /* RT_DELETE */);
-		qb_forget_object(p);
-		qb.subs++;
-		qb_debug_change(0 /* RT_CONSISTENT */);
-		next = qb.head;  /* its dependencies may be free now */
-	}
-	qb_unmap_flush();
 }
 
 QB_PUBLIC int dlclose(void *h)
@@ -267,55 +225,20 @@ QB_PUBLIC int dlclose(void *h)
 	}
 	if (p->refcnt)
 		p->refcnt--;
-	if (qb.unload)
-		collect();
+	qb_ext_closed();
 	qb_unlock();
 	return 0;
 }
 
-/* A binding from `from` into def, a dlopened object, made by a relocation
- * or a dlsym through the global scope: unless def is from itself or one of
- * its dependencies (which from's DT_NEEDED keeps loaded), def stays loaded
- * for good, as glibc keeps it for as long as from. */
-hidden void qb_pin_binding(struct dso *from, struct dso *def)
-{
-	if (!qb.unload || !def->runtime || def->nodelete || def == from)
-		return;
-	if (from) {
-		qb_build_scope(from);
-		for (size_t i = 0; i < from->nscope; i++)
-			if (from->scope[i] == def)
-				return;
-	}
-	qb_txn_flag(&def->nodelete, 1);
-}
-
-/* A handler registered for exit or fork runs after any dlclose: every
- * object it names (its code, its argument, the __dso_handle of the object
- * that registered it) stays loaded. */
-static void pin_objects_of(const void *a, const void *b, const void *c)
-{
-	const void *v[] = { a, b, c };
-	if (!qb.unload)
-		return;
-	qb_lock();
-	for (int i = 0; i < 3; i++) {
-		struct dso *p = v[i] ? qb_dso_of_addr(v[i]) : 0;
-		if (p)
-			p->nodelete = 1;
-	}
-	qb_unlock();
-}
-
 QB_PUBLIC int __cxa_atexit(void (*fn)(void *), void *arg, void *dso)
 {
-	pin_objects_of((const void *)fn, arg, dso);
+	qb_ext_registered((const void *)fn, arg, dso);
 	return __qb_musl_cxa_atexit(fn, arg, dso);
 }
 
 QB_PUBLIC int atexit(void (*fn)(void))
 {
-	pin_objects_of((const void *)fn, 0, 0);
+	qb_ext_registered((const void *)fn, 0, 0);
 	return __qb_musl_atexit(fn);
 }
 
@@ -325,12 +248,12 @@ int __pthread_key_create(pthread_key_t *, void (*)(void *)) hidden;
  * any dlclose. */
 QB_PUBLIC int pthread_key_create(pthread_key_t *k, void (*dtor)(void *))
 {
-	pin_objects_of((const void *)dtor, 0, 0);
+	qb_ext_registered((const void *)dtor, 0, 0);
 	return __pthread_key_create(k, dtor);
 }
 
 QB_PUBLIC int pthread_atfork(void (*prepare)(void), void (*parent)(void), void (*child)(void))
 {
-	pin_objects_of((const void *)prepare, (const void *)parent, (const void *)child);
+	qb_ext_registered((const void *)prepare, (const void *)parent, (const void *)child);
 	return __qb_musl_pthread_atfork(prepare, parent, child);
 }

@@ -5,31 +5,6 @@
 
 hidden struct qb_state qb;
 
-/* A program that loads and unloads libraries in a loop would otherwise
- * give the allocator back an empty group of these at every dlclose, and
- * take a new one at the next dlopen: a munmap and a page fault apiece.
- * A few are kept for reuse. */
-#define DSO_CACHE 8
-static struct dso *dso_cache[DSO_CACHE];
-static size_t ndso_cache;
-
-hidden struct dso *qb_dso_new(void)
-{
-	if (!ndso_cache)
-		return __libc_calloc(1, sizeof(struct dso));
-	struct dso *p = dso_cache[--ndso_cache];
-	memset(p, 0, sizeof *p);
-	return p;
-}
-
-hidden void qb_dso_free(struct dso *p)
-{
-	if (p && ndso_cache < DSO_CACHE)
-		dso_cache[ndso_cache++] = p;
-	else
-		__libc_free(p);
-}
-
 hidden void *qb_laddr(const struct dso *p, size_t vaddr)
 {
 	return p->base + vaddr;

@@ -1,8 +1,27 @@
 /* Constructors and destructors. Constructors run from the program's
  * __libc_start_main (through __libc_start_init), dependencies before the
  * objects that need them; destructors run in exactly the reverse order
- * from exit(), after the atexit handlers, as in musl. */
+ * from exit(), after the atexit handlers, as in musl.
+ *
+ * A dlopen runs the constructors of what it loaded after it has released
+ * the loader's lock, as musl does: a constructor may wait for a thread
+ * that calls dlsym, dladdr, dl_iterate_phdr or dlopen. What the loader
+ * lock no longer orders, init_lock does: each object is constructed once,
+ * by the first thread to reach it (its ctor_visitor while it runs). A
+ * thread that needs an object another is constructing waits for it, so
+ * that dlopen never returns an object whose constructors have not
+ * finished; the constructing thread itself goes on (a constructor that
+ * dlopens its own object, or one that needs it). */
+#include <pthread.h>
 #include "ldso.h"
+
+static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t init_cond = PTHREAD_COND_INITIALIZER;
+static int exiting;        /* destructors run: no constructor starts */
+
+/* ctor_visitor of an object whose constructing thread did not survive a
+ * fork */
+#define ORPHAN ((void *)-1)
 
 typedef void (*initfn)(int, char **, char **);
 
@@ -69,37 +88,102 @@ static void run_array(struct dso *p, size_t vaddr, size_t size)
 
 static void construct(struct dso *p)
 {
-	if (p->constructed)
+	void *self = (void *)pthread_self();
+	pthread_mutex_lock(&init_lock);
+	while ((p->ctor_visitor && p->ctor_visitor != self) || exiting)
+		pthread_cond_wait(&init_cond, &init_lock);
+	if (p->ctor_visitor || p->constructed) {
+		pthread_mutex_unlock(&init_lock);
 		return;
-	p->constructed = 1;
+	}
+	p->ctor_visitor = self;
 	p->fini_next = fini_head;
 	fini_head = p;
-	if (p->is_ldso)
-		return;
-	if (p->dyn.have & QB_HAVE_INIT) {
-		check_code(p, (size_t)p->base + p->dyn.init);
-		((initfn)(p->base + p->dyn.init))(init_argc, init_argv, init_envp);
+	pthread_mutex_unlock(&init_lock);
+	if (!p->is_ldso) {
+		if (p->dyn.have & QB_HAVE_INIT) {
+			check_code(p, (size_t)p->base + p->dyn.init);
+			((initfn)(p->base + p->dyn.init))(init_argc, init_argv, init_envp);
+		}
+		run_array(p, p->dyn.init_array, p->dyn.init_arraysz);
 	}
-	run_array(p, p->dyn.init_array, p->dyn.init_arraysz);
+	pthread_mutex_lock(&init_lock);
+	p->ctor_visitor = 0;
+	p->constructed = 1;
+	pthread_cond_broadcast(&init_cond);
+	pthread_mutex_unlock(&init_lock);
 }
 
-static void construct_tree(struct dso *p)
+static void queue_tree(struct dso *p, struct dso **q, size_t *n, struct dso **orphan)
 {
 	if (p->mark || p->constructed)
 		return;
 	p->mark = 1;
 	for (size_t i = 0; i < p->ndeps; i++)
-		construct_tree(p->deps[i]);
-	construct(p);
+		queue_tree(p->deps[i], q, n, orphan);
+	if (p->ctor_visitor == ORPHAN)
+		*orphan = p;
+	q[(*n)++] = p;
 }
 
-/* After dlopen: constructors of everything new under root, dependencies
- * first. */
-hidden void qb_construct_new(struct dso *root)
+/* Under the loader's lock, within the dlopen: the objects under root
+ * whose constructors have not run, dependencies first (*q, allocated;
+ * the caller frees it, also when this fails). */
+hidden void qb_ctor_queue(struct dso *root, struct dso ***q, size_t *n)
 {
+	*n = 0;
+	if (root->constructed)
+		return;
+	if (!(*q = __libc_malloc(qb.ndso * sizeof **q)))
+		qb_error("Error allocating constructor queue: out of memory");
 	for (struct dso *p = qb.head; p; p = p->next)
 		p->mark = 0;
-	construct_tree(root);
+	struct dso *orphan = 0;
+	pthread_mutex_lock(&init_lock);
+	queue_tree(root, *q, n, &orphan);
+	pthread_mutex_unlock(&init_lock);
+	if (orphan)
+		qb_error("State of %s is inconsistent due to multithreaded fork", orphan->name);
+}
+
+/* After the dlopen, without the loader's lock. Cancellation stays off
+ * until they have run, as in musl: a thread cancelled in the middle would
+ * leave its objects half constructed for good. */
+hidden void qb_run_ctors(struct dso **q, size_t n)
+{
+	int cs;
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cs);
+	for (size_t i = 0; i < n; i++)
+		construct(q[i]);
+	pthread_setcancelstate(cs, 0);
+}
+
+/* Under the loader's lock: a dlopen now would wait for ever for its
+ * constructors. */
+hidden int qb_exiting(void)
+{
+	return exiting;
+}
+
+/* fork (dlopen.c): init_lock is held across it; in the child, the only
+ * thread left, it starts afresh, and an object another thread was
+ * constructing can never be finished. */
+hidden void qb_initfini_atfork(int who)
+{
+	if (who < 0) {
+		pthread_mutex_lock(&init_lock);
+	} else if (who == 0) {
+		pthread_mutex_unlock(&init_lock);
+	} else {
+		pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
+		pthread_cond_t fresh_cond = PTHREAD_COND_INITIALIZER;
+		init_lock = fresh;
+		init_cond = fresh_cond;
+		void *self = (void *)pthread_self();
+		for (struct dso *p = qb.head; p; p = p->next)
+			if (p->ctor_visitor && p->ctor_visitor != self)
+				p->ctor_visitor = ORPHAN;
+	}
 }
 
 static void fini_one(struct dso *p)
@@ -125,11 +209,13 @@ hidden void qb_run_fini(struct dso *p)
 {
 	if (!p->constructed)
 		return;
+	pthread_mutex_lock(&init_lock);
 	for (struct dso **pp = &fini_head; *pp; pp = &(*pp)->fini_next)
 		if (*pp == p) {
 			*pp = p->fini_next;
 			break;
 		}
+	pthread_mutex_unlock(&init_lock);
 	fini_one(p);
 }
 
@@ -142,8 +228,21 @@ void __libc_start_init(void)
 		construct(p);
 }
 
+/* As musl: once exiting is set no constructor starts (and dlopen fails);
+ * the constructors other threads are running finish first; an object
+ * whose constructor called exit is not destructed. */
 void __libc_exit_fini(void)
 {
+	void *self = (void *)pthread_self();
+	qb_lock();
+	pthread_mutex_lock(&init_lock);
+	exiting = 1;
+	qb_unlock();
 	for (struct dso *p = fini_head; p; p = p->fini_next)
-		fini_one(p);
+		while (p->ctor_visitor && p->ctor_visitor != self)
+			pthread_cond_wait(&init_cond, &init_lock);
+	pthread_mutex_unlock(&init_lock);
+	for (struct dso *p = fini_head; p; p = p->fini_next)
+		if (p->constructed)
+			fini_one(p);
 }

@@ -110,6 +110,7 @@ struct dso {
 	size_t wr_lo[8], wr_hi[8];
 	unsigned char nwr;
 	struct dso *init_next;  /* order in which constructors run */
+	void *ctor_visitor;     /* the thread running its constructors (initfini.c) */
 	struct dso *fini_next;  /* reverse order of construction */
 
 	unsigned char is_ldso, is_main, relocated, constructed;
@@ -118,6 +119,7 @@ struct dso {
 	unsigned char ext_bind;     /* the extensions' binding hooks apply (ext.h) */
 	size_t seq;                 /* load order (objindex.c) */
 	unsigned char global;       /* in the global scope */
+	struct dso *gnext;          /* next in the global scope (gscope.c) */
 	unsigned char runtime;      /* loaded by dlopen: may be unloaded */
 	unsigned char nodelete;
 	unsigned char unloading;    /* its destructors are running: unload once */
@@ -142,7 +144,8 @@ struct symdef {
 
 /* Process-wide state of the loader. */
 struct qb_state {
-	struct dso *head, *tail;   /* global scope, in load order */
+	struct dso *head, *tail;   /* every object, in load order */
+	struct dso *gtail;         /* the global scope's last (gscope.c) */
 	struct dso *ldso;
 	struct dso *main;
 	struct dso *init_head;     /* constructors: dependencies first */
@@ -151,6 +154,7 @@ struct qb_state {
 	int unload;                /* LD_DLCLOSE=unload: dlclose unloads */
 	int failed;                /* errors were reported: exit 127 */
 	int list_mode;             /* --list / ldd: report, do not run */
+	int started;               /* the program runs: start-up is over */
 	size_t tls_cnt, tls_offset, tls_align;
 	struct qb_tls_module *tls_tail;
 	size_t ndso;
@@ -220,6 +224,15 @@ static inline int qb_writable(const struct dso *p, size_t vaddr, size_t len)
 }
 hidden void *qb_laddr(const struct dso *p, size_t vaddr);
 
+/* The store of a symbolic word relocation, in one place for the core's
+ * apply (reloc.c) and an extension's runs (ldso/ext/hintloop.c): val plus
+ * RELA's addend, or for REL what the place held (a word) or 0 (a slot). */
+static inline __attribute__((always_inline)) void qb_reloc_store(size_t *where, size_t val,
+	size_t addend)
+{
+	*where = val + addend;
+}
+
 /* Is [vaddr, vaddr+len) inside one readable segment of the object (not in
  * a gap between segments, which stays unmapped)? Only the loader itself is
  * trusted; a program the kernel mapped is checked like any library. */
@@ -242,8 +255,6 @@ hidden int qb_verreq_of(struct dso *p, size_t i, struct qb_verreq *out);
 
 /* map.c */
 hidden void qb_stack_request(size_t size);
-hidden struct dso *qb_dso_new(void);
-hidden void qb_dso_free(struct dso *p);
 struct stat;
 hidden struct dso *qb_map_file(int fd, const struct stat *st, const char *path, int allow_exec,
 	const char **why);
@@ -251,6 +262,7 @@ hidden void qb_fileid_of(const struct stat *st, struct qb_fileid *id);
 
 /* search.c */
 hidden struct dso *qb_load_library(const char *name, struct dso *needed_by, const char **why);
+hidden struct dso *qb_find_library(const char *name);
 hidden void qb_load_deps(struct dso *p);
 hidden void qb_load_preloads(const char *list);
 
@@ -294,7 +306,10 @@ hidden void *qb_tls_block(struct dso *p);
 
 /* initfini.c */
 hidden void qb_queue_init(void);
-hidden void qb_construct_new(struct dso *root);
+hidden void qb_ctor_queue(struct dso *root, struct dso ***q, size_t *n);
+hidden void qb_run_ctors(struct dso **q, size_t n);
+hidden int qb_exiting(void);
+hidden void qb_initfini_atfork(int who);
 hidden void qb_run_fini(struct dso *p);
 hidden void qb_set_init_args(int argc, char **argv, char **envp);
 
@@ -336,7 +351,6 @@ hidden void qb_forget_object(struct dso *p);
 hidden void qb_unmap_flush(void);
 
 /* dlopen.c */
-hidden void qb_pin_binding(struct dso *from, struct dso *def);
 hidden void qb_lock(void);
 hidden void qb_unlock(void);
 hidden struct dso *qb_valid_handle(void *h);
@@ -347,5 +361,13 @@ hidden void qb_index_add(struct dso *p);
 hidden void qb_index_remove(struct dso *p);
 hidden struct dso *qb_find_loaded(const char *name);
 hidden struct dso *qb_find_file(uint64_t dev, uint64_t ino);
+
+/* vdso.c */
+hidden void qb_vdso_attach(size_t ehdr_addr);
+
+/* gscope.c: the global scope, from qb.head through gnext, in the order
+ * objects joined it. */
+hidden void qb_global_join(struct dso *p);
+hidden void qb_global_leave(struct dso *p);
 
 #endif

@@ -1,6 +1,6 @@
 /* The standard symbol lookup: each object's DT_GNU_HASH (bloom filter
  * first) or DT_HASH, with the binding, type and version rules; the global
- * scope is searched in load order and the first definition wins. */
+ * scope is searched in its order (gscope.c) and the first definition wins. */
 #include "symtest.h"
 #include "elfhash.h"
 #include "ext/ext.h"
@@ -69,16 +69,18 @@ static inline int defines(struct dso *p, struct qb_symreq *r, struct symdef *def
 	return 1;
 }
 
+/* from: a global object (or none), the walk follows the global scope's
+ * order from it */
 hidden struct symdef qb_walk_global(struct dso *from, struct qb_symreq *r, struct dso *skip)
 {
 	struct symdef def = { 0, 0 };
-	for (struct dso *p = from; p; p = p->next)
+	for (struct dso *p = from; p; p = p->gnext)
 		if (p->global && p != skip && defines(p, r, &def))
 			break;
 	return def;
 }
 
-/* The first object of the global scope, from `from` on in load order
+/* The first object of the global scope, from `from` on in its order
  * (skipping `skip`), that defines r. The start-up objects come first and
  * never change: an extension may answer for them (the global table). */
 hidden struct symdef qb_lookup_global(struct dso *from, struct qb_symreq *r, struct dso *skip)
@@ -128,7 +130,7 @@ static lookup_fn lookup_hook(void)
 	return fn;
 }
 
-/* The global scope in load order, then (for objects loaded by dlopen)
+/* The global scope in its order, then (for objects loaded by dlopen)
  * the local scope of the dlopen root that brought them in. */
 hidden struct symdef qb_lookup(struct qb_symreq *r, struct dso *skip, struct dso *root)
 {

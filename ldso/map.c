@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "ext/ext.h"
@@ -31,11 +32,13 @@ static const char *check_ehdr(const Ehdr *eh, size_t got, int allow_exec)
 extern unsigned __default_stacksize hidden;
 
 /* PT_GNU_STACK's size, when set, asks for bigger thread stacks (as musl
- * does; the stack is never made executable). */
+ * does; the stack is never made executable). Only the start-up objects'
+ * count, as in musl: a library dlopen'ed later would change, behind the
+ * program's back, the stack of threads it creates from then on. */
 hidden void qb_stack_request(size_t size)
 {
 	const size_t max = 8 << 20;
-	if (size > __default_stacksize)
+	if (!qb.started && size > __default_stacksize)
 		__default_stacksize = size < max ? size : max;
 }
 
@@ -113,13 +116,39 @@ static const Phdr *first_load(const struct dso *p)
 	return 0;
 }
 
-/* Every system call that changes a mapping costs, and more in a virtual
- * machine: when the first segment starts the range and no alignment
- * beyond pages is asked for, one mapping of the file covers the whole
- * range with the first segment's protection, and a later segment that
- * sits at the same distance from its file offset (as linkers lay them
- * out) only changes its protection where it differs. What results is the
- * same set of mappings as one mmap per segment. */
+/* A program with fixed addresses (ET_EXEC, run as a command) is placed
+ * where it asks only if nothing is there: MAP_FIXED_NOREPLACE keeps it off
+ * the loader, its heap and every other mapping (a kernel older than 4.17
+ * takes the flag as a hint, so the address the mapping got is checked
+ * too). Page zero, where a null pointer leads, and the room the kernel
+ * keeps free below the stack for it to grow into (no mapping yet, so the
+ * flag cannot see it) are refused as well. */
+static const char *fixed_range_refused(size_t lo, size_t hi)
+{
+	const size_t guard = (size_t)1 << 20;
+	size_t room = (size_t)128 << 20;
+	struct rlimit rl;
+	if (lo < __libc.page_size)
+		return "segments at address 0";
+	if (!getrlimit(RLIMIT_STACK, &rl) && rl.rlim_cur < room)
+		room = rl.rlim_cur;
+	/* the aux vector lies in the stack, above where it grows */
+	size_t stack = (size_t)__libc.auxv;
+	size_t below = stack > room + guard ? stack - room - guard : 0;
+	if (stack && hi > below && lo <= stack)
+		return "segments overlap the stack";
+	return 0;
+}
+
+/* When the first segment starts the range and no alignment beyond pages
+ * is asked for, one mapping of the file covers the whole range with the
+ * first segment's protection and is that segment's mapping; every other
+ * segment has an mmap of its own, with its own protection, even where it
+ * has the first one's, as musl's loader maps them. Tools that follow a
+ * process's mappings learn about objects from mmap alone: valgrind reads
+ * an object's symbols (and finds its preloaded malloc that way) only when
+ * each segment is a mapping of the file it has seen, and the code one was
+ * mapped executable, not made so by mprotect. */
 static const char *map_segments(struct dso *p, int fd, int exec, size_t page, size_t align)
 {
 	size_t span = p->vmax - p->vmin;
@@ -133,6 +162,9 @@ static const char *map_segments(struct dso *p, int fd, int exec, size_t page, si
 	 * boundary, away from the objects loaded with it, which then cannot
 	 * leave in one munmap (txn.c): such a range is reserved first. */
 	int reserve = !whole || (!exec && span >= ((size_t)2 << 20));
+	const char *why;
+	if (exec && (why = fixed_range_refused(p->vmin, p->vmax)))
+		return why;
 	unsigned char *m = !reserve ?
 		mmap(hint, span, prot0, MAP_PRIVATE | (exec ? MAP_FIXED_NOREPLACE : 0), fd, off0) :
 		mmap(hint, span + extra, PROT_NONE,
@@ -140,6 +172,10 @@ static const char *map_segments(struct dso *p, int fd, int exec, size_t page, si
 	if (m == MAP_FAILED)
 		return errno == EEXIST ? "address range already in use" :
 			!reserve ? "cannot map segment" : "cannot reserve address space";
+	if (exec && m != hint) {
+		munmap(m, span);
+		return "address range already in use";
+	}
 	if (reserve && whole && mmap(m, span, prot0, MAP_PRIVATE | MAP_FIXED, fd, off0) == MAP_FAILED) {
 		munmap(m, span);
 		return "cannot map segment";
@@ -172,9 +208,8 @@ static const char *map_segments(struct dso *p, int fd, int exec, size_t page, si
 		done = mend;
 		if (ph->p_filesz) {
 			size_t flen = fend - start;
-			if (whole && start - p->vmin == (ph->p_offset & -page) - off0) {
-				if (prot != prot0 && mprotect(p->base + start, flen, prot))
-					return "cannot map segment";
+			if (whole && ph == first) {
+				/* the whole range's mapping is this segment's */
 			} else if (mmap(p->base + start, flen, prot, MAP_PRIVATE | MAP_FIXED, fd,
 			    ph->p_offset & -page) == MAP_FAILED) {
 				return "cannot map segment";
@@ -237,13 +272,14 @@ hidden struct dso *qb_map_file(int fd, const struct stat *known, const char *pat
 	}
 	ssize_t got = pread(fd, u.buf, sizeof u.buf, 0);
 	if (got < 0) {
-		*why = "read error";
+		/* a directory: "Is a directory", as musl says */
+		*why = strerror(errno);
 		return 0;
 	}
 	if ((*why = check_ehdr(&u.eh, got, allow_exec)))
 		return 0;
 
-	struct dso *p = qb_dso_new();
+	struct dso *p = __libc_calloc(1, sizeof *p);
 	size_t phsize = (size_t)u.eh.e_phnum * sizeof(Phdr);
 	Phdr *ph = 0, *heap = 0;
 	if (!p) {
@@ -339,6 +375,6 @@ fail:
 	    (unsigned char *)p->phdr >= p->map && (unsigned char *)p->phdr < p->map + p->map_len))
 		__libc_free(p->phdr);
 	__libc_free(heap);
-	qb_dso_free(p);
+	__libc_free(p);
 	return 0;
 }

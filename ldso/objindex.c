@@ -4,8 +4,7 @@
  * costs a walk of every object, and a program's start-up as many walks as
  * it has DT_NEEDED entries: quadratic in its libraries. One table keyed
  * by the names' GNU hashes (and by device and inode) answers in a probe or
- * two. Should it ever lack memory, the list is walked instead: slower,
- * never wrong. */
+ * two. */
 #include <string.h>
 #include "ldso.h"
 #include "elfhash.h"
@@ -22,7 +21,6 @@ struct slot {
 static struct slot *tab;
 static size_t cap, used;   /* used counts tombstones: they lengthen probes */
 static size_t seq;         /* load order, for the first of several matches */
-static int broken;         /* out of memory once: walk the list */
 
 static uint32_t file_hash(uint64_t dev, uint64_t ino)
 {
@@ -71,10 +69,8 @@ static const char *name_of(const struct dso *p, unsigned char by)
 hidden void qb_index_add(struct dso *p)
 {
 	p->seq = ++seq;
-	if (broken || !reserve(4)) {
-		broken = 1;
-		return;
-	}
+	if (!reserve(4))
+		qb_error("%s: out of memory", p->name);
 	for (unsigned char by = BY_SHORTNAME; by <= BY_NAME; by++) {
 		const char *n = name_of(p, by);
 		if (n) {
@@ -97,7 +93,7 @@ static void drop(const struct dso *p, uint32_t h)
 
 hidden void qb_index_remove(struct dso *p)
 {
-	if (broken || !cap)
+	if (!cap)
 		return;
 	for (unsigned char by = BY_SHORTNAME; by <= BY_NAME; by++)
 		if (name_of(p, by))
@@ -112,15 +108,6 @@ hidden struct dso *qb_find_loaded(const char *name)
 {
 	int path = strchr(name, '/') != 0;
 	struct dso *best = 0;
-	if (broken) {
-		for (struct dso *p = qb.head; p && !best; p = p->next)
-			for (unsigned char by = BY_SHORTNAME; by <= BY_NAME; by++) {
-				const char *n = name_of(p, by);
-				if (n && (by != BY_SONAME || !path) && !strcmp(n, name))
-					best = p;
-			}
-		return best;
-	}
 	if (!cap)
 		return 0;
 	uint32_t h = qb_gnu_hash(name);
@@ -137,12 +124,6 @@ hidden struct dso *qb_find_loaded(const char *name)
 /* The loaded object mapped from the file with this device and inode. */
 hidden struct dso *qb_find_file(uint64_t dev, uint64_t ino)
 {
-	if (broken) {
-		for (struct dso *p = qb.head; p; p = p->next)
-			if (p->id.dev == dev && p->id.ino == ino)
-				return p;
-		return 0;
-	}
 	if (!cap)
 		return 0;
 	uint32_t h = file_hash(dev, ino);

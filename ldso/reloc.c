@@ -4,7 +4,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "ext/ext.h"
-#include "relstore.h"
 
 #if QB_TLS_VARIANT != 2
 #error "reloc.c computes thread-pointer offsets for TLS variant II only"
@@ -108,7 +107,7 @@ static inline __attribute__((always_inline)) int resolve(struct resolver *rs, si
 	}
 bound:
 	if (out->sym && out->dso->runtime && out->dso != p)
-		qb_pin_binding(p, out->dso);
+		qb_ext_bound(p, out->dso);
 	if (!copy && !qb.env.no_symcache) {
 		rs->key[slot] = symi;
 		rs->val[slot] = *out;

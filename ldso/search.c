@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "ext/ext.h"
@@ -135,11 +136,43 @@ static char *dup_str(const char *s)
 	return d;
 }
 
-hidden struct dso *qb_load_library(const char *name, struct dso *needed_by, const char **why)
+/* A C library (it defines both __libc_start_main and stdin: musl's or
+ * glibc's, not an interposer of a few of its functions) is never mapped
+ * beside the loader, which is the process's C library: as in musl, the
+ * loader stands for it, as for "libc.so". */
+static int is_libc(struct dso *p)
+{
+	struct qb_symreq r;
+	qb_symreq_init(&r, "__libc_start_main", 0);
+	if (!qb_lookup_in(p, &r))
+		return 0;
+	qb_symreq_init(&r, "stdin", 0);
+	return qb_lookup_in(p, &r) != 0;
+}
+
+/* A mapped object that joined nothing yet, given back. */
+static void discard(struct dso *p)
+{
+	qb_ext_released(p);
+	munmap(p->map, p->map_len);
+	if (p->phdr && !((unsigned char *)p->phdr >= p->map &&
+	    (unsigned char *)p->phdr < p->map + p->map_len))
+		__libc_free(p->phdr);
+	__libc_free(p->vdefs);
+	__libc_free(p->vreqs);
+	__libc_free(p);
+}
+
+/* noload (RTLD_NOLOAD): the object the name leads to, found as a load
+ * finds it (by name, or by a search and its file's identity), only if it
+ * is loaded already. */
+static struct dso *load(const char *name, struct dso *needed_by, const char **why, int noload)
 {
 	*why = "No such file or directory";
-	if (!*name)
+	if (!*name) {
+		*why = "Invalid argument";
 		return 0;
+	}
 	if (!strchr(name, '/') && qb_search_reserved(name)) {
 		if (!qb.ldso->prev) {
 			/* ldd names libc as the first object asked for it
@@ -191,10 +224,18 @@ hidden struct dso *qb_load_library(const char *name, struct dso *needed_by, cons
 		return p;
 	}
 
+	if (noload) {
+		close(a.fd);
+		return 0;
+	}
 	p = qb_map_file(a.fd, &st, a.path, 0, why);
 	close(a.fd);
 	if (!p)
 		return 0;
+	if (is_libc(p)) {
+		discard(p);
+		return load("libc.so", needed_by, why, 0);
+	}
 	p->name = dup_str(a.path);
 	p->shortname = dup_str(name);
 	p->needed_by = needed_by;
@@ -207,6 +248,18 @@ hidden struct dso *qb_load_library(const char *name, struct dso *needed_by, cons
 	if (qb.debug & QB_DBG_LIBS)
 		qb_dbg("loaded file=%s at %p (tls module %zu)", p->name, (void *)p->base, p->tls_id);
 	return p;
+}
+
+hidden struct dso *qb_load_library(const char *name, struct dso *needed_by, const char **why)
+{
+	return load(name, needed_by, why, 0);
+}
+
+hidden struct dso *qb_find_library(const char *name)
+{
+	const char *why;
+	/* as dlopen searches: from the program */
+	return load(name, qb.main, &why, 1);
 }
 
 struct needed {
@@ -261,7 +314,9 @@ hidden void qb_load_preloads(const char *list)
 	const char *cur = list, *elem;
 	size_t n;
 	char name[PATH_MAX];
-	while ((n = qb_path_next(&cur, " :", &elem))) {
+	/* musl's separators: colons and any white space (a list written on
+	 * several lines in a unit file or a Dockerfile) */
+	while ((n = qb_path_next(&cur, " \t\n\v\f\r:", &elem))) {
 		if (n >= sizeof name)
 			continue;
 		memcpy(name, elem, n);

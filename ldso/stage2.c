@@ -23,15 +23,6 @@ struct qb_entry {
 
 static struct dso ldso_dso, main_dso;
 
-static const char *getenv_early(char **envp, const char *name)
-{
-	size_t n = strlen(name);
-	for (; *envp; envp++)
-		if (!strncmp(*envp, name, n) && (*envp)[n] == '=')
-			return *envp + n + 1;
-	return 0;
-}
-
 static void setup_ldso(const char *name)
 {
 	struct dso *p = &ldso_dso;
@@ -102,6 +93,11 @@ static const char *check_kernel_mapping(size_t *aux, size_t *bias)
 			why = "segment extends past the end of the file";
 			goto out;
 		}
+		/* as the loader refuses it when it maps a program itself */
+		if (base + ph[i].p_vaddr < __libc.page_size) {
+			why = "segments at address 0";
+			goto out;
+		}
 		if ((ph[i].p_flags & PF_R) && phoff >= ph[i].p_offset &&
 		    phoff + phsize <= ph[i].p_offset + ph[i].p_filesz &&
 		    base + ph[i].p_vaddr + (phoff - ph[i].p_offset) == aux[AT_PHDR])
@@ -160,6 +156,18 @@ static void setup_kernel_main(size_t *aux, char *argv0)
 		qb_fatal("%s: %s", argv0, why);
 }
 
+/* The kernel-mapped program's name, as musl gives it: the path execve
+ * was given (AT_EXECFN), which leads to the file whatever argv[0] says,
+ * unless it is one of /proc's (fexecve), which would name nothing once
+ * the descriptor is closed. */
+static char *main_name(const size_t *aux, char *argv0)
+{
+	char *fn = (char *)aux[AT_EXECFN];
+	if (fn && strncmp(fn, "/proc/", 6))
+		return fn;
+	return argv0 ? argv0 : "";
+}
+
 /* The loader's name as the program asked for it (PT_INTERP), or null. */
 static const char *interp_of(const struct dso *m)
 {
@@ -181,7 +189,7 @@ static _Noreturn void usage(const char *self, int status)
 	int fd = status ? 2 : 1;
 	dprintf(fd,
 		"quickbind dynamic linker (" QB_ARCH_NAME ")\n"
-		"Usage: %s [--list] [--library-path PATH] [--preload LIBS] [--argv0 NAME] [--] PROGRAM [ARGS...]\n"
+		"Usage: %s [--list] [--library-path[=]PATH] [--preload[=]LIBS] [--argv0[=]NAME] [--] PROGRAM [ARGS...]\n"
 		"       %s --help | --version\n", self, self);
 	if (!status)
 		dprintf(fd, "Environment (ignored, and removed, in secure mode):\n%s",
@@ -189,44 +197,59 @@ static _Noreturn void usage(const char *self, int status)
 	_exit(status);
 }
 
+/* The value of option o (argv[*i] without its "--") when it is name:
+ * "name=VALUE", or "name" followed by VALUE as the next argument, as
+ * musl's loader takes both. */
+static const char *opt_value(const char *o, const char *name, char **argv, int argc, int *i)
+{
+	size_t n = strlen(name);
+	if (strncmp(o, name, n))
+		return 0;
+	if (o[n] == '=')
+		return o + n + 1;
+	return !o[n] && *i + 1 < argc ? argv[++*i] : 0;
+}
+
 /* The LD_ variables of the switch table (switches.h). */
 #define SW_READ_STR(f, v) qb.env.f = v
 #define SW_READ_FLAG(f, v) qb.env.f = !!(v)
-#define SW_READ(name, f, kind, help) SW_READ_##kind(f, getenv_early(envp, name));
+#define SW_READ(name, f, kind, help) SW_READ_##kind(f, getenv(name));
 
-static void read_switches(char **envp)
+static void read_switches(void)
 {
 	QB_SWITCHES(SW_READ)
-	qb.unload = qb.env.dlclose && !strcmp(qb.env.dlclose, "unload");
+	qb.unload = qb.env.dlclose && !strcmp(qb.env.dlclose, "unload") && qb_ext_unloads();
 	if (qb.env.debug)
 		qb_debug_setup(qb.env.debug, qb.env.debug_output);
 }
 
 /* Run as a command: parse options, map the program ourselves, rewrite
- * the aux vector so libc sees the program, and drop our own arguments. */
+ * the aux vector so libc sees the program, and drop our own arguments.
+ * Options are musl's: only "--" words are options (a word with one dash
+ * is the program), and any name ending in "ldd" (Debian's musl-ldd, a
+ * link named ldd) lists. */
 static size_t *invoked_directly(size_t *sp, size_t *aux, size_t *auxv, int *list)
 {
 	int argc = (int)sp[0];
 	char **argv = (char **)(sp + 1);
-	const char *self = argv[0] ? argv[0] : QB_LDSO_NAME, *argv0 = 0;
-	const char *base = strrchr(self, '/');
-	base = base ? base + 1 : self;
+	const char *self = argv[0] ? argv[0] : QB_LDSO_NAME, *argv0 = 0, *v;
+	size_t selflen = strlen(self);
 	int i = 1;
-	if (!strcmp(base, "ldd"))
+	if (selflen >= 3 && !strcmp(self + selflen - 3, "ldd"))
 		*list = 1;
-	for (; i < argc && argv[i][0] == '-'; i++) {
-		const char *o = argv[i];
-		if (!strcmp(o, "--")) { i++; break; }
-		else if (!strcmp(o, "--list")) *list = 1;
-		else if (!strcmp(o, "--help")) usage(self, 0);
-		else if (!strcmp(o, "--version")) {
+	for (; i < argc && argv[i][0] == '-' && argv[i][1] == '-'; i++) {
+		const char *o = argv[i] + 2;
+		if (!*o) { i++; break; }
+		else if (!strcmp(o, "list")) *list = 1;
+		else if (!strcmp(o, "help")) usage(self, 0);
+		else if (!strcmp(o, "version")) {
 			dprintf(1, "quickbind " QB_VERSION " (" QB_ARCH_NAME "), musl " QB_MUSL_VERSION " base\n");
 			_exit(0);
-		} else if (!strcmp(o, "--library-path") && i + 1 < argc) qb.env.library_path = argv[++i];
-		else if (!strcmp(o, "--preload") && i + 1 < argc) qb.env.preload = argv[++i];
-		else if (!strcmp(o, "--argv0") && i + 1 < argc) argv0 = argv[++i];
+		} else if ((v = opt_value(o, "library-path", argv, argc, &i))) qb.env.library_path = v;
+		else if ((v = opt_value(o, "preload", argv, argc, &i))) qb.env.preload = v;
+		else if ((v = opt_value(o, "argv0", argv, argc, &i))) argv0 = v;
 		else {
-			dprintf(2, "%s: unknown or incomplete option '%s'\n", self, o);
+			dprintf(2, "%s: unknown or incomplete option '%s'\n", self, argv[i]);
 			usage(self, 127);
 		}
 	}
@@ -348,7 +371,7 @@ hidden struct qb_entry qb_stage2(size_t *sp)
 		argv = (char **)(sp + 1);
 		__environ = envp = argv + argc + 1;
 	} else {
-		read_switches(envp);
+		read_switches();
 	}
 
 	int list = 0;
@@ -361,7 +384,7 @@ hidden struct qb_entry qb_stage2(size_t *sp)
 		argc = (int)sp[0];
 		argv = (char **)(sp + 1);
 	} else {
-		setup_kernel_main(aux, argv[0] ? argv[0] : "");
+		setup_kernel_main(aux, main_name(aux, argv[0]));
 		setup_ldso(interp_of(&main_dso) ? interp_of(&main_dso) : QB_LDSO_NAME);
 	}
 	struct dso *m = &main_dso;
@@ -376,13 +399,14 @@ hidden struct qb_entry qb_stage2(size_t *sp)
 	if (!qb.ldso->prev && qb.tail != qb.ldso)
 		qb_dso_append(qb.ldso);
 	for (struct dso *p = qb.head; p; p = p->next)
-		p->global = 1;
+		qb_global_join(p);
 	qb_ext_scope_changed();
 	qb.adds = qb.ndso;
 	if (list)
 		list_objects(invoked_as);
 	if (qb.failed)
 		_exit(127);
+	qb_vdso_attach(aux[AT_SYSINFO_EHDR]);
 
 	qb_tls_install(0);
 	__init_ssp((void *)aux[AT_RANDOM]);
@@ -403,6 +427,7 @@ hidden struct qb_entry qb_stage2(size_t *sp)
 
 	if (aux[AT_ENTRY] < (size_t)m->base || !qb_in_code(m, aux[AT_ENTRY] - (size_t)m->base))
 		qb_fatal("%s: entry point outside the code", m->name);
+	qb.started = 1;
 	struct qb_entry e = { aux[AT_ENTRY], sp };
 	return e;
 }

@@ -8,35 +8,6 @@
 #include "ldso.h"
 #include "namehash.h"
 
-/* Equality of two NUL-terminated names, a word at a time. Whole words
- * are read only while both stay inside their current page, so no read can
- * fault; near a page end the comparison steps bytewise. */
-static inline QB_WORD_READS int names_equal(const char *a, const char *b)
-{
-	const size_t W = sizeof(size_t), ones = (size_t)-1 / 255, highs = ones << 7;
-	for (;;) {
-		size_t ra = 4096 - ((uintptr_t)a & 4095), rb = 4096 - ((uintptr_t)b & 4095);
-		for (size_t n = (ra < rb ? ra : rb) / W; n; n--) {
-			size_t x, y;
-			memcpy(&x, a, W);
-			memcpy(&y, b, W);
-			size_t zero = (x - ones) & ~x & highs;
-			if (x != y)  /* equal only if both end before the difference */
-				return zero && __builtin_ctzl(zero) < __builtin_ctzl(x ^ y);
-			if (zero)
-				return 1;
-			a += W;
-			b += W;
-		}
-		for (size_t k = 0; k < W; k++, a++, b++) {
-			if (*a != *b)
-				return 0;
-			if (!*a)
-				return 1;
-		}
-	}
-}
-
 /* Equality of the n bytes at a and b, n including a's terminator: both
  * ranges are known to be readable. Whole words, the last one overlapping
  * the one before. */
@@ -75,7 +46,7 @@ static inline __attribute__((always_inline)) int qb_candidate(struct dso *p, siz
 	 * (terminator included) when they lie inside the string table */
 	if (r->nlen && r->nlen <= p->dyn.strsz - s->st_name ?
 	    !bytes_equal(r->name, p->strings + s->st_name, r->nlen) :
-	    !names_equal(r->name, p->strings + s->st_name))
+	    strcmp(r->name, p->strings + s->st_name))
 		return 0;
 	if (!p->versym)
 		return 1;

@@ -108,12 +108,9 @@ hidden void *qb_owned_alloc(struct dso *p, size_t size)
 	return m + 1;
 }
 
-/* Unmapping pages a process has touched costs a flush of the translation
- * caches besides the system call, and in a virtual machine the flush can
- * cost more than mapping the object did. The objects one dlclose (or one
- * undone dlopen) unloads often lie side by side, as mmap placed them: they
- * leave together, one munmap per run of adjacent ranges, after every
- * destructor has run (glibc too unmaps only then). */
+/* The objects one dlclose (or one undone dlopen) unloads are unmapped
+ * after every destructor has run, as glibc does: a destructor may still
+ * call into another object of the same batch. */
 static struct range {
 	unsigned char *start;
 	size_t len;
@@ -122,21 +119,8 @@ static size_t ndoomed;
 
 hidden void qb_unmap_flush(void)
 {
-	/* by address, so that neighbours meet */
-	for (size_t i = 1; i < ndoomed; i++) {
-		struct range r = doomed[i];
-		size_t k = i;
-		for (; k && doomed[k - 1].start > r.start; k--)
-			doomed[k] = doomed[k - 1];
-		doomed[k] = r;
-	}
-	for (size_t i = 0; i < ndoomed;) {
-		unsigned char *start = doomed[i].start, *end = start + doomed[i].len;
-		for (i++; i < ndoomed && doomed[i].start == end; i++)
-			end += doomed[i].len;
-		munmap(start, (size_t)(end - start));
-	}
-	ndoomed = 0;
+	for (; ndoomed; ndoomed--)
+		munmap(doomed[ndoomed - 1].start, doomed[ndoomed - 1].len);
 }
 
 static void unmap_later(unsigned char *start, size_t len)
@@ -165,7 +149,7 @@ static void free_dso(struct dso *p)
 	__libc_free(p->vreqs);
 	__libc_free(p->name);
 	__libc_free((void *)p->shortname);
-	qb_dso_free(p);
+	__libc_free(p);
 }
 
 /* p leaves the loader: its destructors run (if its constructors did),
@@ -182,7 +166,7 @@ hidden void qb_forget_object(struct dso *p)
 	if (qb.tail == p)
 		qb.tail = p->prev;
 	qb.ndso--;
-	p->global = 0;
+	qb_global_leave(p);
 	qb_ext_scope_changed();
 	for (struct dso *q = qb.head; q; q = q->next) {
 		/* Objects relocated in p's scope outlive it: RTLD_NEXT and

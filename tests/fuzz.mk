@@ -7,7 +7,11 @@
 #                   ldso/'s own sources, ASan+UBSan;
 #   loader-i386     the same sources compiled for the 32-bit class (i686),
 #                   UBSan (ASan's shadow memory does not work under the
-#                   qemu-user that runs i386 code where the kernel cannot).
+#                   qemu-user that runs i386 code where the kernel cannot);
+#   main            the real loaders (build/lib) and the main program: each
+#                   input, a program, run with --list and through PT_INTERP
+#                   (traced, stopped at its entry point), see
+#                   tests/fuzz/fuzz_main.c; both classes.
 # Seed corpora are real objects built here by musl-gcc and
 # i386-linux-musl-gcc, and linkopt-optimized copies of them. Corpora grow
 # in build/fuzz/corpus/TARGET across runs; crashes land in
@@ -27,9 +31,10 @@ FUZZ_LDSO_SAN := -fno-sanitize=alignment,pointer-overflow
 # The loader's files this target needs, and all of common/ it uses (make
 # check builds the targets, so a renamed or split file shows up there).
 FUZZ_LDSO_SRCS := ldso/map.c ldso/dso.c ldso/version.c ldso/lookup.c ldso/objindex.c \
-	$(filter-out ldso/ext/none.c,$(wildcard ldso/ext/*.c)) $(filter common/%,$(LDSO_SRCS))
+	$(filter-out ldso/ext/none.c ldso/ext/registry.c ldso/ext/unload.c,$(wildcard ldso/ext/*.c)) \
+	$(filter common/%,$(LDSO_SRCS))
 FUZZ_LO_SRCS := $(filter-out %/main.c,$(LINKOPT_SRCS))
-FUZZ_TARGETS := linkopt loader-x86_64 loader-i386
+FUZZ_TARGETS := linkopt loader-x86_64 loader-i386 main
 
 fz_flags_linkopt := $(FUZZ_ASAN) -Icommon -Itools/linkopt -DFUZZ_SYSROOT='"$(abspath $(FZ)/sysroot)"'
 fz_flags_loader-x86_64 := $(FUZZ_ASAN) $(FUZZ_LDSO_SAN) $(MUSL_FACTS_x86_64) -Ildso -Ildso/ext -Icommon \
@@ -42,6 +47,14 @@ fz_srcs_loader-i386 := $(FUZZ_LDSO_SRCS)
 fz_main_linkopt := tests/fuzz/fuzz_linkopt.c
 fz_main_loader-x86_64 := tests/fuzz/fuzz_loader.c
 fz_main_loader-i386 := tests/fuzz/fuzz_loader.c
+# main runs the loaders in processes of their own: no sanitizer of its own
+# (its harness is small), no loader sources; the seed programs find their
+# library in the seed directories.
+fz_flags_main := -DFZM_LOADER_x86_64='"$(abspath $(B)/lib/ld-quickbind-x86_64.so.1)"' \
+	-DFZM_LOADER_i386='"$(if $(filter i386,$(ARCHS)),$(abspath $(B)/lib/ld-quickbind-i386.so.1))"' \
+	-DFZM_LIBPATH_x86_64='"$(abspath $(FZ)/seed/x86_64)"' -DFZM_LIBPATH_i386='"$(abspath $(FZ)/seed/i386)"'
+fz_srcs_main :=
+fz_main_main := tests/fuzz/fuzz_main.c
 
 define fz_target
 $(FZ)/obj/$(1)/%.o: %.c
@@ -80,6 +93,14 @@ $(FZS)/$(1)/libfz-sysv.so: $(FZ_LIBSRC)/libfz.c $(FZ_LIBSRC)/fz.map
 		-Wl,--version-script=$(FZ_LIBSRC)/fz.map -o $$@ $$<
 $(FZS)/$(1)/prog: $(FZ_LIBSRC)/prog.c $(FZS)/$(1)/libfz.so
 	$(Q)$(fz_cc_$(1)) -O1 -o $$@ $$< -L$(FZS)/$(1) -lfz
+# the main target's other seeds: a program needing only libc, as a PIE
+# and at fixed addresses
+$(FZS)/$(1)/hello: tests/fuzz/seed/hello.c
+	@mkdir -p $$(@D)
+	$(Q)$(fz_cc_$(1)) -O1 -o $$@ $$<
+$(FZS)/$(1)/hello-fixed: tests/fuzz/seed/hello.c
+	@mkdir -p $$(@D)
+	$(Q)$(fz_cc_$(1)) -O1 -no-pie -o $$@ $$<
 $(FZ)/sysroot/$(fz_libdir_$(1))/libfz.so: $(FZS)/$(1)/libfz.so
 	@mkdir -p $$(@D)
 	$(Q)cp $$< $$@
@@ -97,10 +118,12 @@ $(foreach a,x86_64 i386,$(eval $(call fz_seeds,$(a))))
 fz_seeds_linkopt := $(FZ_SEEDS_x86_64) $(FZ_SEEDS_i386)
 fz_seeds_loader-x86_64 := $(FZ_SEEDS_x86_64)
 fz_seeds_loader-i386 := $(FZ_SEEDS_i386)
+fz_seeds_main := $(foreach a,x86_64 i386,$(foreach f,prog prog-opt hello hello-fixed,$(FZS)/$(a)/$(f)))
 
 # ------------------------------------------------------------- make fuzz --
 .PHONY: fuzz fuzz-build
-fuzz-build: $(FUZZ_TARGETS:%=$(FZ)/bin/fuzz-%) $(FZ_SEEDS_x86_64) $(FZ_SEEDS_i386) $(FZ_SYSROOT)
+fuzz-build: $(FUZZ_TARGETS:%=$(FZ)/bin/fuzz-%) $(FZ_SEEDS_x86_64) $(FZ_SEEDS_i386) $(FZ_SYSROOT) \
+	$(fz_seeds_main) $(ALL_TARGETS)
 
 # One target at a time, niced: the machine's other work goes first.
 # FUZZ_DIR holds the corpora (corpus/TARGET), the inputs that crashed a
@@ -122,6 +145,7 @@ fuzz: fuzz-build
 		case $$t in linkopt) s="$(abspath $(fz_seeds_linkopt))";; \
 			loader-x86_64) s="$(abspath $(fz_seeds_loader-x86_64))";; \
 			loader-i386) s="$(abspath $(fz_seeds_loader-i386))";; \
+			main) s="$(abspath $(fz_seeds_main))";; \
 			*) echo "fuzz: no target $$t (targets: $(FUZZ_TARGETS))"; exit 1;; esac; \
 		case $$t in loader-i386) s="$$s $$(cd $$d && find corpus/$$t -type f)";; esac; \
 		case $$t in loader-x86_64) l=1;; *) l=0;; esac; \

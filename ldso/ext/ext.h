@@ -54,6 +54,14 @@ struct qb_ext {
 	void (*relocated)(struct dso *p);
 	/* p leaves the loader: nothing may point at it any more */
 	void (*released)(struct dso *p);
+	/* a dlopen handle was closed (under the loader lock) */
+	void (*closed)(void);
+	/* a relocation of from, or a dlsym on its behalf, bound to def, an
+	 * object dlopen brought in */
+	void (*bound)(struct dso *from, struct dso *def);
+	/* an exit or fork handler, or a thread-specific value's destructor,
+	 * was registered, naming these addresses (0: none) */
+	void (*registered)(const void *a, const void *b, const void *c);
 	/* LD_DEBUG=statistics: fold == 1, add to the core's counts; fold ==
 	 * 0, print the extension's own lines */
 	void (*stats)(struct qb_stats *s, const char *when, int fold);
@@ -133,6 +141,29 @@ static inline void qb_ext_relocated(struct dso *p)
 static inline void qb_ext_released(struct dso *p)
 {
 	QB_EXT_EACH(e) if ((*e)->released) (*e)->released(p);
+}
+
+static inline void qb_ext_closed(void)
+{
+	QB_EXT_EACH(e) if ((*e)->closed) (*e)->closed();
+}
+
+/* Does an extension unload at dlclose (LD_DLCLOSE=unload means nothing
+ * without one)? */
+static inline int qb_ext_unloads(void)
+{
+	QB_EXT_EACH(e) if ((*e)->closed) return 1;
+	return 0;
+}
+
+static inline void qb_ext_bound(struct dso *from, struct dso *def)
+{
+	QB_EXT_EACH(e) if ((*e)->bound) (*e)->bound(from, def);
+}
+
+static inline void qb_ext_registered(const void *a, const void *b, const void *c)
+{
+	QB_EXT_EACH(e) if ((*e)->registered) (*e)->registered(a, b, c);
 }
 
 static inline void qb_ext_stats(struct qb_stats *s, const char *when, int fold)

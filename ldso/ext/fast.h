@@ -30,9 +30,11 @@ struct qb_fast {
 	struct dso *parent;         /* SYMINFO_BT_PARENT target */
 	uint32_t nneeded_ids;
 	uint32_t std_relocs;        /* relocations not bound directly, as linkopt counted */
+	uint32_t scoped_relocs;     /* of those, with a scope definer (scoped_known) */
 	uint32_t ip_def[2];         /* definitions an interposer may take */
 	unsigned ip_gen;            /* interposer list ip_def was computed for */
 	unsigned char std_known;    /* std_relocs is there */
+	unsigned char scoped_known; /* scoped_relocs is there */
 	unsigned char parent_done;  /* parent looked for */
 	unsigned char interposer;   /* LD_PRELOAD, the program, DF_1_INTERPOSE */
 	unsigned char noext_known, noext_any;  /* a definition is SYMINFO_FLG_NOEXTDIRECT */

@@ -108,6 +108,9 @@ static void fast_decoded(struct dso *p)
 				FX(p)->values = qb_table_values(tab);
 				if (FX(p)->pre_gnu)
 					FX(p)->definers = qb_table_definers(tab);
+				if (FX(p)->definers)
+					FX(p)->scoped_known = (unsigned char)qb_table_scoped_relocs(tab,
+						&FX(p)->scoped_relocs);
 			}
 		} else {
 			note(p, "the quickbind table");
@@ -177,7 +180,7 @@ static void fast_needed(struct dso *p, size_t idx, struct dso *dep)
 }
 
 /* Bring the interposer list and its bloom filter in line with the global
- * scope: every object that interposes and is global, in load order. Called
+ * scope: every object that interposes and is global, in the scope's order. Called
  * after anything that may change the global scope (start-up, a dlopen, its
  * undo, an unload); costs one pass over the objects when nothing changed.
  * The storage only grows, so dropping objects needs no memory and cannot
@@ -205,7 +208,7 @@ static void interposers_sync(void)
 {
 	size_t n = 0, names = 0;
 	int same = 1;
-	for (struct dso *p = qb.head; p; p = p->next)
+	for (struct dso *p = qb.head; p; p = p->gnext)
 		if (interposes(p)) {
 			if (n >= qb_fg.ninterposers || qb_fg.interposers[n] != p)
 				same = 0;
@@ -213,7 +216,7 @@ static void interposers_sync(void)
 		}
 	if (same && n == qb_fg.ninterposers)
 		return;
-	for (struct dso *p = qb.head; p; p = p->next)
+	for (struct dso *p = qb.head; p; p = p->gnext)
 		if (interposes(p))
 			for (size_t i = 1; i < p->nsyms; i++)
 				names += exported(p, i);
@@ -238,7 +241,7 @@ static void interposers_sync(void)
 		ibloom_words = bits / QB_BLOOM_BITS;
 	}
 	qb_fg.ninterposers = 0;
-	for (struct dso *p = qb.head; p; p = p->next)
+	for (struct dso *p = qb.head; p; p = p->gnext)
 		if (interposes(p))
 			qb_fg.interposers[qb_fg.ninterposers++] = p;
 	memset(qb_fg.ibloom, 0, ibloom_words * sizeof *qb_fg.ibloom);
@@ -290,7 +293,7 @@ static struct dso *parent_of(struct dso *p)
 	for (uint32_t k = 0; k < FX(p)->nneeded_ids; k++)
 		if (FX(p)->needed_ids[k].dynidx == SYMINFO_BT_PARENT)
 			want = (uint64_t)FX(p)->needed_ids[k].id[1] << 32 | FX(p)->needed_ids[k].id[0];
-	for (struct dso *q = qb.head; want && q; q = q->next)
+	for (struct dso *q = qb.head; want && q; q = q->gnext)
 		if (q != p && q->global && FX(q)->self_id == want) {
 			FX(p)->parent = q;
 			break;
@@ -381,7 +384,7 @@ static int is_definer(const struct dso *x, const struct dso *p, uint64_t want)
 
 static struct dso *walk_to_definer(struct dso *p, uint64_t want, uint32_t h)
 {
-	for (struct dso *x = qb.head; x; x = x->next) {
+	for (struct dso *x = qb.head; x; x = x->gnext) {
 		if (!x->global)
 			continue;
 		if (is_definer(x, p, want))

@@ -193,25 +193,38 @@ static int decide(double walks, double build)
 	return walks > build;
 }
 
+/* The walks of p's references with a scope definer, as linkopt counted
+ * them (each asks half the scope on average), or from its definer array
+ * (each asks the objects before its definer). */
+static double scoped_walks(struct dso *p, uint32_t self, uint32_t nobj, const struct places *m,
+	size_t *n)
+{
+	double steps = 0;
+	if (FX(p)->scoped_known) {
+		*n = FX(p)->scoped_relocs;
+		return *n * (double)nobj / 2;
+	}
+	definer_walks(p, self, nobj, m, n, &steps);
+	return steps;
+}
+
 static int worth_it(size_t nobj, size_t nsyms)
 {
 	const double full = PROBE_COST * (double)nobj / 2 + LOOKUP_SAVING;
 	const double build = (double)BUILD_COST * nsyms;
 	double walks = 0;
-	int scoped = 0;
+	int scan = 0;
 	for (struct dso *p = qb.head; p && !p->runtime; p = p->next) {
 		if (FX(p)->syminfo) {
 			/* linkopt counted those it did not bind directly */
 			walks += FX(p)->std_known ? FX(p)->std_relocs * full : 0;
-			scoped |= FX(p)->definers != 0;
+			scan |= FX(p)->definers && !FX(p)->scoped_known;
 		} else {
 			walks += qb_nonrelative_relocs(p) * full;
 		}
 	}
-	if (walks <= build || !scoped)
-		return decide(walks, build);
-	struct places m;
-	if (!places_init(&m, nobj))
+	struct places m = { 0, 0, 0 };
+	if (walks > build && scan && !places_init(&m, nobj))
 		return 1;
 	walks = 0;
 	uint32_t o = 0;
@@ -223,9 +236,8 @@ static int worth_it(size_t nobj, size_t nsyms)
 		if (!FX(p)->std_known)
 			continue;
 		size_t n = 0;
-		double steps = 0;
-		if (FX(p)->definers)
-			definer_walks(p, o, (uint32_t)nobj, &m, &n, &steps);
+		double steps = FX(p)->definers && (FX(p)->scoped_known || m.id) ?
+			scoped_walks(p, o, (uint32_t)nobj, &m, &n) : 0;
 		walks += (FX(p)->std_relocs > n ? FX(p)->std_relocs - n : 0) * full + steps * BLOOM_COST;
 	}
 	__libc_free(m.id);
@@ -390,19 +402,57 @@ static int gtab_lookup(struct dso *from, struct qb_symreq *r, struct dso *skip, 
 		return 0;
 	struct symdef def = { 0, 0 };
 	if (!table_global(from == qb.head ? 0 : order_of(from), r, skip, &def))
-		def = qb_walk_global(qb_gtab.last->next, r, skip);
+		def = qb_walk_global(qb_gtab.last->gnext, r, skip);
 	*out = qb.env.verify ? verified(from, r, skip, def) : def;
 	return 1;
 }
 
 /* The lookup hook: the whole global scope from its start. */
+/* Without the table, the answers of the global scope to names asked
+ * again: a start-up object's reference (no local scope, nothing skipped,
+ * no version) gets the first definition of its name in the global scope,
+ * whichever object asks, so the same name asked by the next library (a
+ * weak reference every library's start files make, a C++ inline
+ * function, a libc function) has the answer of the first, found without a
+ * walk of every object. The answer holds until the global scope changes:
+ * every change empties the memo (scope_changed). */
+#define MEMO_SLOTS 1024
+struct memo_ent {
+	uint32_t h;
+	const char *name;           /* 0: empty */
+	struct symdef def;
+};
+static struct memo_ent *memo;
+static int memo_off;
+
+static void memo_clear(void)
+{
+	if (memo)
+		memset(memo, 0, MEMO_SLOTS * sizeof *memo);
+}
+
+static struct symdef memo_lookup(struct qb_symreq *r)
+{
+	if (!memo && !memo_off && !(memo = __libc_calloc(MEMO_SLOTS, sizeof *memo)))
+		memo_off = 1;
+	if (!memo)
+		return qb_lookup_std(r, 0, 0);
+	struct memo_ent *e = &memo[r->gnu_h & (MEMO_SLOTS - 1)];
+	if (e->name && e->h == r->gnu_h && !strcmp(e->name, r->name))
+		return e->def;
+	struct symdef def = qb_lookup_std(r, 0, 0);
+	*e = (struct memo_ent){ r->gnu_h, r->name, def };
+	return def;
+}
+
 static struct symdef gtab_lookup_all(struct qb_symreq *r, struct dso *skip, struct dso *root)
 {
 	if (!qb_gtab_on())
-		return qb_lookup_std(r, skip, root);
+		return skip || root || r->ver || qb.env.verify ? qb_lookup_std(r, skip, root) :
+			memo_lookup(r);
 	struct symdef def = { 0, 0 };
 	if (!table_global(0, r, skip, &def))
-		def = qb_walk_global(qb_gtab.last->next, r, skip);
+		def = qb_walk_global(qb_gtab.last->gnext, r, skip);
 	if (qb.env.verify)
 		def = verified(qb.head, r, skip, def);
 	return def.sym ? def : qb_lookup_local(root, r, skip);
@@ -412,4 +462,5 @@ hidden const struct qb_ext qb_ext_gtab = {
 	.name = "globaltab",
 	.lookup_global = gtab_lookup,
 	.lookup = gtab_lookup_all,
+	.scope_changed = memo_clear,
 };

@@ -7,7 +7,6 @@
  * fuzz targets: it only walks tables qb_fast_prepare accepted. */
 #include <stddef.h>
 #include "fast.h"
-#include "relstore.h"
 
 /* the layouts the assembly reads (arch/<arch>/consts.h) */
 #define AT(t, f, off) (offsetof(struct t, f) == (off))

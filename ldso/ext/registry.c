@@ -3,6 +3,8 @@
  * object once the object is relocated. */
 #include "ext.h"
 
-extern const struct qb_ext qb_ext_fast hidden, qb_ext_gtab hidden, qb_ext_pages hidden;
+extern const struct qb_ext qb_ext_fast hidden, qb_ext_gtab hidden, qb_ext_pages hidden,
+	qb_ext_unload hidden;
 
-hidden const struct qb_ext *const qb_exts[] = { &qb_ext_fast, &qb_ext_gtab, &qb_ext_pages, 0 };
+hidden const struct qb_ext *const qb_exts[] = { &qb_ext_fast, &qb_ext_gtab, &qb_ext_pages,
+	&qb_ext_unload, 0 };

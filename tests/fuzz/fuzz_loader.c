@@ -22,6 +22,12 @@ void *__libc_calloc(size_t n, size_t m) { return calloc(n, m); }
 void *__libc_realloc(void *p, size_t n) { return realloc(p, n); }
 void __libc_free(void *p) { free(p); }
 void qb_dbg(const char *fmt, ...) { (void)fmt; }
+/* The extensions that read an object's tables and lookups (unloading,
+ * which needs the dl* API, has nothing to read). */
+#include "ext.h"
+extern const struct qb_ext qb_ext_fast, qb_ext_gtab, qb_ext_pages;
+const struct qb_ext *const qb_exts[] = { &qb_ext_fast, &qb_ext_gtab, &qb_ext_pages, 0 };
+
 /* what the core reports and how it fails, outside the loader */
 void qb_error(const char *fmt, ...) { (void)fmt; abort(); }
 void qb_fatal(const char *fmt, ...) { (void)fmt; abort(); }

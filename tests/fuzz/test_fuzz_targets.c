@@ -88,6 +88,13 @@ Test(fuzz_targets, loader_i386, .timeout = 600)
 	run_target("loader-i386", FZT_SEEDS "/i386", "UBSAN_OPTIONS=halt_on_error=1");
 }
 
+/* the real loaders and the main program: --list and PT_INTERP */
+Test(fuzz_targets, main, .timeout = 600)
+{
+	run_target("main", FZT_SEEDS "/x86_64", "ASAN_OPTIONS=detect_leaks=0");
+	run_target("main", FZT_SEEDS "/i386", "ASAN_OPTIONS=detect_leaks=0");
+}
+
 /* ----------------------------------------------------------- findings --- */
 
 /* cmd FILE (a copy of the corpus file) must exit with code, saying why in
@@ -142,4 +149,18 @@ Test(fuzz_findings, loader_phdr_misaligned_x86_64)
 Test(fuzz_findings, loader_phdr_misaligned_i386)
 {
 	expect_refusal(FZT_LOADER_i386, "--list", "fuzz/i386-phdr-misaligned", 127, "misaligned PT_PHDR");
+}
+
+/* A PIE turned ET_EXEC (issue 25's fuzz-list): its segments at their link
+ * addresses, from 0, over whatever the process had there. */
+Test(fuzz_findings, loader_et_exec_at_page_zero_x86_64)
+{
+	expect_refusal(FZT_LOADER_x86_64, "--list", "fuzz/x86_64-et-exec-at-page-zero.elf", 127,
+		       "segments at address 0");
+}
+
+Test(fuzz_findings, loader_et_exec_at_page_zero_i386)
+{
+	expect_refusal(FZT_LOADER_i386, "--list", "fuzz/i386-et-exec-at-page-zero.elf", 127,
+		       "segments at address 0");
 }

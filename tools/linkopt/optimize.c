@@ -201,6 +201,22 @@ static uint32_t std_relocs(const struct work *w)
 	return c.n > UINT32_MAX ? UINT32_MAX : (uint32_t)c.n;
 }
 
+/* Of those, the ones whose symbol has a scope definer: their lookups
+ * walk only up to it (docs/FORMAT.md 2.3). */
+static void count_scoped(void *arg, const struct rel *r)
+{
+	struct std_count *c = arg;
+	c->n += r->sym && r->sym < c->w->e.nsyms && !(c->w->si[r->sym].flags & SYMINFO_FLG_DIRECT) &&
+		c->w->definers[r->sym];
+}
+
+static uint32_t scoped_relocs(const struct work *w)
+{
+	struct std_count c = { w, 0 };
+	elf_each_rel(&w->e, count_scoped, &c);
+	return c.n > UINT32_MAX ? UINT32_MAX : (uint32_t)c.n;
+}
+
 static int build_tables(struct work *w, const struct opts *o)
 {
 	struct elf *e = &w->e;
@@ -223,8 +239,14 @@ static int build_tables(struct work *w, const struct opts *o)
 		return report(w->path, "out of memory");
 	w->qbt = qbt_build_hints(e, flags, w->hints, values, w->definers, w->needed, w->nneeded, &w->qlen);
 	free(values);
-	if (w->qbt && w->qlen >= QB_TABLE_HDR4_SIZE)
+	if (w->qbt && w->qlen >= QB_TABLE_HDR4_SIZE) {
 		wr32(w->qbt + offsetof(struct qb_table_hdr, std_relocs), std_relocs(w));
+		if (w->definers) {
+			uint32_t f = rd32(w->qbt + offsetof(struct qb_table_hdr, flags));
+			wr32(w->qbt + offsetof(struct qb_table_hdr, flags), f | QB_TF_SCOPECOUNT);
+			wr32(w->qbt + offsetof(struct qb_table_hdr, scoped_relocs), scoped_relocs(w));
+		}
+	}
 	w->sib = syminfo_build(w->si, e->nsyms, &w->slen);
 	if (!w->qbt || !w->sib)
 		return report(w->path, "out of memory");
