@@ -3,8 +3,14 @@
 # suites run under musl's loader, quickbind, and quickbind with linkopt's
 # tables (scripts/real/). Sources and builds are cached in
 # /var/cache/quickbind (QB_CACHE), so only the first run builds.
+# The programs built by a musl distribution (scripts/real/dist) run under
+# quickbind built on their musl: that build (make MUSL=VERSION) comes first.
 #   make check-real                    every project (scripts/real/projects)
 #   make check-real REAL="zlib:i386"   some projects or architectures
+#   make check-real REAL=dist          the distribution-built programs alone
+REAL_DIST_MUSL := $(sort $(shell awk '!/^\#/ && NF { print $$6 }' scripts/real/dist))
 .PHONY: check-real
+REAL_WANTS_DIST := $(if $(REAL),$(filter dist dist:%,$(REAL)),dist)
 check-real: all | deps
+	$(if $(REAL_WANTS_DIST),@$(foreach v,$(REAL_DIST_MUSL),$(MAKE) --no-print-directory MUSL=$(v) all &&) true)
 	@./scripts/real/run.sh $(REAL)
