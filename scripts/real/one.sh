@@ -39,17 +39,26 @@ build_tree() {
 	src=$("$top/scripts/debsrc.sh" "$pkg") || die "$proj: cannot fetch the source of $pkg"
 	ver=$(basename "$src")
 	dir=$cache/$proj-${ver##*-}/$1
-	# the build function alone keys the cache (editing the tests reuses
-	# it), with the C++ toolchain's configuration for a C++ project
-	key=$({ sed -n '/^build()/,/^}/p' "$here/$proj.sh"
-		[ "$cxx" = 0 ] || cat "$top/scripts/cxx/env.sh"; } | cksum | cut -d' ' -f1)
+	# the build functions alone key the cache (editing the tests reuses
+	# it), with the C++ toolchain's configuration for a C++ project, the
+	# versions of the other sources a recipe builds ($srcs) and the files
+	# of scripts/real/ it reads ($keyfiles)
+	key=$({ sed -n '/^build[a-z_0-9]*()/,/^}/p' "$here/$proj.sh"
+		[ "$cxx" = 0 ] || cat "$top/scripts/cxx/env.sh"
+		for s in $srcs; do "$top/scripts/debsrc.sh" "$s" || die "$proj: cannot fetch the source of $s"; done
+		for f in $keyfiles; do cat "$here/$f"; done; } | cksum | cut -d' ' -f1)
 	if [ -f "$dir/.built" ] && [ "$(cat "$dir/.built")" = "$key" ]; then
 		echo "$dir/tree"; return 0
 	fi
 	echo "real: building $proj ($ver) for $1" >&2
-	rm -rf "$dir"
-	mkdir -p "$dir"
-	cp -a "$src" "$dir/tree"
+	# a recipe built in parts (resume=1) keeps its tree and redoes the
+	# parts that changed (it owns that logic); any other starts afresh
+	rm -f "$dir/.built"
+	if [ "$resume" = 0 ] || [ ! -d "$dir/tree" ]; then
+		rm -rf "$dir"
+		mkdir -p "$dir"
+		cp -a "$src" "$dir/tree"
+	fi
 	b0=$(date +%s)
 	# started in the background so that set -e holds inside the recipe
 	rc=0
