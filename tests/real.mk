@@ -5,6 +5,13 @@
 # /var/cache/quickbind (QB_CACHE), so only the first run builds.
 #   make check-real                    every project (scripts/real/projects)
 #   make check-real REAL="zlib:i386"   some projects or architectures
-.PHONY: check-real
+# make check-real-large: the same for the heavy projects of issue 27
+# (scripts/real/projects-large: the GStreamer stack), run by hand, not by CI
+#   make check-real-large REAL_LARGE=gst
+.PHONY: check-real check-real-large
 check-real: all | deps
 	@./scripts/real/run.sh $(REAL)
+
+REAL_LARGE ?= $(shell grep -v '^\#' scripts/real/projects-large)
+check-real-large: all | deps
+	@JOBS=$${JOBS:-2} nice -n 10 ./scripts/real/run.sh $(REAL_LARGE)

@@ -36,7 +36,8 @@ build() {
 	# by an automatic feature would break the link or mix two libcs
 	PKG_CONFIG_LIBDIR=$stage/lib/pkgconfig PKG_CONFIG_PATH=
 	export PKG_CONFIG_LIBDIR PKG_CONFIG_PATH
-	sum=
+	# the helpers every part uses start the chain of checksums
+	sum=$(sed -n -e '/^build_meson()/,/^}/p' -e '/^debsrc()/,/^}/p' "$here/gst.sh" | cksum | cut -d' ' -f1)
 	for p in $parts; do
 		sum=$({ echo "$sum"; sed -n "/^build_$p()/,/^}/p" "$here/gst.sh"; } | cksum | cut -d' ' -f1)
 		[ "$(cat ".part-$p" 2>/dev/null)" = "$sum" ] && continue
@@ -58,13 +59,15 @@ debsrc() {
 	cp -a "$s" "$2"
 }
 
-# meson_part DIR OPTIONS...: configure, build and install one meson
-# project of the stack into the stage.
-meson_part() {
+# build_meson DIR OPTIONS...: configure, build and install one meson
+# project of the stack into the stage. -O2 as Debian builds it, without
+# debugging information, which doubles the build time of this stack on two
+# cores and changes nothing at run time (the symbol tables stay).
+build_meson() {
 	d=$1; shift
 	rm -rf "$d/_build"
 	(cd "$d" && meson setup _build --native-file "$stage/native.ini" --prefix "$stage" \
-		--libdir lib --buildtype debugoptimized -Ddefault_library=shared "$@" &&
+		--libdir lib --buildtype plain -Doptimization=2 -Ddebug=false -Ddefault_library=shared "$@" &&
 		ninja -C _build -j "$JOBS" && meson install -C _build --no-rebuild --quiet)
 }
 
@@ -104,13 +107,13 @@ build_pcre2() {
 
 build_glib() {
 	debsrc glib2.0 glib
-	meson_part glib -Dtests=false -Dselinux=disabled -Dxattr=false -Dlibmount=disabled \
+	build_meson glib -Dtests=false -Dselinux=disabled -Dxattr=false -Dlibmount=disabled \
 		-Dman=false -Dgtk_doc=false -Ddtrace=false -Dsystemtap=false -Dsysprof=disabled \
 		-Dnls=disabled -Dlibelf=disabled -Dinstalled_tests=false -Dglib_debug=disabled
 }
 
 build_core() {
-	meson_part . -Dtests=enabled -Dcheck=enabled -Dexamples=disabled -Dbenchmarks=disabled \
+	build_meson . -Dtests=enabled -Dcheck=enabled -Dexamples=disabled -Dbenchmarks=disabled \
 		-Dtools=enabled -Dintrospection=disabled -Dnls=disabled -Dlibunwind=disabled \
 		-Dlibdw=disabled -Ddbghelp=disabled -Dbash-completion=disabled -Ddoc=disabled \
 		-Dptp-helper-permissions=none -Dpackage-origin=quickbind
@@ -118,14 +121,14 @@ build_core() {
 
 build_base() {
 	debsrc gst-plugins-base1.0 base
-	meson_part base -Dtests=enabled -Dexamples=disabled -Dtools=enabled -Dintrospection=disabled \
+	build_meson base -Dtests=enabled -Dexamples=disabled -Dtools=enabled -Dintrospection=disabled \
 		-Dnls=disabled -Dorc=disabled -Dgl=disabled -Dx11=disabled -Dxvideo=disabled \
 		-Dxshm=disabled -Dxi=disabled -Ddoc=disabled -Dqt5=disabled
 }
 
 build_good() {
 	debsrc gst-plugins-good1.0 good
-	meson_part good -Dtests=enabled -Dexamples=disabled -Dnls=disabled -Dorc=disabled \
+	build_meson good -Dtests=enabled -Dexamples=disabled -Dnls=disabled -Dorc=disabled \
 		-Ddoc=disabled -Dqt5=disabled -Dqt6=disabled -Dgtk3=disabled -Dximagesrc=disabled \
 		-Dv4l2-gudev=disabled -Dv4l2-libv4l2=disabled -Dasm=disabled
 }
