@@ -18,7 +18,7 @@
 # only the parts from the first one that changed.
 pkg=gstreamer1.0
 srcs="zlib libffi pcre2 glib2.0 gst-plugins-base1.0 gst-plugins-good1.0"
-keyfiles=gst-native.ini
+keyfiles="gst-native.ini gst-cc"
 archs="x86_64"
 libdirs=stage/lib
 resume=1
@@ -31,7 +31,9 @@ build() {
 	# glibc's: musl-gcc's specs search @STAGE@/kinc after musl's headers
 	for d in linux asm-generic mtd; do ln -sfn /usr/include/$d "$stage/kinc/$d"; done
 	ln -sfn /usr/include/x86_64-linux-gnu/asm "$stage/kinc/asm"
-	sed "s|@STAGE@|$stage|g" "$here/gst-native.ini" > "$stage/native.ini"
+	sed -e "s|@STAGE@|$stage|g" -e "s|@HERE@|$here|g" "$here/gst-native.ini" > "$stage/native.ini"
+	# glib's tools (glib-mkenums, glib-compile-resources) for the parts after it
+	PATH=$stage/bin:$PATH
 	# pkg-config sees the stage only: a glibc library of the system found
 	# by an automatic feature would break the link or mix two libcs
 	PKG_CONFIG_LIBDIR=$stage/lib/pkgconfig PKG_CONFIG_PATH=
@@ -113,6 +115,12 @@ build_glib() {
 }
 
 build_core() {
+	# glib's programs run at build time (glib-compile-resources) find its
+	# libraries next to them; LD_LIBRARY_PATH would reach meson's glibc
+	# python too (its zlib and ctypes would load the stage's musl builds)
+	for f in "$stage"/bin/*; do
+		head -c 4 "$f" | grep -q ELF && patchelf --set-rpath '$ORIGIN/../lib' "$f"
+	done
 	build_meson . -Dtests=enabled -Dcheck=enabled -Dexamples=disabled -Dbenchmarks=disabled \
 		-Dtools=enabled -Dintrospection=disabled -Dnls=disabled -Dlibunwind=disabled \
 		-Dlibdw=disabled -Ddbghelp=disabled -Dbash-completion=disabled -Ddoc=disabled \
