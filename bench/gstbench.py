@@ -30,6 +30,7 @@ is stripped, so its binding work alone is not measured.
 import glob
 import os
 import random
+import re
 import shutil
 import statistics
 import struct
@@ -51,6 +52,7 @@ PROGRAMS = [("inspect-cold", "gst-inspect-1.0 (registry rebuilt)", ["gst-inspect
             ("inspect-warm", "gst-inspect-1.0 (registry warm)", ["gst-inspect-1.0"], False),
             ("launch", "gst-launch-1.0 fakesrc num-buffers=1 ! fakesink",
              ["gst-launch-1.0", "-q", "fakesrc", "num-buffers=1", "!", "fakesink"], False)]
+ANNOTATE_LINE = re.compile(r"^\s*([\d,]+)\s+(?:\(\s*[\d.]+%\)\s+)?(\S+)")
 BINDING_FUNCS = {"glibc": ("_dl_relocate_object", "_dl_fixup"),
                  "qb": ("qb_relocate",)}
 
@@ -204,13 +206,16 @@ def callgrind(v, tmp):
         if kind:
             r = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", f],
                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            # with debugging information a function is listed once per
+            # source file of its inlined parts: its own file's line (the
+            # largest) holds the inclusive cost
+            best = {}
             for line in r.stdout.decode(errors="replace").splitlines():
-                parts = line.split()
-                if len(parts) < 2 or not parts[0].replace(",", "").isdigit():
-                    continue
-                fn = parts[1].split(":")[-1]
-                if fn in BINDING_FUNCS[kind]:
-                    binding += int(parts[0].replace(",", ""))
+                m = ANNOTATE_LINE.match(line)
+                if m and m.group(2).split(":")[-1] in BINDING_FUNCS[kind]:
+                    fn = m.group(2).split(":")[-1]
+                    best[fn] = max(best.get(fn, 0), int(m.group(1).replace(",", "")))
+            binding += sum(best.values())
     return {"ir": total, "loader_ir": loader, "binding_ir": binding if kind else None}
 
 
