@@ -5,7 +5,8 @@
 #   PROJECT ARCH TESTS MUSL-OK QB-SAME TABLES-SAME SECONDS
 # and print every difference. Exit 1 when a build or a step fails.
 # Environment: QB_CACHE (default /var/cache/quickbind), REAL_TIMEOUT
-# (seconds a test may take, default 600), JOBS (parallel build jobs).
+# (seconds a test may take, default 600), JOBS (parallel build jobs),
+# REAL_PAR=1 (run the three copies' tests at the same time).
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 here=$top/scripts/real
@@ -110,9 +111,18 @@ for arch in $want; do
 	"$linkopt" $lflags $elfs > "$res/linkopt.log" 2>&1 ||
 		{ cat "$res/linkopt.log" >&2; die "$proj ($arch): linkopt failed"; }
 	for f in $(elf_files "$res/qb") $elfs; do set_interp "$f" "$lnk/$arch"; done
-	run_tests "$res/musl" musl
-	run_tests "$res/qb" qb
-	run_tests "$res/tables" tables
+	if [ "${REAL_PAR:-0}" = 1 ]; then
+		# the three runs side by side (long suites on a machine with
+		# cores to spare; a test that races timers may then differ)
+		run_tests "$res/musl" musl & p1=$!
+		run_tests "$res/qb" qb & p2=$!
+		run_tests "$res/tables" tables & p3=$!
+		wait $p1 && wait $p2 && wait $p3
+	else
+		run_tests "$res/musl" musl
+		run_tests "$res/qb" qb
+		run_tests "$res/tables" tables
+	fi
 	n=0 ok=0 same_qb=0 same_tables=0
 	while IFS= read -r line; do
 		n=$((n + 1))
