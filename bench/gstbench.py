@@ -142,13 +142,35 @@ def prepare(out, stage, loader, linkopt, log):
         for f in elfs:
             set_interp(f, os.path.join(lnk, "q"))
         if name == "qb-all":
-            r = subprocess.run([linkopt, "-L", os.path.join(t, "lib")] + elfs,
+            r = subprocess.run([linkopt, "-v", "-L", os.path.join(t, "lib")] + elfs,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
             if r.returncode != 0:
                 raise RuntimeError("linkopt: " + r.stdout.decode(errors="replace")[-400:])
+            breakdown = refs(r.stdout.decode(errors="replace"))
     log("gst: %d plugins in both builds (%d built for musl, %d in Debian's)"
         % (len(common), len(ours), len(theirs)))
-    return trees, debdir, lnk, len(common), len(ours), len(theirs)
+    return trees, debdir, lnk, len(common), len(ours), len(theirs), breakdown
+
+
+REF_KINDS = ("symbols", "direct", "defined", "vague", "multi", "nodirect", "not found")
+
+
+def refs(verbose):
+    """Totals of linkopt -v's per-file counts: the dynamic symbols, bound
+    directly, defined by the file itself, vague (C++ vague linkage, weak),
+    defined by more than one library, no-direct, not found in the closure
+    (a plugin's references into its host, or undefined weak ones)."""
+    tot = dict.fromkeys(REF_KINDS, 0)
+    for line in verbose.splitlines():
+        m = re.search(r": (\d+) symbols: (.*?);", line)
+        if not m:
+            continue
+        tot["symbols"] += int(m.group(1))
+        for part in m.group(2).split(", "):
+            n, _, kind = part.partition(" ")
+            if kind in tot:
+                tot[kind] += int(n)
+    return tot
 
 
 def variant(name, trees, debdir, out, prog):
@@ -231,12 +253,14 @@ def measure(out, loader, linkopt, runs, warmup, do_cg, log):
         log("gst row skipped: " + why)
         return {"skipped": why}
     t0 = time.time()
-    trees, debdir, lnk, ncommon, nours, ntheirs = prepare(
+    trees, debdir, lnk, ncommon, nours, ntheirs, breakdown = prepare(
         out, stage, os.path.abspath(loader), os.path.abspath(linkopt), log)
     os.makedirs(os.path.join(out, "registry"))
     os.makedirs(os.path.join(out, "home"))
     res = {"plugins": ncommon, "plugins_musl": nours, "plugins_debian": ntheirs,
-           "libraries": len(glob.glob(os.path.join(stage, "lib", "lib*.so.*[0-9]"))),
+           "libraries": len([p for p in glob.glob(os.path.join(stage, "lib", "lib*.so*"))
+                             if not os.path.islink(p)]),
+           "refs": breakdown,
            "programs": {}}
     vers = {"musl": version([os.path.join(trees["musl"], "bin/gst-inspect-1.0")],
                             dict(run.BASE_ENV, LD_LIBRARY_PATH=os.path.join(trees["musl"], "lib"))),
@@ -312,6 +336,11 @@ def section(res):
                  "_dl_fixup; musl's libc.so is stripped)."
                  % (g["versions"].get("musl"), g["libraries"], g["plugins_musl"],
                     g["versions"].get("glibc"), g["plugins"], g["plugins_debian"]))
+    r = g.get("refs")
+    if r:
+        lines += ["", "linkopt over every ELF file of the stage (one run; programs as apps, "
+                  "plugins as modules): " + ", ".join("%d %s" % (r[k], k) for k in REF_KINDS)
+                  + " (dynamic symbols of all files; symlinked names not counted twice)."]
     for key, label, _, _ in PROGRAMS:
         p = g["programs"].get(key)
         if not p:
