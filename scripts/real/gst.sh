@@ -52,6 +52,11 @@ build() {
 	# in the stage), objects and static archives (the tree is copied three
 	# times, and every ELF file of a copy is optimized)
 	rm -rf zlib ffi pcre2 glib
+	# the uninstalled libraries and plugins of the build directories: the
+	# tests load the stage's (LD_LIBRARY_PATH and the plugin path come
+	# first), and a second copy of each would double linkopt's work
+	find _build base/_build good/_build -name '*.so*' ! -path '*/tests/*' -delete
+	rm -rf _build/meson-private base/_build/meson-private good/_build/meson-private
 	# the tests' HOME: made here, since a glibc mkdir in a test command
 	# would load the stage's musl libpcre2 through LD_LIBRARY_PATH
 	mkdir -p home
