@@ -245,6 +245,8 @@ def callgrind(v, tmp):
 
 
 def measure(out, loader, linkopt, runs, warmup, do_cg, log):
+    # every run has cwd=out: the paths of its programs must not be relative
+    out = os.path.abspath(out)
     stage = stage_dir()
     if not stage:
         why = ("the musl GStreamer stack is not built (make check-real-large "
