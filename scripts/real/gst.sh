@@ -154,8 +154,9 @@ build_good() {
 # One test per gst-check program of core, base and good, in the order of
 # the tree. The environment is the one of meson's test setup (a registry
 # of its own per test, the state-change test ignoring hardware elements,
-# check's timeout, 60 s for a loaded machine against meson's 20), with the plugin path, the scanner and the helper of the
-# copy under test.
+# check's timeout: 60 s for a loaded machine against meson's 20, the
+# plugin whitelist below), with the plugin path, the scanner and the
+# helper of the copy under test.
 tests() {
 	env='GST_PLUGIN_SYSTEM_PATH_1_0= GST_PLUGIN_PATH_1_0=$PWD/stage/lib/gstreamer-1.0'
 	env="$env"' GST_PLUGIN_SCANNER_1_0=$PWD/stage/libexec/gstreamer-1.0/gst-plugin-scanner'
