@@ -93,6 +93,8 @@ static inline __attribute__((always_inline)) int resolve(struct resolver *rs, si
 		if (ext)
 			qb_ext_chosen(p, symi, &r, out);
 	}
+	if (!out->sym)
+		qb_lfs64_bind(name, out);
 	if (qb.debug & QB_DBG_BINDINGS)
 		qb_dbg("binding file %s to %s: symbol `%s'", p->name,
 			out->sym ? out->dso->name : "<undefined>", name);

@@ -243,7 +243,7 @@ static size_t *invoked_directly(size_t *sp, size_t *aux, size_t *auxv, int *list
 		else if (!strcmp(o, "list")) *list = 1;
 		else if (!strcmp(o, "help")) usage(self, 0);
 		else if (!strcmp(o, "version")) {
-			dprintf(1, "quickbind " QB_VERSION " (" QB_ARCH_NAME "), musl 1.2.3 base\n");
+			dprintf(1, "quickbind " QB_VERSION " (" QB_ARCH_NAME "), musl " QB_MUSL_VERSION " base\n");
 			_exit(0);
 		} else if ((v = opt_value(o, "library-path", argv, argc, &i))) qb.env.library_path = v;
 		else if ((v = opt_value(o, "preload", argv, argc, &i))) qb.env.preload = v;

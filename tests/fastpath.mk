@@ -22,20 +22,20 @@ fp_comma := ,
 FP_ARCHS := x86_64 $(filter i386,$(ARCHS))
 
 FPT_x86_64 := $(B)/tests/fastpath
-FP_CC_x86_64 := musl-gcc
+FP_CC_x86_64 := $(MUSL_CC_x86_64)
 FP_LOADER_x86_64 := $(LOADER)
-FP_MUSL_LDSO_x86_64 := /lib/ld-musl-x86_64.so.1
+FP_MUSL_LDSO_x86_64 := $(MUSL_LDSO_x86_64)
 FP_BIN_x86_64 := $(B)/tests/test_fastpath_
 FP_CHECK_x86_64 := check-fastpath
 
 # i386 PIE reaches data through the GOT: only a fixed-address executable
 # gets copy relocations, as an x86_64 PIE does.
 FPT_i386 := $(B)/tests/i386fast
-FP_CC_i386 := i386-linux-musl-gcc
+FP_CC_i386 := $(MUSL_CC_i386)
 FP_NOPIE_i386 := -fno-pie -no-pie
 FP_DEFS_i386 := -DFP_ARCH_I386
 FP_LOADER_i386 := $(B)/lib/ld-quickbind-i386.so.1
-FP_MUSL_LDSO_i386 := /lib/ld-musl-i386.so.1
+FP_MUSL_LDSO_i386 := $(MUSL_LDSO_i386)
 FP_BIN_i386 := $(B)/tests/test_i386_fast_
 FP_CHECK_i386 := check-i386-fast
 
@@ -268,3 +268,5 @@ $(foreach a,$(FP_ARCHS),$(eval $(call fp_check,$(a))))
 
 CHECK_DEPS += $(foreach a,$(FP_ARCHS),$(FP_FIXTURES_$(a)))
 CHECK_BINS += $(foreach a,$(FP_ARCHS),$(FP_BINS_$(a)))
+MUSL_CHECK_DEPS += $(foreach a,$(FP_ARCHS),$(FP_FIXTURES_$(a)))
+MUSL_CHECK_BINS += $(foreach a,$(FP_ARCHS),$(FP_BINS_$(a)))

@@ -37,10 +37,10 @@ FUZZ_LO_SRCS := $(filter-out %/main.c,$(LINKOPT_SRCS))
 FUZZ_TARGETS := linkopt loader-x86_64 loader-i386 main
 
 fz_flags_linkopt := $(FUZZ_ASAN) -Icommon -Itools/linkopt -DFUZZ_SYSROOT='"$(abspath $(FZ)/sysroot)"'
-fz_flags_loader-x86_64 := $(FUZZ_ASAN) $(FUZZ_LDSO_SAN) -Ildso -Ildso/ext -Icommon -Iarch/x86_64 \
-	-DQB_NO_ARCH_LOOPS
+fz_flags_loader-x86_64 := $(FUZZ_ASAN) $(FUZZ_LDSO_SAN) $(MUSL_FACTS_x86_64) -Ildso -Ildso/ext -Icommon \
+	-Iarch/x86_64 -DQB_NO_ARCH_LOOPS
 fz_flags_loader-i386 := --target=i686-linux-gnu -fsanitize=undefined -fno-sanitize-recover=all \
-	$(FUZZ_LDSO_SAN) -Ildso -Ildso/ext -Icommon -Iarch/i386 -DQB_NO_ARCH_LOOPS
+	$(FUZZ_LDSO_SAN) $(MUSL_FACTS_i386) -Ildso -Ildso/ext -Icommon -Iarch/i386 -DQB_NO_ARCH_LOOPS
 fz_srcs_linkopt := $(FUZZ_LO_SRCS)
 fz_srcs_loader-x86_64 := $(FUZZ_LDSO_SRCS)
 fz_srcs_loader-i386 := $(FUZZ_LDSO_SRCS)
@@ -75,8 +75,8 @@ $(foreach t,$(FUZZ_TARGETS),$(eval $(call fz_target,$(t))))
 # GNU and SysV hash tables, each also as linkopt writes it.
 FZS := $(FZ)/seed
 FZ_LIBSRC := tests/loader/fuzz
-fz_cc_x86_64 := musl-gcc
-fz_cc_i386 := i386-linux-musl-gcc
+fz_cc_x86_64 := $(MUSL_CC_x86_64)
+fz_cc_i386 := $(MUSL_CC_i386)
 fz_libdir_x86_64 := lib
 fz_libdir_i386 := lib32
 fz_musl_x86_64 := usr/lib/x86_64-linux-musl

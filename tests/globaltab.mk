@@ -11,8 +11,8 @@ GT_SRC := tests/globaltab
 GT_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -O1 -g
 GT_FIXTURES :=
 gt_c := ,
-GT_CC_x86_64 := musl-gcc
-GT_CC_i386 := i386-linux-musl-gcc
+GT_CC_x86_64 := $(MUSL_CC_x86_64)
+GT_CC_i386 := $(MUSL_CC_i386)
 
 # $(call gt_lib,ARCH,OUT.so,SOURCE,PREREQUISITES,FLAGS)
 define gt_lib
@@ -60,6 +60,8 @@ $(GT_BIN): $(GT_BIN).o $(B)/tests/libqbtest.a
 
 CHECK_DEPS += $(GT_FIXTURES)
 CHECK_BINS += $(GT_BIN)
+MUSL_CHECK_DEPS += $(GT_FIXTURES)
+MUSL_CHECK_BINS += $(GT_BIN)
 
 .PHONY: check-globaltab
 check-globaltab: $(foreach a,$(ARCHS),$(B)/lib/ld-quickbind-$(a).so.1) $(B)/bin/linkopt $(GT_FIXTURES) $(GT_BIN)

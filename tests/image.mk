@@ -6,7 +6,14 @@
 
 IMG := $(B)/image
 IMG_T := $(B)/tests/image
-IMG_SCRIPTS := scripts/image/assemble.sh scripts/image/build-parts.sh tests/image/qbmod.c
+IMG_SCRIPTS := scripts/image/assemble.sh scripts/image/build-parts.sh tests/image/qbmod.c \
+	scripts/install.sh scripts/musl/version.sh
+# MUSL=VERSION: the userland is built with that musl's compiler and the
+# image ships that musl's loader, over which quickbind (built on the same
+# musl) is installed; otherwise Debian's musl-gcc throughout.
+ifneq ($(MUSL),)
+IMG_ENV := IMAGE_CC='$(MUSL_CC_x86_64)' IMAGE_MUSL_LDSO='$(MUSL_LDSO_x86_64)'
+endif
 
 .PHONY: image
 image: $(IMG)/quickbind-image-x86_64.tar
@@ -17,7 +24,7 @@ image: $(IMG)/quickbind-image-x86_64.tar
 # every program of it)
 $(IMG)/rootfs.stamp: $(LOADER) $(IMG_SCRIPTS)
 	@echo "IMAGE $(IMG)/rootfs"
-	$(Q)scripts/image/assemble.sh $(LOADER) $(IMG)/rootfs
+	$(Q)$(IMG_ENV) scripts/image/assemble.sh $(LOADER) $(IMG)/rootfs
 	$(Q)touch $@
 
 $(IMG)/quickbind-image-x86_64.tar: $(IMG)/rootfs.stamp
@@ -30,16 +37,16 @@ $(IMG)/quickbind-image-x86_64.tar: $(IMG)/rootfs.stamp
 $(IMG_T)/qb.stamp: $(LOADER) $(IMG_SCRIPTS) tests/image/script.sh
 	@mkdir -p $(@D)
 	@echo "IMAGE $(IMG_T)/qb"
-	$(Q)scripts/image/assemble.sh $(LOADER) $(IMG_T)/qb && \
+	$(Q)$(IMG_ENV) scripts/image/assemble.sh $(LOADER) $(IMG_T)/qb && \
 		cp tests/image/script.sh $(IMG_T)/qb/script.sh && touch $@
 $(IMG_T)/musl.stamp: $(IMG_SCRIPTS) tests/image/script.sh
 	@mkdir -p $(@D)
 	@echo "IMAGE $(IMG_T)/musl"
-	$(Q)scripts/image/assemble.sh /lib/ld-musl-x86_64.so.1 $(IMG_T)/musl && \
+	$(Q)$(IMG_ENV) scripts/image/assemble.sh $(MUSL_LDSO_x86_64) $(IMG_T)/musl && \
 		cp tests/image/script.sh $(IMG_T)/musl/script.sh && touch $@
 $(IMG_T)/libz-rebuilt.so.1: $(IMG_SCRIPTS)
 	@mkdir -p $(@D)
-	$(Q)z=$$(scripts/image/build-parts.sh | sed -n 's/^zlib=//p') && \
+	$(Q)z=$$($(IMG_ENV) IMAGE_MUSL=$(MUSL_VERSION_x86_64) scripts/image/build-parts.sh | sed -n 's/^zlib=//p') && \
 		cp "$$z/libz-rebuilt.so.1" $@.tmp && \
 		patchelf --replace-needed libc.so libc.musl-x86_64.so.1 $@.tmp && mv $@.tmp $@
 
@@ -54,4 +61,6 @@ $(B)/tests/test_image: $(B)/tests/test_image.o $(B)/tests/libqbtest.a
 
 CHECK_DEPS += $(IMG_T)/qb.stamp $(IMG_T)/musl.stamp $(IMG_T)/libz-rebuilt.so.1
 CHECK_BINS += $(B)/tests/test_image
+MUSL_CHECK_DEPS += $(IMG_T)/qb.stamp $(IMG_T)/musl.stamp $(IMG_T)/libz-rebuilt.so.1
+MUSL_CHECK_BINS += $(B)/tests/test_image
 -include $(B)/tests/test_image.d

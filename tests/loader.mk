@@ -29,22 +29,22 @@ QBT_ARCHS := x86_64 $(filter i386,$(ARCHS))
 
 QB_TEST_LOADER ?= $(abspath $(LOADER))
 QBT_x86_64 := $(B)/tests/loader
-QBT_CC_x86_64 := musl-gcc
+QBT_CC_x86_64 := $(MUSL_CC_x86_64)
 QBT_GLIBC_CC_x86_64 := gcc
 # a library of the other architecture, for the wrong-architecture test
 QBT_OTHER_CC_x86_64 := i686-linux-gnu-gcc
 QBT_LOADER_x86_64 := $(QB_TEST_LOADER)
-QBT_MUSL_LDSO_x86_64 := /lib/ld-musl-x86_64.so.1
+QBT_MUSL_LDSO_x86_64 := $(MUSL_LDSO_x86_64)
 QBT_BIN_x86_64 := $(B)/tests/test_loader_
 QBT_CHECK_x86_64 := check-loader
 
 QB_TEST_LOADER_i386 ?= $(abspath $(B)/lib/ld-quickbind-i386.so.1)
 QBT_i386 := $(B)/tests/i386loader
-QBT_CC_i386 := i386-linux-musl-gcc
+QBT_CC_i386 := $(MUSL_CC_i386)
 QBT_GLIBC_CC_i386 := i686-linux-gnu-gcc
 QBT_OTHER_CC_i386 := gcc
 QBT_LOADER_i386 := $(QB_TEST_LOADER_i386)
-QBT_MUSL_LDSO_i386 := /lib/ld-musl-i386.so.1
+QBT_MUSL_LDSO_i386 := $(MUSL_LDSO_i386)
 QBT_BIN_i386 := $(B)/tests/test_i386_loader_
 QBT_CHECK_i386 := check-i386-loader
 QBT_DEFS_i386 := -DLT_ARCH_I386
@@ -418,6 +418,8 @@ $(QBT_CHECK_$(1)): $(QBT_FIXTURES_$(1)) $(call qbt_bins,$(1))
 QBT_DEPFILES += $(QBT_$(1))/lt-compare.d $(QBT_SUITES:%=$(QBT_$(1))/test_loader_%.d)
 CHECK_DEPS += $(QBT_FIXTURES_$(1))
 CHECK_BINS += $(call qbt_bins,$(1))
+MUSL_CHECK_DEPS += $(QBT_FIXTURES_$(1))
+MUSL_CHECK_BINS += $(call qbt_bins,$(1))
 endef
 
 $(foreach a,$(QBT_ARCHS),$(eval $(call qbt_fixtures,$(a))))

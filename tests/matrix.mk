@@ -14,10 +14,10 @@
 # relative to the image, which no thread reads.
 
 MX_SRC := tests/matrix
-MX_CC_x86_64 := musl-gcc
-MX_CC_i386 := i386-linux-musl-gcc
-MX_MUSL_LDSO_x86_64 := /lib/ld-musl-x86_64.so.1
-MX_MUSL_LDSO_i386 := /lib/ld-musl-i386.so.1
+MX_CC_x86_64 := $(MUSL_CC_x86_64)
+MX_CC_i386 := $(MUSL_CC_i386)
+MX_MUSL_LDSO_x86_64 := $(MUSL_LDSO_x86_64)
+MX_MUSL_LDSO_i386 := $(MUSL_LDSO_i386)
 MX_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -O1 -g -I$(MX_SRC)
 MX_FAMS := std ext relr
 MX_DEPS := $(MX_SRC)/mx.h tests/matrix.mk
@@ -92,6 +92,8 @@ $(B)/tests/test_matrix_$(1): $(MX_$(1))/test.o $(B)/tests/libqbtest.a
 	$(Q)$(HOSTCC) -o $$@ $$^ -lcriterion
 CHECK_DEPS += $$(MX_FIX_$(1))
 CHECK_BINS += $(B)/tests/test_matrix_$(1)
+MUSL_CHECK_DEPS += $$(MX_FIX_$(1))
+MUSL_CHECK_BINS += $(B)/tests/test_matrix_$(1)
 -include $(MX_$(1))/test.d
 endef
 $(foreach a,$(ARCHS),$(eval $(call mx_arch,$(a))))

@@ -3,13 +3,19 @@
 # suites run under musl's loader, quickbind, and quickbind with linkopt's
 # tables (scripts/real/). Sources and builds are cached in
 # /var/cache/quickbind (QB_CACHE), so only the first run builds.
+# The programs built by a musl distribution (scripts/real/dist) run under
+# quickbind built on their musl: that build (make MUSL=VERSION) comes first.
 #   make check-real                    every project (scripts/real/projects)
 #   make check-real REAL="zlib:i386"   some projects or architectures
+#   make check-real REAL=dist          the distribution-built programs alone
 # make check-real-large: the same for the heavy projects of issue 27
 # (scripts/real/projects-large: the GStreamer stack), run by hand, not by CI
 #   make check-real-large REAL_LARGE=gst
+REAL_DIST_MUSL := $(sort $(shell awk '!/^\#/ && NF { print $$6 }' scripts/real/dist))
 .PHONY: check-real check-real-large
+REAL_WANTS_DIST := $(if $(REAL),$(filter dist dist:%,$(REAL)),dist)
 check-real: all | deps
+	$(if $(REAL_WANTS_DIST),@$(foreach v,$(REAL_DIST_MUSL),$(MAKE) --no-print-directory MUSL=$(v) all &&) true)
 	@./scripts/real/run.sh $(REAL)
 
 REAL_LARGE ?= $(shell grep -v '^\#' scripts/real/projects-large)

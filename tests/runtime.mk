@@ -10,8 +10,8 @@
 QBR := $(B)/tests/runtime
 QBR_SRC := tests/runtime
 QBR_LOADER := $(abspath $(LOADER))
-QBR_MUSL_LDSO := /lib/ld-musl-x86_64.so.1
-QBR_CC := musl-gcc
+QBR_MUSL_LDSO := $(MUSL_LDSO_x86_64)
+QBR_CC := $(MUSL_CC_x86_64)
 QBR_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -O1 -g
 QBR_FIXTURES :=
 QBR_DEPFILES :=
@@ -116,6 +116,8 @@ $(QBR_BINS): $(B)/tests/test_runtime_%: $(B)/tests/test_runtime_%.o $(QBR)/lt-co
 
 CHECK_DEPS += $(QBR_FIXTURES)
 CHECK_BINS += $(QBR_CHECKED)
+MUSL_CHECK_DEPS += $(QBR_FIXTURES)
+MUSL_CHECK_BINS += $(QBR_CHECKED)
 
 # The suites alone, including the ones not yet in CHECK_BINS.
 check-runtime: $(QBR_FIXTURES) $(QBR_BINS)

@@ -11,8 +11,8 @@ SRCH_FIXTURES :=
 srch_c := ,
 SRCH_RUNPATH := -Wl$(srch_c)--enable-new-dtags$(srch_c)-rpath$(srch_c)
 SRCH_RPATH := -Wl$(srch_c)--disable-new-dtags$(srch_c)-rpath$(srch_c)
-SRCH_CC_x86_64 := musl-gcc
-SRCH_CC_i386 := i386-linux-musl-gcc
+SRCH_CC_x86_64 := $(MUSL_CC_x86_64)
+SRCH_CC_i386 := $(MUSL_CC_i386)
 
 # $(call srch_lib,ARCH,OUT.so,SOURCE,PREREQUISITES,FLAGS)
 define srch_lib
@@ -91,6 +91,8 @@ $(SRCH_BIN): $(SRCH_BIN).o $(B)/tests/libqbtest.a $(SRCH_LINKOPT_OBJS)
 
 CHECK_DEPS += $(SRCH_FIXTURES)
 CHECK_BINS += $(SRCH_BIN)
+MUSL_CHECK_DEPS += $(SRCH_FIXTURES)
+MUSL_CHECK_BINS += $(SRCH_BIN)
 
 .PHONY: check-search
 check-search: $(foreach a,$(ARCHS),$(B)/lib/ld-quickbind-$(a).so.1) $(SRCH_FIXTURES) $(SRCH_BIN)

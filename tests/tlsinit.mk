@@ -5,10 +5,10 @@
 # direct invocation) by test_tlsinit_<arch>.
 
 TI_SRC := tests/tls-pointer-init
-TI_CC_x86_64 := musl-gcc
-TI_CC_i386 := i386-linux-musl-gcc
-TI_MUSL_LDSO_x86_64 := /lib/ld-musl-x86_64.so.1
-TI_MUSL_LDSO_i386 := /lib/ld-musl-i386.so.1
+TI_CC_x86_64 := $(MUSL_CC_x86_64)
+TI_CC_i386 := $(MUSL_CC_i386)
+TI_MUSL_LDSO_x86_64 := $(MUSL_LDSO_x86_64)
+TI_MUSL_LDSO_i386 := $(MUSL_LDSO_i386)
 TI_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -O1 -g
 ti_comma := ,
 
@@ -61,6 +61,8 @@ $(B)/tests/test_tlsinit_$(1): $$(TI_$(1))/test.o $$(TI_$(1))/lt-compare.o $(B)/t
 
 CHECK_DEPS += $$(TI_FIX_$(1))
 CHECK_BINS += $(B)/tests/test_tlsinit_$(1)
+MUSL_CHECK_DEPS += $$(TI_FIX_$(1))
+MUSL_CHECK_BINS += $(B)/tests/test_tlsinit_$(1)
 -include $$(TI_$(1))/lt-compare.d $$(TI_$(1))/test.d
 endef
 $(foreach a,$(ARCHS),$(eval $(call ti_arch,$(a))))

@@ -17,8 +17,6 @@
  * variant only and refuse to build for another. */
 #define QB_TLS_VARIANT 2
 #define QB_DTP_OFFSET 0
-/* sizeof(struct pthread) in musl 1.2.3 (configure checks libc.a) */
-#define QB_PTHREAD_SIZE 112
 /* A REL R_386_TLS_DESC keeps its addend in the descriptor's second word
  * (the first is the resolver's address). */
 #define QB_REL_TLSDESC_ADDEND_WORD 1

@@ -16,8 +16,6 @@
  * variant only and refuse to build for another. */
 #define QB_TLS_VARIANT 2
 #define QB_DTP_OFFSET 0
-/* sizeof(struct pthread) in musl 1.2.3 (configure checks libc.a) */
-#define QB_PTHREAD_SIZE 200
 
 #define QB_R_TYPE(info) ((uint32_t)((info) & 0xffffffff))
 #define QB_R_SYM(info) ((uint32_t)((info) >> 32))

@@ -1,20 +1,39 @@
 #!/bin/sh
 # scripts/image/assemble.sh LOADER ROOT: lay out a small musl root
-# filesystem in ROOT (made anew) from the parts build-parts.sh built, with
-# LOADER installed the way a musl distribution ships its loader:
-#   /lib/ld-musl-x86_64.so.1        the loader (PT_INTERP of every program)
+# filesystem in ROOT (made anew) from the parts build-parts.sh built, as a
+# musl distribution ships it:
+#   /lib/ld-musl-x86_64.so.1        musl's libc and loader (PT_INTERP of
+#                                   every program)
 #   /lib/libc.musl-x86_64.so.1      -> ld-musl-x86_64.so.1 (the name
 #                                      musl distributions' programs need)
 #   /usr/bin/ldd                    -> /lib/ld-musl-x86_64.so.1
 #   /etc/ld-musl-x86_64.path        the library path
 # Every program and library names libc as libc.musl-x86_64.so.1, as
-# programs built on a musl distribution do. LOADER may be quickbind's or
-# musl's own (the reference image).
+# programs built on a musl distribution do. LOADER is musl's own (the
+# reference image) or quickbind's, which is then installed into the image
+# the way `make install DESTDIR=ROOT` does it (scripts/install.sh: over
+# /lib/ld-musl-x86_64.so.1, refused if built on another musl).
+# IMAGE_CC, IMAGE_MUSL_LDSO: the musl the userland is built with and whose
+# loader the image ships (default Debian's musl-gcc, /lib/ld-musl-x86_64.so.1).
 set -eu
 loader=$1 root=$2
 here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+musl_ldso=${IMAGE_MUSL_LDSO:-/lib/ld-musl-x86_64.so.1}
+IMAGE_MUSL=$(sh "$top/scripts/musl/version.sh" "$musl_ldso")
+export IMAGE_MUSL
 parts=$("$here/build-parts.sh")
 part() { echo "$parts" | sed -n "s/^$1=//p"; }
+
+# a quickbind loader names the musl it is built on; musl's own does not
+qb=""
+if tr '\0' '\n' < "$loader" | grep -q '^quickbind-musl-base='; then
+	qb=$(sh "$top/scripts/musl/version.sh" "$loader")
+	build=$(cd "$(dirname "$loader")/.." && pwd)
+	[ "$build/lib/ld-quickbind-x86_64.so.1" -ef "$loader" ] ||
+		{ echo "assemble.sh: $loader is not a build's lib/ld-quickbind-x86_64.so.1" >&2; exit 1; }
+	loader=$musl_ldso
+fi
 
 rm -rf "$root"
 mkdir -p "$root/bin" "$root/lib" "$root/usr/bin" "$root/usr/lib/lua/5.4" \
@@ -45,9 +64,11 @@ done
 
 # The applets, as busybox --install -s would make them (it runs here
 # under musl's loader, not inside the image).
-/lib/ld-musl-x86_64.so.1 "$root/bin/busybox" --list-full | while read -r a; do
+"$musl_ldso" "$root/bin/busybox" --list-full | while read -r a; do
 	case $a in bin/busybox) continue ;; esac
 	[ -e "$root/$a" ] || { mkdir -p "$root/$(dirname "$a")"; ln -s /bin/busybox "$root/$a"; }
 done
 echo "root:x:0:0:root:/root:/bin/sh" > "$root/etc/passwd"
 echo "root:x:0:" > "$root/etc/group"
+
+[ -z "$qb" ] || sh "$top/scripts/install.sh" "$build" "$root" /usr "x86_64=$qb" >/dev/null

@@ -4,10 +4,19 @@
 # from Debian's sources, once: the results are cached under
 # $QB_CACHE/build/image-x86_64/<name>-<version>-<recipe>/ and a second call only
 # prints the cache directories. Prints "name=dir" lines.
+# IMAGE_CC: another musl's compiler (make image MUSL=VERSION), whose
+# builds are cached apart, under image-x86_64-musl-VERSION (IMAGE_MUSL).
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cache=${QB_CACHE:-/var/cache/quickbind}
-out=$cache/build/image-x86_64
+cc=${IMAGE_CC:-musl-gcc}
+if [ -n "${IMAGE_CC:-}" ]; then
+	out=$cache/build/image-x86_64-musl-${IMAGE_MUSL:?IMAGE_MUSL names the version of IMAGE_CC\'s musl}
+	# its programs run in the image, where musl's loader is in /lib
+	cc="$cc -Wl,--dynamic-linker=/lib/ld-musl-x86_64.so.1"
+else
+	out=$cache/build/image-x86_64
+fi
 mkdir -p "$out"
 # One build at a time: make -j runs the image fixtures side by side, and
 # both would fetch and build into the same cache directories.
@@ -52,19 +61,19 @@ busybox_fn() {
 	sed -i -e 's/^CONFIG_STATIC=y/# CONFIG_STATIC is not set/' \
 		-e 's/^CONFIG_TC=y/# CONFIG_TC is not set/' \
 		-e 's/^CONFIG_FEATURE_TC_INGRESS=y/# CONFIG_FEATURE_TC_INGRESS is not set/' .config
-	make -j2 CC="musl-gcc -isystem $kh" HOSTCC=gcc busybox
+	make -j2 CC="$cc -isystem $kh" HOSTCC=gcc busybox
 	cp busybox "$1/"
 }
 
 zlib_fn() {
 	core="adler32.c crc32.c deflate.c infback.c inffast.c inflate.c inftrees.c trees.c zutil.c compress.c uncompr.c gzclose.c gzlib.c gzread.c gzwrite.c"
-	musl-gcc -O2 -fPIC -shared -Wl,-soname,libz.so.1 -o "$1/libz.so.1" $core
-	musl-gcc -O2 -I. -o "$1/minigzip" test/minigzip.c "$1/libz.so.1"
-	musl-gcc -O2 -I. -o "$1/zexample" test/example.c "$1/libz.so.1"
+	$cc -O2 -fPIC -shared -Wl,-soname,libz.so.1 -o "$1/libz.so.1" $core
+	$cc -O2 -I. -o "$1/minigzip" test/minigzip.c "$1/libz.so.1"
+	$cc -O2 -I. -o "$1/zexample" test/example.c "$1/libz.so.1"
 	# The same library rebuilt with one more exported function: what a
 	# distribution update does to a library the image's tables name.
 	echo 'int zlib_rebuilt_marker(void) { return 1; }' > marker.c
-	musl-gcc -O2 -fPIC -shared -Wl,-soname,libz.so.1 -o "$1/libz-rebuilt.so.1" $core marker.c
+	$cc -O2 -fPIC -shared -Wl,-soname,libz.so.1 -o "$1/libz-rebuilt.so.1" $core marker.c
 }
 
 lua_fn() {
@@ -73,11 +82,11 @@ lua_fn() {
 	# generated header; the image's modules live in /usr/lib/lua/5.4.
 	echo '#define DEB_HOST_MULTIARCH "x86_64-linux-musl"' > lua5.4-deb-multiarch.h
 	objs=$(ls l*.c | grep -v -e '^lua\.c$' -e '^luac\.c$')
-	musl-gcc -O2 -fPIC -DLUA_USE_LINUX -shared -Wl,-soname,liblua5.4.so.0 -o "$1/liblua5.4.so.0" $objs -lm
-	musl-gcc -O2 -DLUA_USE_LINUX -o "$1/lua" lua.c "$1/liblua5.4.so.0" -lm
+	$cc -O2 -fPIC -DLUA_USE_LINUX -shared -Wl,-soname,liblua5.4.so.0 -o "$1/liblua5.4.so.0" $objs -lm
+	$cc -O2 -DLUA_USE_LINUX -o "$1/lua" lua.c "$1/liblua5.4.so.0" -lm
 	# A C extension module, loaded by require() through dlopen; it takes
 	# every lua_* symbol from the interpreter's library.
-	musl-gcc -O2 -fPIC -shared -I. -o "$1/qbmod.so" "$top/tests/image/qbmod.c"
+	$cc -O2 -fPIC -shared -I. -o "$1/qbmod.so" "$top/tests/image/qbmod.c"
 }
 
 build busybox busybox busybox_fn

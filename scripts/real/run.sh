@@ -10,7 +10,8 @@
 #   tables  the same files after linkopt, PT_INTERP naming quickbind
 # A test is identical when its exit status and its output are the ones it
 # had under musl. Any difference, or a project that does not build, fails
-# the run. Prints one line per project and architecture.
+# the run. Prints one line per project and architecture. "dist" (last in
+# the list) is the programs built by a musl distribution, scripts/real/dist.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 here=$top/scripts/real
@@ -28,9 +29,12 @@ summary=$work/summary
 t0=$(date +%s)
 broken=
 for spec in "$@"; do
-	if ! "$here/one.sh" "$spec" "$summary"; then
-		broken="$broken $spec"
-	fi
+	case $spec in
+	# programs built by a musl distribution (scripts/real/dist.sh)
+	dist) "$here/dist.sh" "$summary" || broken="$broken $spec" ;;
+	dist:*) "$here/dist.sh" "$summary" "${spec#dist:}" || broken="$broken $spec" ;;
+	*) "$here/one.sh" "$spec" "$summary" || broken="$broken $spec" ;;
+	esac
 done
 
 echo
