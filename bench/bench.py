@@ -10,6 +10,9 @@ OUT/startup.png.
   bench.py --no-i386       only x86_64
   bench.py --no-image      without the image row (busybox, Lua, zlib of
                            `make image` in a chroot; needs root)
+  bench.py --no-gst        without the GStreamer row (bench/gstbench.py:
+                           the stack of make check-real-large against
+                           Debian's glibc build; skipped when not built)
 
 Workload parameters (--libs, --funcs, ...) override the defaults.  The i386
 column (glibc i386 lazy and LD_BIND_NOW=1, musl's i386 loader, quickbind
@@ -29,6 +32,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import cxxbench  # noqa: E402
+import gstbench  # noqa: E402
 import gen     # noqa: E402
 import image   # noqa: E402
 import report  # noqa: E402
@@ -64,6 +68,9 @@ def parse(argv):
     ap.add_argument("--linkopt", default="build/bin/linkopt")
     ap.add_argument("--no-image", action="store_true",
                     help="skip the image row (the musl image's programs in a chroot)")
+    ap.add_argument("--no-gst", action="store_true",
+                    help="without the GStreamer row (issue 27; skipped anyway when the "
+                    "stack of make check-real-large is not built)")
     ap.add_argument("--no-i386", action="store_true", help="skip the i386 column")
     ap.add_argument("--i386-only", action="store_true", help="only the i386 column")
     ap.add_argument("--i386-libs", type=int,
@@ -295,6 +302,9 @@ def main(argv):
         if not a.no_image and not a.demo:
             res["image"] = image.measure(os.path.join(a.out, "image"), a.loader, a.linkopt,
                                          a.runs, a.warmup, not a.no_callgrind, log)
+        if not a.no_gst and not a.demo:
+            res["gst"] = gstbench.measure(os.path.join(a.out, "gst"), a.loader, a.linkopt,
+                                          a.runs, a.warmup, not a.no_callgrind, log)
         res["cxx"] = cxxbench.measure(a, log, os.path.join(a.out, "work", office_dir(a, a.libs)))
     if a.no_i386:
         res["i386"] = {"skipped": a.no_i386 if isinstance(a.no_i386, str) else "--no-i386"}
