@@ -10,6 +10,9 @@ OUT/startup.png.
   bench.py --no-i386       only x86_64
   bench.py --no-image      without the image row (busybox, Lua, zlib of
                            `make image` in a chroot; needs root)
+  bench.py --no-gst        without the GStreamer row (bench/gstbench.py:
+                           the stack of make check-real-large against
+                           Debian's glibc build; skipped when not built)
   bench.py --sweep-only    only the library-count sweep (x86_64)
 
 Workload parameters (--libs, --funcs, ...) override the defaults.  The i386
@@ -30,6 +33,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import cxxbench  # noqa: E402
+import gstbench  # noqa: E402
 import gen     # noqa: E402
 import image   # noqa: E402
 import report  # noqa: E402
@@ -52,8 +56,8 @@ def parse(argv):
     ap.add_argument("--weak", type=int)
     ap.add_argument("--sweep", help="comma-separated library counts ('' for none)")
     ap.add_argument("--sweep-only", action="store_true",
-                    help="only the library-count sweep: no default workload, micro "
-                    "cases, image, C++ workload or i386 column")
+                    help="only the library-count sweep: no default workload, micro cases, "
+                    "image, GStreamer row, C++ workload or i386 column")
     ap.add_argument("--sweep-variants", default=",".join(SWEEP_VARIANTS),
                     help="variants run at every size of the sweep (default: %(default)s)")
     ap.add_argument("--sweep-floor-variants", default=",".join(SWEEP_FLOOR_VARIANTS),
@@ -73,6 +77,9 @@ def parse(argv):
     ap.add_argument("--linkopt", default="build/bin/linkopt")
     ap.add_argument("--no-image", action="store_true",
                     help="skip the image row (the musl image's programs in a chroot)")
+    ap.add_argument("--no-gst", action="store_true",
+                    help="without the GStreamer row (issue 27; skipped anyway when the "
+                    "stack of make check-real-large is not built)")
     ap.add_argument("--no-i386", action="store_true", help="skip the i386 column")
     ap.add_argument("--i386-only", action="store_true", help="only the i386 column")
     ap.add_argument("--i386-libs", type=int,
@@ -358,6 +365,9 @@ def main(argv):
         if not a.no_image and not a.demo:
             res["image"] = image.measure(os.path.join(a.out, "image"), a.loader, a.linkopt,
                                          a.runs, a.warmup, not a.no_callgrind, log)
+        if not a.no_gst and not a.demo:
+            res["gst"] = gstbench.measure(os.path.join(a.out, "gst"), a.loader, a.linkopt,
+                                          a.runs, a.warmup, not a.no_callgrind, log)
         res["cxx"] = cxxbench.measure(a, log, os.path.join(a.out, "work", office_dir(a, a.libs)))
     if a.no_i386:
         res["i386"] = {"skipped": a.no_i386 if isinstance(a.no_i386, str) else "--no-i386"}

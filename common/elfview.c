@@ -3,6 +3,10 @@
 #include <string.h>
 #include "elfview.h"
 
+/* The longest last chain a GNU hash table may have: more symbols than any
+ * object carries, few enough that walking them stays quick. */
+#define QB_MAX_GNU_CHAIN ((uint32_t)1 << 22)
+
 static void store(struct qb_dyninfo *d, size_t tag, size_t val)
 {
 	switch (tag) {
@@ -158,9 +162,12 @@ static const char *gnu_info(const struct qb_elfview *v, uint64_t gh, struct qb_h
 	}
 	uint64_t n = symoff;
 	if (last) {
-		for (;;) {
+		/* The last chain ends the table; a chain without its end bit
+		 * would be walked through a whole bss of zeros, a page-table
+		 * walk apiece: no object has that many symbols. */
+		for (uint32_t steps = 0;; steps++) {
 			const unsigned char *c = at(v, chains + 4 * (uint64_t)(last - symoff), 4);
-			if (!c)
+			if (!c || steps == QB_MAX_GNU_CHAIN)
 				return "corrupt DT_GNU_HASH chain";
 			if (qb_rd32(c) & 1)
 				break;

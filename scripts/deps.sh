@@ -3,6 +3,9 @@
 # Idempotent: when everything is present it only runs dpkg-query and exits.
 set -eu
 
+# meson, ninja-build, flex, bison: the GStreamer stack of check-real-large
+# (scripts/real/gst.sh); gstreamer1.0-tools and the base and good plugins:
+# Debian's glibc build of the same GStreamer version, bench's reference.
 # qemu-user: the qemu that loads TCG plugins, for bench's i386 instruction
 # counts (without its Recommends: qemu-user-binfmt would replace the
 # binfmt registration of scripts/i386-exec.sh).
@@ -10,7 +13,9 @@ pkgs_native="make gcc git musl-dev musl-tools nasm libcriterion-dev valgrind
 elfutils binutils gdb python3 gnuplot-nox lld mold pkg-config
 libc6-dev-i386-cross gcc-i686-linux-gnu time dpkg-dev
 clang libclang-rt-14-dev libstdc++-12-dev-i386-cross g++
-patchelf libcap2-bin acl qemu-user"
+patchelf libcap2-bin acl qemu-user
+meson ninja-build flex bison gstreamer1.0-tools gstreamer1.0-plugins-base
+gstreamer1.0-plugins-good"
 pkgs_i386="musl-dev:i386"
 
 missing=""

@@ -8,9 +8,16 @@
 #   make check-real                    every project (scripts/real/projects)
 #   make check-real REAL="zlib:i386"   some projects or architectures
 #   make check-real REAL=dist          the distribution-built programs alone
+# make check-real-large: the same for the heavy projects of issue 27
+# (scripts/real/projects-large: the GStreamer stack), run by hand, not by CI
+#   make check-real-large REAL_LARGE=gst
 REAL_DIST_MUSL := $(sort $(shell awk '!/^\#/ && NF { print $$6 }' scripts/real/dist))
-.PHONY: check-real
+.PHONY: check-real check-real-large
 REAL_WANTS_DIST := $(if $(REAL),$(filter dist dist:%,$(REAL)),dist)
 check-real: all | deps
 	$(if $(REAL_WANTS_DIST),@$(foreach v,$(REAL_DIST_MUSL),$(MAKE) --no-print-directory MUSL=$(v) all &&) true)
 	@./scripts/real/run.sh $(REAL)
+
+REAL_LARGE ?= $(shell grep -v '^\#' scripts/real/projects-large)
+check-real-large: all | deps
+	@JOBS=$${JOBS:-2} nice -n 10 ./scripts/real/run.sh $(REAL_LARGE)

@@ -14,6 +14,12 @@
 #            against them
 #   tests    run in the built tree; prints one test a line: NAME COMMAND...
 #            (COMMAND runs with sh -c in a copy of the tree)
+#   srcs     optional: other Debian source packages the build fetches
+#            (scripts/debsrc.sh); their versions key the cache
+#   keyfiles optional: files of scripts/real/ the build reads; their
+#            content keys the cache
+#   resume   optional: 1 when the build resumes a failed or outdated tree
+#            itself (a stack built in parts), 0 (default) to start afresh
 #   filter   optional: stdin to stdout, removes what differs from one run to
 #            the next under any loader (times, addresses, process ids)
 
@@ -75,3 +81,6 @@ cxx_runtime() {
 filter() { cat; }
 libdirs=.
 cxx=0
+srcs=
+keyfiles=
+resume=0

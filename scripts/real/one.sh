@@ -5,7 +5,8 @@
 #   PROJECT ARCH TESTS MUSL-OK QB-SAME TABLES-SAME SECONDS
 # and print every difference. Exit 1 when a build or a step fails.
 # Environment: QB_CACHE (default /var/cache/quickbind), REAL_TIMEOUT
-# (seconds a test may take, default 600), JOBS (parallel build jobs).
+# (seconds a test may take, default 600), JOBS (parallel build jobs),
+# REAL_PAR=1 (run the three copies' tests at the same time).
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 here=$top/scripts/real
@@ -39,17 +40,26 @@ build_tree() {
 	src=$("$top/scripts/debsrc.sh" "$pkg") || die "$proj: cannot fetch the source of $pkg"
 	ver=$(basename "$src")
 	dir=$cache/$proj-${ver##*-}/$1
-	# the build function alone keys the cache (editing the tests reuses
-	# it), with the C++ toolchain's configuration for a C++ project
-	key=$({ sed -n '/^build()/,/^}/p' "$here/$proj.sh"
-		[ "$cxx" = 0 ] || cat "$top/scripts/cxx/env.sh"; } | cksum | cut -d' ' -f1)
+	# the build functions alone key the cache (editing the tests reuses
+	# it), with the C++ toolchain's configuration for a C++ project, the
+	# versions of the other sources a recipe builds ($srcs) and the files
+	# of scripts/real/ it reads ($keyfiles)
+	key=$({ sed -n '/^build[a-z_0-9]*()/,/^}/p' "$here/$proj.sh"
+		[ "$cxx" = 0 ] || cat "$top/scripts/cxx/env.sh"
+		for s in $srcs; do "$top/scripts/debsrc.sh" "$s" || die "$proj: cannot fetch the source of $s"; done
+		for f in $keyfiles; do cat "$here/$f"; done; } | cksum | cut -d' ' -f1)
 	if [ -f "$dir/.built" ] && [ "$(cat "$dir/.built")" = "$key" ]; then
 		echo "$dir/tree"; return 0
 	fi
 	echo "real: building $proj ($ver) for $1" >&2
-	rm -rf "$dir"
-	mkdir -p "$dir"
-	cp -a "$src" "$dir/tree"
+	# a recipe built in parts (resume=1) keeps its tree and redoes the
+	# parts that changed (it owns that logic); any other starts afresh
+	rm -f "$dir/.built"
+	if [ "$resume" = 0 ] || [ ! -d "$dir/tree" ]; then
+		rm -rf "$dir"
+		mkdir -p "$dir"
+		cp -a "$src" "$dir/tree"
+	fi
 	b0=$(date +%s)
 	# started in the background so that set -e holds inside the recipe
 	rc=0
@@ -101,9 +111,18 @@ for arch in $want; do
 	"$linkopt" $lflags $elfs > "$res/linkopt.log" 2>&1 ||
 		{ cat "$res/linkopt.log" >&2; die "$proj ($arch): linkopt failed"; }
 	for f in $(elf_files "$res/qb") $elfs; do set_interp "$f" "$lnk/$arch"; done
-	run_tests "$res/musl" musl
-	run_tests "$res/qb" qb
-	run_tests "$res/tables" tables
+	if [ "${REAL_PAR:-0}" = 1 ]; then
+		# the three runs side by side (long suites on a machine with
+		# cores to spare; a test that races timers may then differ)
+		run_tests "$res/musl" musl & p1=$!
+		run_tests "$res/qb" qb & p2=$!
+		run_tests "$res/tables" tables & p3=$!
+		wait $p1 && wait $p2 && wait $p3
+	else
+		run_tests "$res/musl" musl
+		run_tests "$res/qb" qb
+		run_tests "$res/tables" tables
+	fi
 	n=0 ok=0 same_qb=0 same_tables=0
 	while IFS= read -r line; do
 		n=$((n + 1))

@@ -164,3 +164,13 @@ Test(fuzz_findings, loader_et_exec_at_page_zero_i386)
 	expect_refusal(FZT_LOADER_i386, "--list", "fuzz/i386-et-exec-at-page-zero.elf", 127,
 		       "segments at address 0");
 }
+
+/* A GNU hash table whose last chain has no end bit and runs on through a
+ * large bss of zeros: walked to the image's end, one page-table check a
+ * step, it held the i386 target for over 20 seconds an input. The chain
+ * is now bounded by more symbols than any object has. */
+Test(fuzz_findings, loader_gnu_chain_through_bss_i386)
+{
+	expect_refusal(FZT_LOADER_i386, "--list", "fuzz/i386-gnu-chain-through-bss.elf", 127,
+		       "corrupt DT_GNU_HASH chain");
+}
