@@ -114,8 +114,9 @@ refuse:
  * to its definer, each object before it ruling the name out by its bloom
  * filter (about BLOOM_COST instructions), or takes one probe of the
  * table: what the table spares it is that short walk, not a lookup.
- * Counting them reads each object's definer array, so it is done only
- * when the first estimate says the table may pay. The constants and the
+ * linkopt counts them (scoped_relocs); how far they walk, a sample of the
+ * definers' places says, read only when the first estimate says the
+ * table may pay. The constants and the
  * choices they give are measured in docs/BENCHMARKS.md. */
 #define PROBE_COST 33
 #define LOOKUP_SAVING 40
@@ -193,19 +194,37 @@ static int decide(double walks, double build)
 	return walks > build;
 }
 
-/* The walks of p's references with a scope definer, as linkopt counted
- * them (each asks half the scope on average), or from its definer array
- * (each asks the objects before its definer). */
+/* The walks of p's references with a scope definer: as many as linkopt
+ * counted (scoped_relocs), each as long as the places of a sample of p's
+ * definers say (a few hundred entries of its definer array, not all of
+ * it; half the scope when the sample finds none); without linkopt's
+ * count, from the whole array. */
+#define SAMPLE 256
+
 static double scoped_walks(struct dso *p, uint32_t self, uint32_t nobj, const struct places *m,
 	size_t *n)
 {
 	double steps = 0;
-	if (FX(p)->scoped_known) {
-		*n = FX(p)->scoped_relocs;
-		return *n * (double)nobj / 2;
+	if (!FX(p)->scoped_known) {
+		definer_walks(p, self, nobj, m, n, &steps);
+		return steps;
 	}
-	definer_walks(p, self, nobj, m, n, &steps);
-	return steps;
+	*n = FX(p)->scoped_relocs;
+	if (!*n)
+		return 0;
+	const struct qb_fast *f = FX(p);
+	size_t stride = p->nsyms / SAMPLE ? p->nsyms / SAMPLE : 1, seen = 0;
+	double sum = 0;
+	for (size_t i = 1; i < p->nsyms; i += stride) {
+		uint32_t k = f->definers[i];
+		if (!k)
+			continue;
+		const struct qb_needed_id *e = k - 1 < f->nneeded_ids ? &f->needed_ids[k - 1] : 0;
+		uint64_t want = e ? (uint64_t)e->id[1] << 32 | e->id[0] : 0;
+		sum += !e || e->dynidx != QB_NEEDED_SCOPE ? nobj : want ? place_of(m, want, nobj) : self;
+		seen++;
+	}
+	return *n * (seen ? sum / seen : (double)nobj / 2);
 }
 
 static int worth_it(size_t nobj, size_t nsyms)
@@ -213,18 +232,19 @@ static int worth_it(size_t nobj, size_t nsyms)
 	const double full = PROBE_COST * (double)nobj / 2 + LOOKUP_SAVING;
 	const double build = (double)BUILD_COST * nsyms;
 	double walks = 0;
-	int scan = 0;
+	int scan = 0, scoped = 0;
 	for (struct dso *p = qb.head; p && !p->runtime; p = p->next) {
 		if (FX(p)->syminfo) {
 			/* linkopt counted those it did not bind directly */
 			walks += FX(p)->std_known ? FX(p)->std_relocs * full : 0;
 			scan |= FX(p)->definers && !FX(p)->scoped_known;
+			scoped |= FX(p)->definers && FX(p)->scoped_relocs;
 		} else {
 			walks += qb_nonrelative_relocs(p) * full;
 		}
 	}
 	struct places m = { 0, 0, 0 };
-	if (walks > build && scan && !places_init(&m, nobj))
+	if (walks > build && (scan || scoped) && !places_init(&m, nobj))
 		return 1;
 	walks = 0;
 	uint32_t o = 0;
@@ -236,7 +256,7 @@ static int worth_it(size_t nobj, size_t nsyms)
 		if (!FX(p)->std_known)
 			continue;
 		size_t n = 0;
-		double steps = FX(p)->definers && (FX(p)->scoped_known || m.id) ?
+		double steps = FX(p)->definers && m.id ?
 			scoped_walks(p, o, (uint32_t)nobj, &m, &n) : 0;
 		walks += (FX(p)->std_relocs > n ? FX(p)->std_relocs - n : 0) * full + steps * BLOOM_COST;
 	}
