@@ -26,7 +26,7 @@ Test(hash, sysv_keeps_28_bits_for_long_names)
 	cr_assert_neq(qb_sysv_hash(n), qb_sysv_hash("_ZN9Namespace5Class13someLongMethodEPKc"));
 }
 
-/* The loader's fast GNU hashes, 64- and 32-bit words (ldso/namehash.h)
+/* The loader's fast GNU hashes, 64- and 32-bit words (common/namehash.h)
  * and x86_64's 16-byte SSE2 chunks (arch/x86_64/namehash_arch.h), against
  * the bytewise definition, with the length they find: every length up to
  * 80, every alignment, bytes 1..255, the name ending right before an unreadable

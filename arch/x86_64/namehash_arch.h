@@ -1,5 +1,5 @@
 /* The GNU hash of a name 16 bytes at a time with SSE2, which every x86_64
- * processor has (ldso/namehash.h includes this file; the scalar word
+ * processor has (common/namehash.h includes this file; the scalar word
  * version there is the definition it must equal).
  *
  * A 16-byte chunk's bytes b_0..b_15 weigh 33^(15-p): pmaddwd makes pairs

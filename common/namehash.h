@@ -1,4 +1,6 @@
-/* The GNU hash of a symbol name, a word at a time, for the loader.
+/* The GNU hash of a symbol name, a word at a time: the fast form of
+ * common/elfhash.h's qb_gnu_hash, which the loader's lookups use (with the
+ * architecture's word form, arch/<arch>/namehash_arch.h).
  *
  * The hash is h = h * 33 + c over the bytes, so a run of n bytes adds
  * sum(c_k * 33^(n-1-k)) to h * 33^n: the bytes of one word are combined
