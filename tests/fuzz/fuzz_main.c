@@ -328,6 +328,12 @@ static int interp_at(const uint8_t *b, size_t n, int cls, size_t *off, size_t *l
 		if (type == PT_INTERP) {
 			if (o > n || l > n - o)
 				return 0;
+			/* writing the link into a string that overlaps the ELF
+			 * or program headers would change the headers themselves
+			 * (a program the kernel runs with no interpreter at all:
+			 * its crash is not the loader's) */
+			if (o < ehsz || (o < phoff + (uint64_t)phnum * ent && phoff < o + l))
+				return 0;
 			*off = o;
 			*len = l;
 			return 1;
