@@ -160,7 +160,7 @@ static long phoff_of(const char *file)
 }
 
 /* A plugin's pthread key destructor and signal handler run after its
- * dlclose (../shared/repro/parity/03): the plugin must still be there, by
+ * dlclose (../shared/repro/parity/03-dlclose-unmaps-pthread-key-dtor): the plugin must still be there, by
  * default as under musl, and with LD_DLCLOSE=unload because the loader
  * sees the registration (key destructor) or asks the kernel (handler). */
 Test(LT_SUITE(loader), dlclose_keeps_what_a_key_destructor_or_handler_needs)

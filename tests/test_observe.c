@@ -54,6 +54,16 @@ struct ocase {
  * probe_sub (needs sub/libobsub.so, on no RUNPATH), probe_miss (needs
  * libobmiss.so, which needs gone/libobgone.so), probe_big (needs
  * libobstack16.so, -z stack-size=16 MiB). Scenarios: see probe.c. */
+/* The reproductions of issue 25 each case covers, compared with musl:
+ * ../shared/repro/parity/01-cmdline-equals-forms: cmd-*-eq, cmd-all-eq;
+ * ../shared/repro/parity/02-musl-ldd-name: ldd-musl-ldd, ldd-suffix;
+ * ../shared/repro/parity/05-main-name-is-argv0: names-*;
+ * ../shared/repro/parity/06-vdso-missing-from-dl_iterate_phdr: dl, list-*;
+ * ../shared/repro/parity/07-ctor-under-loader-lock-deadlock: ctors-threads*;
+ * ../shared/repro/parity/08-promotion-scope-position: promote;
+ * ../shared/repro/parity/09-ld_preload-tab-newline: env-pre-tab,
+ *   env-pre-newline, cmd-pre-eq-tab;
+ * ../shared/repro/parity/10-dlopen-changes-default-thread-stack: stack*. */
 static const struct ocase cases[] = {
 	/* ---- the command line: every option, every form musl takes */
 	{ "cmd-plain", "exec \"$L\" ./probe.musl hello a b" },

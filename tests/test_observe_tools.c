@@ -116,6 +116,7 @@ static void memcheck(const struct arch *a)
 	free(out[1]);
 }
 
+/* ../shared/repro/parity/04-valgrind-no-symbols */
 Test(tools, memcheck_x86_64, .timeout = 300)
 {
 	memcheck(need(0));

@@ -151,7 +151,8 @@ Test(fuzz_findings, loader_phdr_misaligned_i386)
 	expect_refusal(FZT_LOADER_i386, "--list", "fuzz/i386-phdr-misaligned", 127, "misaligned PT_PHDR");
 }
 
-/* A PIE turned ET_EXEC (issue 25's fuzz-list): its segments at their link
+/* A PIE turned ET_EXEC (issue 25's fuzz-list, ../shared/repro/fuzz-list/et_exec64
+ * and ../shared/repro/fuzz-list/et_exec32): its segments at their link
  * addresses, from 0, over whatever the process had there. */
 Test(fuzz_findings, loader_et_exec_at_page_zero_x86_64)
 {
