@@ -131,7 +131,9 @@ $(foreach a,$(ARCHS),$(eval $(call loader_rules,$(a))))
 LOADER := $(B)/lib/ld-quickbind-x86_64.so.1
 
 # -------------------------------------------------------------- fragments --
-include $(wildcard common/*.mk tools/linkopt/*.mk tests/*.mk bench/*.mk)
+# tests/suite.mk first: the suites' fragments call its template
+include tests/suite.mk
+include $(filter-out tests/suite.mk,$(wildcard common/*.mk tools/linkopt/*.mk tests/*.mk bench/*.mk))
 
 # ---------------------------------------------------------------- targets --
 .PHONY: all check install clean deps

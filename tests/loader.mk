@@ -8,20 +8,24 @@
 # programs run under qemu-user where the kernel cannot run them). The test
 # programs are compiled once per architecture too; the build defines
 # LT_ARCH_I386 for i386 (tests/loader/arch.h holds what differs).
-#   make check-loader        x86_64 suites (build/tests/test_loader_*)
-#   make check-i386-loader   i386 suites   (build/tests/test_i386_loader_*)
+#   make check-loader          both architectures (build/tests/ARCH/test_loader_*)
+#   make check-loader-i386     i386 alone (check-loader-x86_64: x86_64 alone)
 #
 # Every program is linked twice: NAME.musl (PT_INTERP = musl's loader) and
 # NAME.qb (PT_INTERP = the loader under test). To validate the suites
 # against musl alone, substitute musl's loader for quickbind:
-#     make check-loader QB_TEST_LOADER=/lib/ld-musl-x86_64.so.1
-#     make check-i386-loader QB_TEST_LOADER_i386=/lib/ld-musl-i386.so.1
+#     make check-loader-x86_64 QB_TEST_LOADER=/lib/ld-musl-x86_64.so.1
+#     make check-loader-i386 QB_TEST_LOADER_i386=/lib/ld-musl-i386.so.1
 # (at run time the environment variable QB_TEST_LOADER overrides the loader
 # used for direct invocation only).
 
 QBT_SRC := tests/loader
-QBT_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -O1 -g
-QBT_SUITES := run errors ext fuzz
+QBT_MK := tests/loader.mk
+QBT_CFLAGS := $(SUITE_CFLAGS)
+QBT_CHECK := check-loader
+QBT_TESTS := $(addprefix tests/test_loader_,run errors ext fuzz)
+QBT_MUSL := yes
+QBT_testflags = $(if $(filter i386,$(1)),-DLT_ARCH_I386) -DLT_TOOLS='"$(abspath $(QBT_x86_64))"'
 QBT_DEPFILES :=
 comma := ,
 
@@ -29,58 +33,27 @@ QBT_ARCHS := x86_64 $(filter i386,$(ARCHS))
 
 QB_TEST_LOADER ?= $(abspath $(LOADER))
 QBT_x86_64 := $(B)/tests/loader
+QBT_DIR_x86_64 := $(QBT_x86_64)
 QBT_CC_x86_64 := $(MUSL_CC_x86_64)
 QBT_GLIBC_CC_x86_64 := gcc
 # a library of the other architecture, for the wrong-architecture test
 QBT_OTHER_CC_x86_64 := i686-linux-gnu-gcc
 QBT_LOADER_x86_64 := $(QB_TEST_LOADER)
-QBT_MUSL_LDSO_x86_64 := $(MUSL_LDSO_x86_64)
-QBT_BIN_x86_64 := $(B)/tests/test_loader_
-QBT_CHECK_x86_64 := check-loader
 
 QB_TEST_LOADER_i386 ?= $(abspath $(B)/lib/ld-quickbind-i386.so.1)
 QBT_i386 := $(B)/tests/i386loader
+QBT_DIR_i386 := $(QBT_i386)
 QBT_CC_i386 := $(MUSL_CC_i386)
 QBT_GLIBC_CC_i386 := i686-linux-gnu-gcc
 QBT_OTHER_CC_i386 := gcc
 QBT_LOADER_i386 := $(QB_TEST_LOADER_i386)
-QBT_MUSL_LDSO_i386 := $(MUSL_LDSO_i386)
-QBT_BIN_i386 := $(B)/tests/test_i386_loader_
-QBT_CHECK_i386 := check-i386-loader
-QBT_DEFS_i386 := -DLT_ARCH_I386
 
-.PHONY: qbt-force
-qbt-force:
-
-# $(call qbt_lib,ARCH,OUT.so,SOURCES,PREREQUISITES,FLAGS[,glibc]): a shared
-# library whose soname is its file name; OUT and PREREQUISITES relative to
-# the architecture's fixture root, SOURCES to tests/loader. glibc: built
-# with the host's glibc toolchain of that architecture. Fixtures depend on
-# this file: their flags live here.
-define qbt_lib
-$(QBT_$(1))/$(2): $(addprefix $(QBT_SRC)/,$(3)) $(addprefix $(QBT_$(1))/,$(4)) tests/loader.mk
-	@mkdir -p $$(@D)
-	@echo "CC[$(1) fixture] $$@"
-	$(Q)$(if $(6),$(QBT_GLIBC_CC_$(1)),$(QBT_CC_$(1))) $(QBT_CFLAGS) -fPIC -shared -Wl,-soname,$$(@F) \
-		-MMD -MP -MF $$@.d -o $$@ $(addprefix $(QBT_SRC)/,$(3)) $(5)
-QBT_FIXTURES_$(1) += $(QBT_$(1))/$(2)
-QBT_DEPFILES += $(QBT_$(1))/$(2).d
-endef
-
+# $(call qbt_lib,ARCH,OUT.so,SOURCES,PREREQUISITES,FLAGS[,glibc]): a
+# fixture library (tests/suite.mk); glibc: built with the host's glibc
+# toolchain of that architecture.
+qbt_lib = $(call suite_lib,QBT,$(1),$(2),$(3),$(4),$(5),$(if $(6),$(QBT_GLIBC_CC_$(1))))
 # $(call qbt_exe,ARCH,OUT,SOURCES,PREREQUISITES,FLAGS): OUT.musl and OUT.qb.
-define qbt_exe
-$(QBT_$(1))/$(2).musl: $(addprefix $(QBT_SRC)/,$(3)) $(addprefix $(QBT_$(1))/,$(4)) tests/loader.mk
-	@mkdir -p $$(@D)
-	@echo "CC[$(1) fixture] $$@"
-	$(Q)$(QBT_CC_$(1)) $(QBT_CFLAGS) -MMD -MP -MF $$@.d -o $$@ $(addprefix $(QBT_SRC)/,$(3)) $(5)
-$(QBT_$(1))/$(2).qb: $(addprefix $(QBT_SRC)/,$(3)) $(addprefix $(QBT_$(1))/,$(4)) tests/loader.mk $(QBT_$(1))/interp.stamp
-	@mkdir -p $$(@D)
-	@echo "CC[$(1) fixture] $$@"
-	$(Q)$(QBT_CC_$(1)) $(QBT_CFLAGS) -Wl,--dynamic-linker=$(QBT_LOADER_$(1)) -MMD -MP -MF $$@.d \
-		-o $$@ $(addprefix $(QBT_SRC)/,$(3)) $(5)
-QBT_FIXTURES_$(1) += $(QBT_$(1))/$(2).musl $(QBT_$(1))/$(2).qb
-QBT_DEPFILES += $(QBT_$(1))/$(2).musl.d $(QBT_$(1))/$(2).qb.d
-endef
+qbt_exe = $(call suite_exe,QBT,$(1),$(2),$(3),$(4),$(5))
 
 # $(call qbt_glibc_exe,ARCH,OUT,SOURCES,PREREQUISITES,FLAGS): OUT built with
 # the host's glibc toolchain, the reference for what musl's loader lacks
@@ -125,11 +98,6 @@ QBT_BADLIB := phoff:badphoff filesz:badfilesz reltype:badreltype relro:relro gnu
 
 # $(call qbt_fixtures,ARCH): every fixture of one architecture.
 define qbt_fixtures
-# The .qb programs record the loader under test; relink them when it changes.
-$(QBT_$(1))/interp.stamp: qbt-force
-	@mkdir -p $$(@D)
-	$(Q)echo '$(QBT_LOADER_$(1))' | cmp -s - $$@ || echo '$(QBT_LOADER_$(1))' > $$@
-
 # ------------------------------------------------------------------ TLS --
 # liba: general dynamic and initial exec; libb: TLS descriptors (gnu2). On
 # i386 liba also holds a variable reached only by the Sun form of initial
@@ -386,44 +354,6 @@ $(QBT_TOOLS): $(QBT_x86_64)/%: $(QBT_SRC)/%.c $(QBT_ELFREADER)
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) -o $@ $< $(QBT_ELFREADER)
 QBT_DEPFILES += $(QBT_TOOLS:=.d)
 
-# ------------------------------------------------------- the test programs --
-# $(call qbt_suites,ARCH): the Criterion programs of one architecture and
-# make $(QBT_CHECK_ARCH), which runs them alone (without the rest of `make
-# check`, and without building the loader, so that they can be validated
-# against musl's loader alone).
-qbt_bins = $(QBT_SUITES:%=$(QBT_BIN_$(1))%)
-define qbt_suites
-
-$(QBT_$(1))/lt-compare.o: tests/lib/compare.c $(QBT_$(1))/interp.stamp tests/loader.mk
-	@mkdir -p $$(@D)
-	@echo "CC $$< ($(1))"
-	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itests -DLT_LOADER='"$(QBT_LOADER_$(1))"' \
-		-DLT_FIXTURES='"$(abspath $(QBT_$(1)))"' -DLT_MUSL_LDSO='"$(QBT_MUSL_LDSO_$(1))"' -c -o $$@ $$<
-
-$(QBT_SUITES:%=$(QBT_$(1))/test_loader_%.o): $(QBT_$(1))/test_loader_%.o: tests/test_loader_%.c tests/loader.mk
-	@mkdir -p $$(@D)
-	@echo "CC $$< ($(1))"
-	$(Q)$(HOSTCC) $(HOST_CFLAGS) $(QBT_DEFS_$(1)) -DLT_TOOLS='"$(abspath $(QBT_x86_64))"' \
-		-Itests -I$(QBT_SRC) -c -o $$@ $$<
-
-$(call qbt_bins,$(1)): $(QBT_BIN_$(1))%: $(QBT_$(1))/test_loader_%.o $(QBT_$(1))/lt-compare.o $(B)/tests/libqbtest.a
-	@echo "LD $$@"
-	$(Q)$(HOSTCC) -o $$@ $$^ -lcriterion
-
-.PHONY: $(QBT_CHECK_$(1))
-$(QBT_CHECK_$(1)): $(QBT_FIXTURES_$(1)) $(call qbt_bins,$(1))
-	@fail=0; for t in $(call qbt_bins,$(1)); do echo "== $$$$t"; $$$$t --jobs=2 || fail=1; done; \
-	[ $$$$fail = 0 ] && echo "$(QBT_CHECK_$(1)): passed" || { echo "$(QBT_CHECK_$(1)): FAILURES"; exit 1; }
-
-QBT_DEPFILES += $(QBT_$(1))/lt-compare.d $(QBT_SUITES:%=$(QBT_$(1))/test_loader_%.d)
-CHECK_DEPS += $(QBT_FIXTURES_$(1))
-CHECK_BINS += $(call qbt_bins,$(1))
-MUSL_CHECK_DEPS += $(QBT_FIXTURES_$(1))
-MUSL_CHECK_BINS += $(call qbt_bins,$(1))
-endef
-
 $(foreach a,$(QBT_ARCHS),$(eval $(call qbt_fixtures,$(a))))
 $(foreach a,$(QBT_ARCHS),$(eval $(qbt_arch_fixtures_$(a))))
-$(foreach a,$(QBT_ARCHS),$(eval $(call qbt_suites,$(a))))
-
--include $(QBT_DEPFILES)
+$(eval $(call suite,QBT))
