@@ -8,59 +8,42 @@
 # configure enabled it. The test sources are the same for both; fpcommon.h
 # holds what differs (FP_ARCH_I386 is defined for i386), tests/lib/compare.c
 # is compiled with each architecture's loader and fixture root.
-#   make check-fastpath     x86_64 suites   (build/tests/test_fastpath_*)
-#   make check-i386-fast    i386 suites     (build/tests/test_i386_fast_*)
+#   make check-fastpath        both architectures (build/tests/ARCH/test_fastpath_*)
+#   make check-fastpath-i386   i386 alone (check-fastpath-x86_64: x86_64 alone)
 
 FPS := tests/fastpath
 FP_LINKOPT := $(B)/bin/linkopt
-FP_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -O1 -g
+FP_SRC := $(FPS)
+FP_MK := tests/fastpath.mk
+FP_CHECK := check-fastpath
+FP_TESTS := $(addprefix tests/test_fastpath_,bind tables app tools unload)
+FP_MUSL := yes
+FP_testflags = $(FP_DEFS_$(1))
 FP_APP_N := 50
-FP_SUITES := bind tables app tools unload
 FP_DEPFILES :=
 fp_comma := ,
 
 FP_ARCHS := x86_64 $(filter i386,$(ARCHS))
 
 FPT_x86_64 := $(B)/tests/fastpath
+FP_DIR_x86_64 := $(FPT_x86_64)
 FP_CC_x86_64 := $(MUSL_CC_x86_64)
-FP_LOADER_x86_64 := $(LOADER)
-FP_MUSL_LDSO_x86_64 := $(MUSL_LDSO_x86_64)
-FP_BIN_x86_64 := $(B)/tests/test_fastpath_
-FP_CHECK_x86_64 := check-fastpath
 
 # i386 PIE reaches data through the GOT: only a fixed-address executable
 # gets copy relocations, as an x86_64 PIE does.
 FPT_i386 := $(B)/tests/i386fast
+FP_DIR_i386 := $(FPT_i386)
 FP_CC_i386 := $(MUSL_CC_i386)
 FP_NOPIE_i386 := -fno-pie -no-pie
 FP_DEFS_i386 := -DFP_ARCH_I386
-FP_LOADER_i386 := $(B)/lib/ld-quickbind-i386.so.1
-FP_MUSL_LDSO_i386 := $(MUSL_LDSO_i386)
-FP_BIN_i386 := $(B)/tests/test_i386_fast_
-FP_CHECK_i386 := check-i386-fast
 
-# $(call fp_lib,ARCH,OUT.so,SOURCES,PREREQUISITES,FLAGS): OUT and
-# PREREQUISITES relative to the architecture's fixture root, SOURCES to
-# tests/fastpath; soname = file name; libraries found in OUT's directory.
-define fp_lib
-$(FPT_$(1))/$(2): $(addprefix $(FPS)/,$(3)) $(addprefix $(FPT_$(1))/,$(4)) tests/fastpath.mk
-	@mkdir -p $$(@D)
-	@echo "CC[$(1) fixture] $$@"
-	$(Q)$(FP_CC_$(1)) $(FP_CFLAGS) -fPIC -shared -Wl,-soname,$$(@F) -MMD -MP -MF $$@.d -o $$@ \
-		$(addprefix $(FPS)/,$(3)) -L$$(@D) $(5)
-FP_FIXTURES_$(1) += $(FPT_$(1))/$(2)
-FP_DEPFILES += $(FPT_$(1))/$(2).d
-endef
-
-# $(call fp_exe,ARCH,OUT,SOURCES,PREREQUISITES,FLAGS)
-define fp_exe
-$(FPT_$(1))/$(2): $(addprefix $(FPS)/,$(3)) $(addprefix $(FPT_$(1))/,$(4)) tests/fastpath.mk
-	@mkdir -p $$(@D)
-	@echo "CC[$(1) fixture] $$@"
-	$(Q)$(FP_CC_$(1)) $(FP_CFLAGS) -MMD -MP -MF $$@.d -o $$@ $(addprefix $(FPS)/,$(3)) -L$$(@D) $(5)
-FP_FIXTURES_$(1) += $(FPT_$(1))/$(2)
-FP_DEPFILES += $(FPT_$(1))/$(2).d
-endef
+# $(call fp_lib,ARCH,OUT.so,SOURCES,PREREQUISITES,FLAGS) and
+# $(call fp_exe,ARCH,OUT,SOURCES,PREREQUISITES,FLAGS): fixtures of
+# tests/suite.mk; a program has musl's loader as PT_INTERP (runs under
+# quickbind by direct invocation).
+fp_lib = $(call suite_lib,FP,$(1),$(2),$(3),$(4),$(5))
+fp_exe = $(call suite_prog,FP,$(1),$(2),$(3),$(4),$(5))
+fp_loader = $(call suite_loader,FP,$(1))
 
 # $(call fp_opt,ARCH,DIR,FILES[,ALONE]): DIR/opt/ holds copies of DIR/FILES
 # optimized together by linkopt (needed libraries searched in DIR/opt first);
@@ -97,7 +80,7 @@ $(call fp_lib,$(1),interpose/libpre.so,interpose/libpre.c)
 $(call fp_exe,$(1),interpose/prog_exe,interpose/main.c,interpose/libuser.so,-DEXE_GREET -luser -lcore)
 $(call fp_exe,$(1),interpose/prog_plain,interpose/main.c,interpose/libuser.so,-luser -lcore)
 $(call fp_exe,$(1),interpose/prog_gdb,interpose/main.c,interpose/libuser.so,\
-	-DEXE_GREET -luser -lcore -Wl$(fp_comma)--dynamic-linker=$(abspath $(FP_LOADER_$(1))))
+	-DEXE_GREET -luser -lcore -Wl$(fp_comma)--dynamic-linker=$(call fp_loader,$(1)))
 $(call fp_opt,$(1),interpose,libcore.so libuser.so libpre.so prog_exe prog_plain prog_gdb)
 
 # ------------------------------------------------------ copy relocations --
@@ -160,7 +143,7 @@ $(call fp_lib,$(1),dlopen/libdlb.so,dlopen/libdlb.c)
 $(call fp_lib,$(1),dlopen/libdla.so,dlopen/libdla.c,dlopen/libdlb.so,-ldlb)
 $(call fp_lib,$(1),dlopen/libdlc.so,dlopen/libdlc.c,dlopen/libdlb.so,-ldlb)
 $(call fp_exe,$(1),dlopen/prog,dlopen/main.c)
-$(call fp_exe,$(1),dlopen/prog_gdb,dlopen/main.c,,-Wl$(fp_comma)--dynamic-linker=$(abspath $(FP_LOADER_$(1))))
+$(call fp_exe,$(1),dlopen/prog_gdb,dlopen/main.c,,-Wl$(fp_comma)--dynamic-linker=$(call fp_loader,$(1)))
 $(call fp_opt,$(1),dlopen,libdla.so libdlb.so libdlc.so prog prog_gdb)
 
 # ------------------------------------------------------------------- TLS --
@@ -219,39 +202,12 @@ $(FPT_$(1))/app/.stamp: $(FPS)/gen_app.sh $(FP_LINKOPT) tests/fastpath.mk
 		$(FP_LINKOPT) && touch $$@
 FP_FIXTURES_$(1) += $(FPT_$(1))/app/.stamp
 
-# ------------------------------------------------------ the test programs --
-FP_BINS_$(1) := $(FP_SUITES:%=$(FP_BIN_$(1))%)
-
 $(FPT_$(1))/fpcommon.o: $(FPS)/fpcommon.c tests/fastpath.mk
 	@mkdir -p $$(@D)
 	@echo "CC $$< ($(1))"
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) $(FP_DEFS_$(1)) -Itests -DFP_LINKOPT='"$(abspath $(FP_LINKOPT))"' -c -o $$@ $$<
-
-$(FPT_$(1))/lt-compare.o: tests/lib/compare.c tests/fastpath.mk
-	@mkdir -p $$(@D)
-	@echo "CC $$< ($(1))"
-	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itests -DLT_LOADER='"$(abspath $(FP_LOADER_$(1)))"' \
-		-DLT_FIXTURES='"$(abspath $(FPT_$(1)))"' -DLT_MUSL_LDSO='"$(FP_MUSL_LDSO_$(1))"' -c -o $$@ $$<
-
-$(FP_SUITES:%=$(FPT_$(1))/test_fastpath_%.o): $(FPT_$(1))/test_fastpath_%.o: tests/test_fastpath_%.c tests/fastpath.mk
-	@mkdir -p $$(@D)
-	@echo "CC $$< ($(1))"
-	$(Q)$(HOSTCC) $(HOST_CFLAGS) $(FP_DEFS_$(1)) -Itests -I$(FPS) -c -o $$@ $$<
-
-$(FP_SUITES:%=$(FP_BIN_$(1))%): $(FP_BIN_$(1))%: $(FPT_$(1))/test_fastpath_%.o $(FPT_$(1))/fpcommon.o \
-		$(FPT_$(1))/lt-compare.o $(B)/tests/libqbtest.a
-	@echo "LD $$@"
-	$(Q)$(HOSTCC) -o $$@ $$^ -lcriterion
-
-FP_DEPFILES += $(FPT_$(1))/fpcommon.d $(FPT_$(1))/lt-compare.d $(FP_SUITES:%=$(FPT_$(1))/test_fastpath_%.d)
-endef
-
-# $(call fp_check,ARCH): the suites of one architecture alone.
-define fp_check
-.PHONY: $(FP_CHECK_$(1))
-$(FP_CHECK_$(1)): $(FP_LOADER_$(1)) $(FP_FIXTURES_$(1)) $(FP_BINS_$(1))
-	@fail=0; for t in $(FP_BINS_$(1)); do echo "== $$$$t"; $$$$t --jobs=2 || fail=1; done; \
-	[ $$$$fail = 0 ] && echo "$(FP_CHECK_$(1)): passed" || { echo "$(FP_CHECK_$(1)): FAILURES"; exit 1; }
+FP_OBJS_$(1) := $(FPT_$(1))/fpcommon.o
+FP_DEPFILES += $(FPT_$(1))/fpcommon.d
 endef
 
 # One tool for both ELF classes; it runs on the host.
@@ -262,11 +218,4 @@ $(FPT_x86_64)/qbcorrupt: $(FPS)/qbcorrupt.c $(B)/host/common/elfbuf.o tests/fast
 FP_DEPFILES += $(FPT_x86_64)/qbcorrupt.d
 
 $(foreach a,$(FP_ARCHS),$(eval $(call fp_fixtures,$(a))))
-$(foreach a,$(FP_ARCHS),$(eval $(call fp_check,$(a))))
-
--include $(FP_DEPFILES)
-
-CHECK_DEPS += $(foreach a,$(FP_ARCHS),$(FP_FIXTURES_$(a)))
-CHECK_BINS += $(foreach a,$(FP_ARCHS),$(FP_BINS_$(a)))
-MUSL_CHECK_DEPS += $(foreach a,$(FP_ARCHS),$(FP_FIXTURES_$(a)))
-MUSL_CHECK_BINS += $(foreach a,$(FP_ARCHS),$(FP_BINS_$(a)))
+$(eval $(call suite,FP))

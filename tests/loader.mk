@@ -58,14 +58,7 @@ qbt_exe = $(call suite_exe,QBT,$(1),$(2),$(3),$(4),$(5))
 # $(call qbt_glibc_exe,ARCH,OUT,SOURCES,PREREQUISITES,FLAGS): OUT built with
 # the host's glibc toolchain, the reference for what musl's loader lacks
 # (IFUNC, symbol versions, DT_PREINIT_ARRAY).
-define qbt_glibc_exe
-$(QBT_$(1))/$(2): $(addprefix $(QBT_SRC)/,$(3)) $(addprefix $(QBT_$(1))/,$(4)) tests/loader.mk
-	@mkdir -p $$(@D)
-	@echo "CC[$(1) fixture] $$@"
-	$(Q)$(QBT_GLIBC_CC_$(1)) $(QBT_CFLAGS) -MMD -MP -MF $$@.d -o $$@ $(addprefix $(QBT_SRC)/,$(3)) $(5)
-QBT_FIXTURES_$(1) += $(QBT_$(1))/$(2)
-QBT_DEPFILES += $(QBT_$(1))/$(2).d
-endef
+qbt_glibc_exe = $(call suite_prog,QBT,$(1),$(2),$(3),$(4),$(5),$(QBT_GLIBC_CC_$(1)))
 
 # -------------------------------------------------- library graph (50+) --
 # QBT_GRAPH_N nodes plus librec; node i needs 2i+1, 2i+2 (a tree reaching
