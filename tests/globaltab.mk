@@ -8,20 +8,17 @@
 # with the table forced on (LD_GLOBALTAB=1), off, and left to decide.
 GT := $(B)/tests/globaltab
 GT_SRC := tests/globaltab
-GT_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -O1 -g
-GT_FIXTURES :=
+GT_MK := tests/globaltab.mk
+GT_CHECK := check-globaltab
+GT_ARCHS := $(ARCHS)
+GT_TESTS_ALL := tests/test_globaltab
+GT_MUSL := yes
+GT_testflags = -DGT_DIR='"$(abspath $(GT))"' -DGT_LOADER_DIR='"$(abspath $(B)/lib)"' \
+	-DGT_LINKOPT='"$(abspath $(B)/bin/linkopt)"' -DGT_ARCHS='"$(ARCHS)"'
 gt_c := ,
-GT_CC_x86_64 := $(MUSL_CC_x86_64)
-GT_CC_i386 := $(MUSL_CC_i386)
 
-# $(call gt_lib,ARCH,OUT.so,SOURCE,PREREQUISITES,FLAGS)
-define gt_lib
-$(GT)/$(1)/$(2): $(GT_SRC)/$(3) $(4) tests/globaltab.mk
-	@mkdir -p $$(@D)
-	@echo "CC[globaltab $(1)] $$@"
-	$(Q)$(GT_CC_$(1)) $(GT_CFLAGS) -fPIC -shared -Wl,-soname,$$(@F) -o $$@ $$< $(5)
-GT_FIXTURES += $(GT)/$(1)/$(2)
-endef
+# $(call gt_lib,ARCH,OUT.so,SOURCE,PREREQUISITES,FLAGS): tests/suite.mk's
+gt_lib = $(call suite_lib,GT,$(1),$(2),$(3),$(4),$(5))
 
 define gt_arch
 $(call gt_lib,$(1),libgtpre.so,lib.c,,-DNAME='"pre"' -DDEF_WHO -DDEF_WEAK)
@@ -31,40 +28,14 @@ $(call gt_lib,$(1),libgtb.so,lib.c,,-DNAME='"b"' -DDEF_WHO -DDEF_STRONG -DDEF_WE
 $(call gt_lib,$(1),libgttiny.so,lib.c,,-DNAME='"tiny"' -DDEF_TINY -Wl$(gt_c)--version-script=$(GT_SRC)/tiny.map)
 $(call gt_lib,$(1),old/libgtv.so,ver1.c,,-Wl$(gt_c)--version-script=$(GT_SRC)/ver1.map)
 $(call gt_lib,$(1),libgtv.so,ver2.c,,-Wl$(gt_c)--version-script=$(GT_SRC)/ver2.map)
-$(call gt_lib,$(1),libgtvold.so,lib.c,$(GT)/$(1)/old/libgtv.so,-DNAME='"vold"' -DUSES_VFUNC -L$(GT)/$(1)/old -lgtv)
+$(call gt_lib,$(1),libgtvold.so,lib.c,old/libgtv.so,-DNAME='"vold"' -DUSES_VFUNC -L$(GT)/$(1)/old -lgtv)
 $(call gt_lib,$(1),libgtlocal.so,lib.c,,-DNAME='"local"' -DDEF_LOCAL -DDEF_WHO)
 $(call gt_lib,$(1),libgtglob.so,lib.c,,-DNAME='"glob"' -DDEF_WHO -DDEF_ORDER -DDEF_LATE)
 $(call gt_lib,$(1),libgtglob2.so,lib.c,,-DNAME='"glob2"' -DDEF_LATE2)
 $(call gt_lib,$(1),libgtuser.so,lib.c,,-DNAME='"user"' -DUSES_LATE)
-GT_LIBS_$(1) := $(addprefix $(GT)/$(1)/,libgta.so libgtsysv.so libgtb.so libgttiny.so libgtv.so libgtvold.so)
-$(GT)/$(1)/prog.musl: $(GT_SRC)/main.c $$(GT_LIBS_$(1)) tests/globaltab.mk
-	@echo "CC[globaltab $(1)] $$@"
-	$(Q)$(GT_CC_$(1)) $(GT_CFLAGS) -o $$@ $$< -L$(GT)/$(1) -lgta -lgtsysv -lgtb -lgttiny -lgtv -lgtvold \
-		-Wl$(gt_c)-rpath$(gt_c)'$$$$ORIGIN'
-GT_FIXTURES += $(GT)/$(1)/prog.musl
+$(call suite_prog,GT,$(1),prog.musl,main.c,libgta.so libgtsysv.so libgtb.so libgttiny.so libgtv.so libgtvold.so,\
+	-lgta -lgtsysv -lgtb -lgttiny -lgtv -lgtvold -Wl$(gt_c)-rpath$(gt_c)'$$$$ORIGIN')
 endef
-$(foreach a,$(ARCHS),$(eval $(call gt_arch,$(a))))
-
-GT_BIN := $(B)/tests/test_globaltab
-
-$(GT_BIN).o: tests/test_globaltab.c tests/globaltab.mk
-	@mkdir -p $(@D)
-	@echo "HOSTCC $<"
-	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itests -DGT_DIR='"$(abspath $(GT))"' \
-		-DGT_LOADER_DIR='"$(abspath $(B)/lib)"' -DGT_LINKOPT='"$(abspath $(B)/bin/linkopt)"' \
-		-DGT_ARCHS='"$(ARCHS)"' -c -o $@ $<
-
-$(GT_BIN): $(GT_BIN).o $(B)/tests/libqbtest.a
-	@echo "LINK $@"
-	$(Q)$(HOSTCC) -o $@ $^ -lcriterion
-
-CHECK_DEPS += $(GT_FIXTURES)
-CHECK_BINS += $(GT_BIN)
-MUSL_CHECK_DEPS += $(GT_FIXTURES)
-MUSL_CHECK_BINS += $(GT_BIN)
-
-.PHONY: check-globaltab
-check-globaltab: $(foreach a,$(ARCHS),$(B)/lib/ld-quickbind-$(a).so.1) $(B)/bin/linkopt $(GT_FIXTURES) $(GT_BIN)
-	$(GT_BIN) --jobs=2
-
--include $(GT_BIN).d
+$(foreach a,$(GT_ARCHS),$(eval GT_DIR_$(a) := $(GT)/$(a)))
+$(foreach a,$(GT_ARCHS),$(eval $(call gt_arch,$(a))))
+$(eval $(call suite,GT))

@@ -8,9 +8,13 @@
 # program is built when the configured musl has what it calls (its api
 # line in scripts/musl/facts); the suite says which it skipped.
 #   make check-muslapi [MUSL=VERSION]
-MA := $(B)/tests/muslapi
 MA_SRC := tests/muslapi
-MA_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -O1 -g
+MA_MK := tests/muslapi.mk
+MA_CHECK := check-muslapi
+MA_ARCHS := $(ARCHS)
+MA_TESTS := tests/test_musl_api
+MA_MUSL := yes
+MA_testflags = -DMA_ARCH='"$(1)"' -DMA_MUSL='"$(MUSL_VERSION_$(1))"' -DMA_BUILT='" $(MA_BUILT_$(1)) "'
 # the last musl whose libc defines the LFS64 names: Debian bookworm's
 MA_OLDCC_x86_64 := musl-gcc
 MA_OLDCC_i386 := i386-linux-musl-gcc
@@ -23,58 +27,17 @@ ma_needs = $(subst $(ma_comma), ,$(word 2,$(subst :, ,$(1))))
 # $(call ma_have,ARCH,PROG:NEEDS): PROG when ARCH's musl has all it needs
 ma_have = $(if $(filter-out $(MUSL_API_$(1)),$(call ma_needs,$(2))),,$(call ma_name,$(2)))
 
+# NAME.{musl,qb}: the configured musl; NAME/prog.{musl,qb}: built by musl
+# 1.2.3 with the LFS64 names, for the configured musl's loader and
+# quickbind; NAME/plain/prog.musl: the plain names, the configured musl
+# throughout (the reference)
 define ma_arch
-MA_LOADER_$(1) := $(abspath $(B)/lib/ld-quickbind-$(1).so.1)
 MA_BUILT_$(1) := $(foreach p,$(MA_PROGS),$(call ma_have,$(1),$(p)))
-MA_FIX_$(1) := $$(foreach p,$$(MA_BUILT_$(1)),$(MA)/$(1)/$$(p).musl $(MA)/$(1)/$$(p).qb) \
-	$(foreach p,lfs64 lfs64long,$(MA)/$(1)/$(p)/prog.musl $(MA)/$(1)/$(p)/prog.qb $(MA)/$(1)/$(p)/plain/prog.musl)
-
-$(MA)/$(1)/%.musl: $(MA_SRC)/%.c $(MA_SRC)/ma.h tests/muslapi.mk $(CONFIG)
-	@mkdir -p $$(@D)
-	@echo "CC[$(1) muslapi] $$@"
-	$(Q)$(MUSL_CC_$(1)) $(MA_CFLAGS) -o $$@ $$<
-$(MA)/$(1)/%.qb: $(MA_SRC)/%.c $(MA_SRC)/ma.h tests/muslapi.mk $(CONFIG)
-	@mkdir -p $$(@D)
-	@echo "CC[$(1) muslapi] $$@"
-	$(Q)$(MUSL_CC_$(1)) $(MA_CFLAGS) -Wl,--dynamic-linker=$$(MA_LOADER_$(1)) -o $$@ $$<
-# NAME/prog.{musl,qb}: built by musl 1.2.3 with the LFS64 names, for the
-# configured musl's loader and quickbind; NAME/plain/prog.musl: the plain
-# names, the configured musl throughout (the reference)
-$(MA)/$(1)/%/prog.musl: $(MA_SRC)/%.c $(MA_SRC)/ma.h tests/muslapi.mk $(CONFIG)
-	@mkdir -p $$(@D)
-	@echo "CC[$(1) muslapi, musl 1.2.3] $$@"
-	$(Q)$(MA_OLDCC_$(1)) $(MA_CFLAGS) -DLFS64 -Wl,--dynamic-linker=$(MUSL_LDSO_$(1)) -o $$@ $$<
-$(MA)/$(1)/%/prog.qb: $(MA_SRC)/%.c $(MA_SRC)/ma.h tests/muslapi.mk $(CONFIG)
-	@mkdir -p $$(@D)
-	@echo "CC[$(1) muslapi, musl 1.2.3] $$@"
-	$(Q)$(MA_OLDCC_$(1)) $(MA_CFLAGS) -DLFS64 -Wl,--dynamic-linker=$$(MA_LOADER_$(1)) -o $$@ $$<
-$(MA)/$(1)/%/plain/prog.musl: $(MA_SRC)/%.c $(MA_SRC)/ma.h tests/muslapi.mk $(CONFIG)
-	@mkdir -p $$(@D)
-	@echo "CC[$(1) muslapi] $$@"
-	$(Q)$(MUSL_CC_$(1)) $(MA_CFLAGS) -o $$@ $$<
-
-$(MA)/$(1)/lt-compare.o: tests/lib/compare.c tests/lib/compare.h tests/muslapi.mk $(CONFIG)
-	@mkdir -p $$(@D)
-	@echo "CC $$< (muslapi $(1))"
-	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itests -DLT_LOADER='"$$(MA_LOADER_$(1))"' \
-		-DLT_FIXTURES='"$(abspath $(MA)/$(1))"' -DLT_MUSL_LDSO='"$(MUSL_LDSO_$(1))"' -c -o $$@ $$<
-$(MA)/$(1)/test.o: tests/test_musl_api.c tests/muslapi.mk $(CONFIG)
-	@mkdir -p $$(@D)
-	@echo "CC $$< ($(1))"
-	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itests -DMA_ARCH='"$(1)"' -DMA_MUSL='"$(MUSL_VERSION_$(1))"' \
-		-DMA_BUILT='" $$(MA_BUILT_$(1)) "' -c -o $$@ $$<
-$(B)/tests/test_muslapi_$(1): $(MA)/$(1)/test.o $(MA)/$(1)/lt-compare.o $(B)/tests/libqbtest.a
-	@echo "LD $$@"
-	$(Q)$(HOSTCC) -o $$@ $$^ -lcriterion
-
-CHECK_DEPS += $$(MA_FIX_$(1))
-CHECK_BINS += $(B)/tests/test_muslapi_$(1)
-MUSL_CHECK_DEPS += $$(MA_FIX_$(1))
-MUSL_CHECK_BINS += $(B)/tests/test_muslapi_$(1)
--include $(MA)/$(1)/test.d $(MA)/$(1)/lt-compare.d
+$(foreach p,$(foreach p,$(MA_PROGS),$(call ma_have,$(1),$(p))),$(call suite_exe,MA,$(1),$(p),$(p).c))
+$(foreach p,lfs64 lfs64long,$(call suite_exe,MA,$(1),$(p)/prog,$(p).c,,-DLFS64,$(MA_OLDCC_$(1)))
+$(call suite_prog,MA,$(1),$(p)/plain/prog.musl,$(p).c))
+$$(MA_FIXTURES_$(1)) $(B)/tests/$(1)/test_musl_api.o: $(MA_SRC)/ma.h $(CONFIG)
 endef
-$(foreach a,$(ARCHS),$(eval $(call ma_arch,$(a))))
-
-.PHONY: check-muslapi
-check-muslapi: $(foreach a,$(ARCHS),$(B)/lib/ld-quickbind-$(a).so.1 $(MA_FIX_$(a)) $(B)/tests/test_muslapi_$(a))
-	@fail=0; for a in $(ARCHS); do $(B)/tests/test_muslapi_$$a --jobs=2 || fail=1; done; exit $$fail
+$(foreach a,$(MA_ARCHS),$(eval MA_DIR_$(a) := $(B)/tests/muslapi/$(a)))
+$(foreach a,$(MA_ARCHS),$(eval $(call ma_arch,$(a))))
+$(eval $(call suite,MA))

@@ -26,10 +26,11 @@
 # Inside its own per-architecture definitions a suite makes its fixtures
 # with
 #   $(call suite_lib,P,A,OUT.so,SOURCES,PREREQUISITES,FLAGS[,CC])
-#   $(call suite_exe,P,A,OUT,SOURCES,PREREQUISITES,FLAGS): OUT.musl
+#   $(call suite_exe,P,A,OUT,SOURCES,PREREQUISITES,FLAGS[,CC]): OUT.musl
 #       (PT_INTERP musl's loader) and OUT.qb (the loader under test)
 #   $(call suite_prog,P,A,OUT,SOURCES,PREREQUISITES,FLAGS[,CC]): OUT alone,
 #       with its compiler's own PT_INTERP (run by direct invocation)
+# (each ends in an empty line: they can be joined by foreach).
 # OUT and PREREQUISITES relative to P_DIR_A, SOURCES to P_SRC; a library's
 # soname is its file name; libraries are found in OUT's directory. Rules
 # of its own add their outputs to P_FIXTURES_A and their depfiles to
@@ -52,6 +53,7 @@ $($(1)_DIR_$(2))/$(3): $(addprefix $($(1)_SRC)/,$(4)) $(addprefix $($(1)_DIR_$(2
 		-MMD -MP -MF $$@.d -o $$@ $(addprefix $($(1)_SRC)/,$(4)) $(6) -L$$(@D)
 $(1)_FIXTURES_$(2) += $($(1)_DIR_$(2))/$(3)
 $(1)_DEPFILES += $($(1)_DIR_$(2))/$(3).d
+
 endef
 
 define suite_exe
@@ -59,11 +61,12 @@ $($(1)_DIR_$(2))/$(3).musl $($(1)_DIR_$(2))/$(3).qb: $($(1)_DIR_$(2))/$(3).%: $(
 		$(addprefix $($(1)_DIR_$(2))/,$(5)) $($(1)_MK) tests/suite.mk $($(1)_DIR_$(2))/interp.stamp
 	@mkdir -p $$(@D)
 	@echo "CC[$(2) fixture] $$@"
-	$(Q)$(MUSL_CC_$(2)) $(call suite_cflags,$(1)) \
+	$(Q)$(or $(7),$(MUSL_CC_$(2))) $(call suite_cflags,$(1)) \
 		-Wl,--dynamic-linker=$$(if $$(filter qb,$$*),$(call suite_loader,$(1),$(2)),$(MUSL_LDSO_$(2))) \
 		-MMD -MP -MF $$@.d -o $$@ $(addprefix $($(1)_SRC)/,$(4)) $(6) -L$$(@D)
 $(1)_FIXTURES_$(2) += $($(1)_DIR_$(2))/$(3).musl $($(1)_DIR_$(2))/$(3).qb
 $(1)_DEPFILES += $($(1)_DIR_$(2))/$(3).musl.d $($(1)_DIR_$(2))/$(3).qb.d
+
 endef
 
 define suite_prog
@@ -74,6 +77,7 @@ $($(1)_DIR_$(2))/$(3): $(addprefix $($(1)_SRC)/,$(4)) $(addprefix $($(1)_DIR_$(2
 		-MMD -MP -MF $$@.d -o $$@ $(addprefix $($(1)_SRC)/,$(4)) $(6) -L$$(@D)
 $(1)_FIXTURES_$(2) += $($(1)_DIR_$(2))/$(3)
 $(1)_DEPFILES += $($(1)_DIR_$(2))/$(3).d
+
 endef
 
 # $(call suite_test,P,A,SOURCE-WITHOUT-.c,OUT,LINKED): one Criterion program
