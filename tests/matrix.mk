@@ -14,6 +14,13 @@
 # relative to the image, which no thread reads.
 
 MX_SRC := tests/matrix
+MX_MK := tests/matrix.mk
+MX_CHECK := check-matrix
+MX_ARCHS := $(ARCHS)
+MX_TESTS := tests/test_matrix
+MX_MUSL := yes
+MX_testflags = -DMX_ARCH='"$(1)"' -DMX_DIR='"$(abspath $(MX_$(1)))"' -DMX_SRC='"$(abspath $(MX_SRC))"' \
+	-DMX_LOADER='"$(call suite_loader,MX,$(1))"' -DMX_MUSL_LDSO='"$(MUSL_LDSO_$(1))"'
 MX_CC_x86_64 := $(MUSL_CC_x86_64)
 MX_CC_i386 := $(MUSL_CC_i386)
 MX_MUSL_LDSO_x86_64 := $(MUSL_LDSO_x86_64)
@@ -64,40 +71,17 @@ $(foreach r,pie exe,$(foreach w,musl qb,
 $(MX_$(1))/$(2)/$(r).$(w): $(MX_SRC)/main.c $(MX_$(1))/$(2)/$(r).o $(MX_$(1))/$(2)/libmxn.so $(MX_DEPS)
 	@echo "LD[$(1) matrix] $$@"
 	$(Q)$(MX_CC_$(1)) $(MX_CFLAGS) -$(if $(filter exe,$(r)),no-)pie $(if $(filter exe,$(r)),-fno-pie) \
-		-DROLE='"$(r)"' -Wl,--dynamic-linker=$(if $(filter qb,$(w)),$(MX_LOADER_$(1)),$(MX_MUSL_LDSO_$(1))) \
+		-DROLE='"$(r)"' -Wl,--dynamic-linker=$(if $(filter qb,$(w)),$(call suite_loader,MX,$(1)),$(MX_MUSL_LDSO_$(1))) \
 		-o $$@ $$< $(MX_$(1))/$(2)/$(r).o $(if $(filter pie,$(r)),$(MX_LDX_$(2))) \
 		-L$(MX_$(1))/$(2) -lmxn -lmxt -lmxi -pthread $(MX_RPATH))
 $(MX_$(1))/$(2)/$(r).expected: $(MX_SRC)/expect.sh $(MX_$(1))/gen/$(2)-$(r).cells $(MX_$(1))/gen/$(2)-lib.cells
 	@mkdir -p $$(@D)
 	$(Q)sh $(MX_SRC)/expect.sh $(r) $(MX_$(1))/gen/$(2)-$(r).cells $(MX_$(1))/gen/$(2)-lib.cells > $$@)
-MX_FIX_$(1) += $(foreach r,pie exe,$(MX_$(1))/$(2)/$(r).musl $(MX_$(1))/$(2)/$(r).qb $(MX_$(1))/$(2)/$(r).expected) \
+MX_FIXTURES_$(1) += $(foreach r,pie exe,$(MX_$(1))/$(2)/$(r).musl $(MX_$(1))/$(2)/$(r).qb $(MX_$(1))/$(2)/$(r).expected) \
 	$(foreach p,n l g,$(MX_$(1))/$(2)/libmx$(p).so)
 endef
 
-$(foreach a,$(ARCHS),$(eval MX_$(a) := $(B)/tests/matrix/$(a)) \
-	$(eval MX_LOADER_$(a) := $(abspath $(B)/lib/ld-quickbind-$(a).so.1)))
+$(foreach a,$(MX_ARCHS),$(eval MX_$(a) := $(B)/tests/matrix/$(a)) $(eval MX_DIR_$(a) := $(MX_$(a))))
 
-# $(call mx_arch,ARCH)
-define mx_arch
-MX_FIX_$(1) :=
-$(foreach f,$(MX_FAMS),$(call mx_fam,$(1),$(f)))
-$(MX_$(1))/test.o: tests/test_matrix.c tests/matrix.mk
-	@mkdir -p $$(@D)
-	@echo "CC $$< ($(1))"
-	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itests -DMX_ARCH='"$(1)"' -DMX_DIR='"$(abspath $(MX_$(1)))"' \
-		-DMX_SRC='"$(abspath $(MX_SRC))"' -DMX_LOADER='"$(MX_LOADER_$(1))"' \
-		-DMX_MUSL_LDSO='"$(MX_MUSL_LDSO_$(1))"' -c -o $$@ $$<
-$(B)/tests/test_matrix_$(1): $(MX_$(1))/test.o $(B)/tests/libqbtest.a
-	@echo "LD $$@"
-	$(Q)$(HOSTCC) -o $$@ $$^ -lcriterion
-CHECK_DEPS += $$(MX_FIX_$(1))
-CHECK_BINS += $(B)/tests/test_matrix_$(1)
-MUSL_CHECK_DEPS += $$(MX_FIX_$(1))
-MUSL_CHECK_BINS += $(B)/tests/test_matrix_$(1)
--include $(MX_$(1))/test.d
-endef
-$(foreach a,$(ARCHS),$(eval $(call mx_arch,$(a))))
-
-.PHONY: check-matrix
-check-matrix: $(foreach a,$(ARCHS),$(B)/lib/ld-quickbind-$(a).so.1 $(MX_FIX_$(a)) $(B)/tests/test_matrix_$(a))
-	@fail=0; for a in $(ARCHS); do $(B)/tests/test_matrix_$$a --jobs=2 || fail=1; done; exit $$fail
+$(foreach a,$(MX_ARCHS),$(foreach f,$(MX_FAMS),$(eval $(call mx_fam,$(a),$(f)))))
+$(eval $(call suite,MX))

@@ -7,47 +7,27 @@
 # its libraries through RUNPATH $ORIGIN, except what a test must point at.
 OBS := $(B)/tests/observe
 OBS_SRC := tests/observe
+OBS_MK := tests/observe.mk
+OBS_CHECK := check-observe
 OBS_ARCHS := x86_64 $(filter i386,$(ARCHS))
-OBS_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -O1 -g
-obs_cc_x86_64 := musl-gcc
-obs_cc_i386 := i386-linux-musl-gcc
-obs_loader = $(abspath $(B)/lib/ld-quickbind-$(1).so.1)
+OBS_TESTS_ALL := tests/test_observe tests/test_observe_tools
+obs_loader = $(call suite_loader,OBS,$(1))
+OBS_testflags = -DOBS_FIXTURES='"$(abspath $(OBS))"' -DOBS_ARCHS='"$(OBS_ARCHS)"' \
+	-DOBS_README='"$(abspath README.md)"' -DOBS_LOADER_x86_64='"$(call obs_loader,x86_64)"' \
+	-DOBS_LOADER_i386='"$(call obs_loader,i386)"'
 obs_origin := -Wl,-rpath,'$$$$ORIGIN'
 obs_comma := ,
-obs_interp_x86_64 := -Wl,--dynamic-linker=$(call obs_loader,x86_64)
-obs_interp_i386 := -Wl,--dynamic-linker=$(call obs_loader,i386)
-OBS_FIXTURES :=
 
-# $(call obs_lib,ARCH,OUT,FLAGS,PREREQUISITES)
-define obs_lib
-$(OBS)/$(1)/$(2): $(OBS_SRC)/obslib.c $(addprefix $(OBS)/$(1)/,$(4)) tests/observe.mk
-	@mkdir -p $$(@D)
-	@echo "CC[$(1) observe] $$@"
-	$(Q)$(obs_cc_$(1)) $(OBS_CFLAGS) -fPIC -shared -Wl,-soname,$$(notdir $(2)) $(obs_origin) \
-		-o $$@ $$< -L$(OBS)/$(1) $(3)
-OBS_FIXTURES += $(OBS)/$(1)/$(2)
-endef
-
-# $(call obs_prog,ARCH,NAME,FLAGS,PREREQUISITES): NAME.musl and NAME.qb
-define obs_prog
-$(OBS)/$(1)/$(2).musl $(OBS)/$(1)/$(2).qb: $(OBS)/$(1)/$(2).%: $(OBS_SRC)/probe.c \
-		$(addprefix $(OBS)/$(1)/,$(4)) $(OBS)/$(1)/interp.stamp tests/observe.mk
-	@mkdir -p $$(@D)
-	@echo "CC[$(1) observe] $$@"
-	$(Q)$(obs_cc_$(1)) $(OBS_CFLAGS) -rdynamic -pthread $(obs_origin) \
-		$$(if $$(filter qb,$$*),$$(obs_interp_$(1))) \
-		-o $$@ $$< -L$(OBS)/$(1) $(3)
-OBS_FIXTURES += $(OBS)/$(1)/$(2).musl $(OBS)/$(1)/$(2).qb
-endef
+# $(call obs_lib,ARCH,OUT,FLAGS,PREREQUISITES): a library from obslib.c
+obs_lib = $(call suite_lib,OBS,$(1),$(2),obslib.c,$(4),$(obs_origin) -L$(OBS)/$(1) $(3))
+# $(call obs_prog,ARCH,NAME,FLAGS,PREREQUISITES): NAME.musl and NAME.qb of probe.c
+obs_prog = $(call suite_exe,OBS,$(1),$(2),probe.c,$(4),-rdynamic -pthread $(obs_origin) -L$(OBS)/$(1) $(3))
 
 define obs_fixtures
-$(OBS)/$(1)/interp.stamp: obs-force
-	@mkdir -p $$(@D)
-	$(Q)echo '$(call obs_loader,$(1))' | cmp -s - $$@ || echo '$(call obs_loader,$(1))' > $$@
 $(OBS)/$(1)/notelf.so: $(OBS_SRC)/notelf.so.in
 	@mkdir -p $$(@D)
 	$(Q)cp $$< $$@
-OBS_FIXTURES += $(OBS)/$(1)/notelf.so
+OBS_FIXTURES_$(1) += $(OBS)/$(1)/notelf.so
 $(call obs_lib,$(1),libobc.so,-DNAME=c)
 $(call obs_lib,$(1),libobb.so,-DNAME=b -lobc,libobc.so)
 $(call obs_lib,$(1),libob_a.so,-DNAME=a -lobb -lobc,libobb.so libobc.so)
@@ -78,33 +58,11 @@ $(call obs_prog,$(1),probe_sub,-L$(OBS)/$(1)/sub -lobsub,sub/libobsub.so)
 $(call obs_prog,$(1),probe_miss,-lobmiss -Wl$(obs_comma)-rpath-link$(obs_comma)$(OBS)/$(1)/gone,libobmiss.so)
 $(call obs_prog,$(1),probe_big,-lobstack16,libobstack16.so)
 $(call obs_prog,$(1),probe_fixed,-no-pie)
-$(OBS)/$(1)/libobvg.so: $(OBS_SRC)/vglib.c tests/observe.mk
-	@mkdir -p $$(@D)
-	@echo "CC[$(1) observe] $$@"
-	$(Q)$(obs_cc_$(1)) $(OBS_CFLAGS) -O0 -fPIC -shared -Wl,-soname,libobvg.so -o $$@ $$<
-$(OBS)/$(1)/vgprog.musl $(OBS)/$(1)/vgprog.qb: $(OBS)/$(1)/vgprog.%: $(OBS_SRC)/vgprog.c \
-		$(OBS)/$(1)/libobvg.so $(OBS)/$(1)/interp.stamp tests/observe.mk
-	@echo "CC[$(1) observe] $$@"
-	$(Q)$(obs_cc_$(1)) $(OBS_CFLAGS) -O0 $(obs_origin) $$(if $$(filter qb,$$*),$$(obs_interp_$(1))) \
-		-o $$@ $$< -L$(OBS)/$(1) -lobvg
-OBS_FIXTURES += $(OBS)/$(1)/libobvg.so $(OBS)/$(1)/vgprog.musl $(OBS)/$(1)/vgprog.qb
+$(call suite_lib,OBS,$(1),libobvg.so,vglib.c,,-O0)
+$(call suite_exe,OBS,$(1),vgprog,vgprog.c,libobvg.so,-O0 $(obs_origin) -lobvg)
 endef
+$(foreach a,$(OBS_ARCHS),$(eval OBS_DIR_$(a) := $(OBS)/$(a)))
 $(foreach a,$(OBS_ARCHS),$(eval $(call obs_fixtures,$(a))))
-
-OBS_BINS := $(B)/tests/test_observe $(B)/tests/test_observe_tools
-$(OBS_BINS): $(B)/tests/%: tests/%.c $(B)/tests/libqbtest.a tests/observe.mk
-	@mkdir -p $(@D)
-	@echo "CC $@"
-	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itests -DOBS_FIXTURES='"$(abspath $(OBS))"' \
-		-DOBS_ARCHS='"$(OBS_ARCHS)"' -DOBS_README='"$(abspath README.md)"' \
-		-DOBS_LOADER_x86_64='"$(call obs_loader,x86_64)"' -DOBS_LOADER_i386='"$(call obs_loader,i386)"' \
-		-o $@ $< $(B)/tests/libqbtest.a -lcriterion
-
-.PHONY: check-observe obs-force
-obs-force:
-check-observe: $(OBS_FIXTURES) $(OBS_BINS) all
-	@fail=0; for t in $(OBS_BINS); do echo "== $$t"; $$t --jobs=2 || fail=1; done; \
-	[ $$fail = 0 ] && echo "check-observe: passed" || { echo "check-observe: FAILURES"; exit 1; }
-
-CHECK_DEPS += $(OBS_FIXTURES)
-CHECK_BINS += $(OBS_BINS)
+$(eval $(call suite,OBS))
+# the tools' cases run linkopt
+check-observe: all

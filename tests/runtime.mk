@@ -9,43 +9,21 @@
 
 QBR := $(B)/tests/runtime
 QBR_SRC := tests/runtime
-QBR_LOADER := $(abspath $(LOADER))
-QBR_MUSL_LDSO := $(MUSL_LDSO_x86_64)
-QBR_CC := $(MUSL_CC_x86_64)
-QBR_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -O1 -g
-QBR_FIXTURES :=
-QBR_DEPFILES :=
+QBR_MK := tests/runtime.mk
+QBR_CHECK := check-runtime
+QBR_ARCHS := x86_64
+QBR_DIR_x86_64 := $(QBR)
+QBR_TESTS := $(addprefix tests/test_runtime_,dl threads tools secure unload)
+QBR_MUSL := yes
+QBR_testflags = -Itests/loader -DQBR_SRCDIR='"$(abspath .)"'
 qbr_comma := ,
 
-$(QBR)/interp.stamp: qbr-force
-	@mkdir -p $(@D)
-	$(Q)echo '$(QBR_LOADER)' | cmp -s - $@ || echo '$(QBR_LOADER)' > $@
-.PHONY: qbr-force check-runtime
-qbr-force:
-
-# $(call qbr_lib,OUT.so,SOURCE,PREREQUISITES,FLAGS)
-define qbr_lib
-$(1): $(2) $(3) tests/runtime.mk
-	@mkdir -p $$(@D)
-	@echo "CC[fixture] $$@"
-	$(Q)$(QBR_CC) $(QBR_CFLAGS) -fPIC -shared -Wl,-soname,$$(@F) -MMD -MP -MF $$@.d -o $$@ $(2) $(4)
-QBR_FIXTURES += $(1)
-QBR_DEPFILES += $(1).d
-endef
-
-# $(call qbr_exe,OUT,SOURCE,PREREQUISITES,FLAGS): OUT.musl and OUT.qb
-define qbr_exe
-$(1).musl: $(2) $(3) tests/runtime.mk
-	@mkdir -p $$(@D)
-	@echo "CC[fixture] $$@"
-	$(Q)$(QBR_CC) $(QBR_CFLAGS) -MMD -MP -MF $$@.d -o $$@ $(2) $(4)
-$(1).qb: $(2) $(3) tests/runtime.mk $(QBR)/interp.stamp
-	@mkdir -p $$(@D)
-	@echo "CC[fixture] $$@"
-	$(Q)$(QBR_CC) $(QBR_CFLAGS) -Wl,--dynamic-linker=$(QBR_LOADER) -MMD -MP -MF $$@.d -o $$@ $(2) $(4)
-QBR_FIXTURES += $(1).musl $(1).qb
-QBR_DEPFILES += $(1).musl.d $(1).qb.d
-endef
+# $(call qbr_lib,OUT.so,SOURCE,PREREQUISITES,FLAGS) and
+# $(call qbr_exe,OUT,SOURCE,PREREQUISITES,FLAGS): OUT.musl and OUT.qb;
+# tests/suite.mk's fixtures, named here by their paths
+qbr_rel = $(patsubst $(QBR)/%,%,$(1))
+qbr_lib = $(call suite_lib,QBR,x86_64,$(call qbr_rel,$(1)),$(patsubst $(QBR_SRC)/%,%,$(2)),$(call qbr_rel,$(3)),$(4))
+qbr_exe = $(call suite_exe,QBR,x86_64,$(call qbr_rel,$(1)),$(patsubst $(QBR_SRC)/%,%,$(2)),$(call qbr_rel,$(3)),$(4))
 
 $(eval $(call qbr_lib,$(QBR)/libqrdep.so,$(QBR_SRC)/dep.c))
 $(eval $(call qbr_lib,$(QBR)/libqrmid.so,$(QBR_SRC)/mid.c,$(QBR)/libqrdep.so,-L$(QBR) -lqrdep))
@@ -93,35 +71,6 @@ $(eval $(call qbr_lib,$(QBR_SEC)/evil/libqrevil.so,$(QBR_SRC)/evilctor.c))
 $(eval $(call qbr_lib,$(QBR_SEC)/good/libqrsec.so,$(QBR_SRC)/sec.c,,-DSEC_WHICH='"good"'))
 $(eval $(call qbr_exe,$(QBR_SEC)/secorig,$(QBR_SRC)/secorig.c,$(QBR_SEC)/good/libqrsec.so,-L$(QBR_SEC)/good -lqrsec -Wl$(qbr_comma)--enable-new-dtags$(qbr_comma)-rpath$(qbr_comma)'$$$$ORIGIN/lib:$(abspath $(QBR_SEC))/good'))
 
-# ------------------------------------------------------- the test programs --
-QBR_SUITES := dl threads tools secure unload
-QBR_BINS := $(QBR_SUITES:%=$(B)/tests/test_runtime_%)
-# test_runtime_unload waits for a loader fix (ldso/reloc.c pinning).
-QBR_CHECKED := $(QBR_BINS)
-
-$(QBR)/lt-compare.o: tests/lib/compare.c tests/lib/compare.h $(QBR)/interp.stamp
-	@mkdir -p $(@D)
-	@echo "CC $<"
-	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itests -DLT_LOADER='"$(QBR_LOADER)"' \
-		-DLT_FIXTURES='"$(abspath $(QBR))"' -DLT_MUSL_LDSO='"$(QBR_MUSL_LDSO)"' -c -o $@ $<
-
-$(QBR_BINS:=.o): $(B)/tests/test_runtime_%.o: tests/test_runtime_%.c
-	@mkdir -p $(@D)
-	@echo "CC $<"
-	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itests -Itests/loader -DQBR_SRCDIR='"$(abspath .)"' -c -o $@ $<
-
-$(QBR_BINS): $(B)/tests/test_runtime_%: $(B)/tests/test_runtime_%.o $(QBR)/lt-compare.o $(B)/tests/libqbtest.a
-	@echo "LD $@"
-	$(Q)$(HOSTCC) -o $@ $^ -lcriterion
-
-CHECK_DEPS += $(QBR_FIXTURES)
-CHECK_BINS += $(QBR_CHECKED)
-MUSL_CHECK_DEPS += $(QBR_FIXTURES)
-MUSL_CHECK_BINS += $(QBR_CHECKED)
-
-# The suites alone, including the ones not yet in CHECK_BINS.
-check-runtime: $(QBR_FIXTURES) $(QBR_BINS)
-	@fail=0; for t in $(QBR_BINS); do echo "== $$t"; $$t --jobs=2 || fail=1; done; \
-	[ $$fail = 0 ] && echo "check-runtime: passed" || { echo "check-runtime: FAILURES"; exit 1; }
-
--include $(QBR_DEPFILES) $(QBR)/lt-compare.d $(QBR_SUITES:%=$(B)/tests/test_runtime_%.d)
+$(eval $(call suite,QBR))
+# the tools' cases run linkopt
+check-runtime: all

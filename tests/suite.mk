@@ -88,7 +88,7 @@ $(4).o: $(3).c $($(1)_MK)
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itests -I$($(1)_SRC) $(call $(1)_testflags,$(2)) -c -o $$@ $$<
 $(4): $(4).o $(5) $(B)/tests/libqbtest.a
 	@echo "LD $$@"
-	$(Q)$(HOSTCC) -o $$@ $$^ -lcriterion
+	$(Q)$(HOSTCC) -o $$@ $$(filter %.o %.a,$$^) -lcriterion
 $(1)_DEPFILES += $(4).d
 
 endef
