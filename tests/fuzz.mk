@@ -200,37 +200,26 @@ CHECK_BINS += $(ASAN)/tests/linkopt_unit $(ASAN)/tests/linkopt_integ
 # argument, each with PT_INTERP = quickbind (.qb) and musl's (.musl, run by
 # direct invocation).
 FZR := $(FZ)/regress
-fzr_loader = $(if $(filter $(1),$(ARCHS)),$(abspath $(B)/lib/ld-quickbind-$(1).so.1))
+FZR_SRC := tests/fuzz
+FZR_MK := tests/fuzz.mk
+FZR_CHECK := check-fuzz-regress
+FZR_ARCHS := $(ARCHS)
+FZR_TESTS_ALL := tests/fuzz/test_fuzz_regress
+fzr_loader = $(if $(filter $(1),$(ARCHS)),$(call suite_loader,FZR,$(1)))
+FZR_testflags = -DFZR_CORPUS='"$(abspath tests/fuzz/regress)"' \
+	-DFZR_FIXTURES='"$(abspath $(FZR))"' -DFZR_LINKOPT='"$(abspath $(B)/bin/linkopt)"' \
+	-DFZR_LINKOPT_ASAN='"$(abspath $(ASAN)/bin/linkopt)"' \
+	-DFZR_LOADER_x86_64='"$(call fzr_loader,x86_64)"' -DFZR_LOADER_i386='"$(call fzr_loader,i386)"'
 define fzr_fixtures
-$(FZR)/$(1)/link/libfzr.so: tests/fuzz/regress_lib.c
-	@mkdir -p $$(@D)
-	$(Q)$(fz_cc_$(1)) -O1 -fPIC -shared -Wl,-soname,libfzr.so -o $$@ $$<
-$(FZR)/$(1)/need.musl: tests/fuzz/regress_need.c $(FZR)/$(1)/link/libfzr.so
-	@echo "CC[fuzz regress] $$@"
-	$(Q)$(fz_cc_$(1)) -O1 -o $$@ $$< -Wl,--no-as-needed -L$(FZR)/$(1)/link -lfzr
-$(FZR)/$(1)/need.qb: tests/fuzz/regress_need.c $(FZR)/$(1)/link/libfzr.so
-	$(Q)$(fz_cc_$(1)) -O1 -Wl,--dynamic-linker=$(call fzr_loader,$(1)) -o $$@ $$< \
-		-Wl,--no-as-needed -L$(FZR)/$(1)/link -lfzr
-$(FZR)/$(1)/dlopen.musl: tests/fuzz/regress_dlopen.c
-	@mkdir -p $$(@D)
-	$(Q)$(fz_cc_$(1)) -O1 -o $$@ $$<
-$(FZR)/$(1)/dlopen.qb: tests/fuzz/regress_dlopen.c
-	@mkdir -p $$(@D)
-	$(Q)$(fz_cc_$(1)) -O1 -Wl,--dynamic-linker=$(call fzr_loader,$(1)) -o $$@ $$<
-FZR_FIXTURES += $(foreach p,need dlopen,$(FZR)/$(1)/$(p).musl $(FZR)/$(1)/$(p).qb)
+$(call suite_lib,FZR,$(1),link/libfzr.so,regress_lib.c)
+$(call suite_exe,FZR,$(1),need,regress_need.c,link/libfzr.so,-Wl$(comma)--no-as-needed -L$(FZR)/$(1)/link -lfzr)
+$(call suite_exe,FZR,$(1),dlopen,regress_dlopen.c)
 endef
-$(foreach a,$(ARCHS),$(eval $(call fzr_fixtures,$(a))))
-
-$(B)/tests/test_fuzz_regress: tests/fuzz/test_fuzz_regress.c $(B)/tests/libqbtest.a tests/fuzz.mk
-	@mkdir -p $(@D)
-	@echo "CC $@"
-	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itests -DFZR_CORPUS='"$(abspath tests/fuzz/regress)"' \
-		-DFZR_FIXTURES='"$(abspath $(FZR))"' -DFZR_LINKOPT='"$(abspath $(B)/bin/linkopt)"' \
-		-DFZR_LINKOPT_ASAN='"$(abspath $(ASAN)/bin/linkopt)"' \
-		-DFZR_LOADER_x86_64='"$(call fzr_loader,x86_64)"' -DFZR_LOADER_i386='"$(call fzr_loader,i386)"' \
-		-o $@ $< $(B)/tests/libqbtest.a -lcriterion
-CHECK_DEPS += $(FZR_FIXTURES)
-CHECK_BINS += $(B)/tests/test_fuzz_regress
+$(foreach a,$(FZR_ARCHS),$(eval FZR_DIR_$(a) := $(FZR)/$(a)))
+$(foreach a,$(FZR_ARCHS),$(eval $(call fzr_fixtures,$(a))))
+$(eval $(call suite,FZR))
+# the regression corpus runs linkopt, plain and under ASan
+$(FZR_CHECK): all $(ASAN)/bin/linkopt
 
 # The targets on the corpus and the seeds, and the fixed finds' refusals:
 # see tests/fuzz/test_fuzz_targets.c.

@@ -27,7 +27,6 @@ QBT_TESTS := $(addprefix tests/test_loader_,run errors ext fuzz)
 QBT_MUSL := yes
 QBT_testflags = $(if $(filter i386,$(1)),-DLT_ARCH_I386) -DLT_TOOLS='"$(abspath $(QBT_x86_64))"'
 QBT_DEPFILES :=
-comma := ,
 
 QBT_ARCHS := x86_64 $(filter i386,$(ARCHS))
 

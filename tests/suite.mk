@@ -36,6 +36,7 @@
 # of its own add their outputs to P_FIXTURES_A and their depfiles to
 # P_DEPFILES. Every rule creates the directory it writes into.
 
+comma := ,
 SUITE_CFLAGS := -std=gnu11 -Wall -Wextra -Werror -O1 -g
 suite_cflags = $(or $($(1)_CFLAGS),$(SUITE_CFLAGS))
 suite_loader = $(or $($(1)_LOADER_$(2)),$(abspath $(B)/lib/ld-quickbind-$(2).so.1))
