@@ -151,6 +151,11 @@ QB_PUBLIC int dladdr(const void *addr, Dl_info *info)
 	return 1;
 }
 
+/* As musl does, the lock is held only to step from one object to the
+ * next, so that a callback may wait for a thread in dlopen or dlsym: an
+ * object in the list stays there (a dlopen adds and undoes objects only
+ * under the lock), unless dlclose unloads (LD_DLCLOSE=unload), when the
+ * lock is held through the callbacks, as glibc does. */
 QB_PUBLIC int dl_iterate_phdr(int (*cb)(struct dl_phdr_info *, size_t, void *), void *data)
 {
 	int r = 0;
@@ -165,7 +170,12 @@ QB_PUBLIC int dl_iterate_phdr(int (*cb)(struct dl_phdr_info *, size_t, void *), 
 		info.dlpi_subs = qb.subs;
 		info.dlpi_tls_modid = p->tls_id;
 		info.dlpi_tls_data = qb_tls_block(p);
+		int keep = qb.unload;
+		if (!keep)
+			qb_unlock();
 		r = cb(&info, sizeof info, data);
+		if (!keep)
+			qb_lock();
 	}
 	qb_unlock();
 	return r;

@@ -190,6 +190,8 @@ static const struct ocase cases[] = {
 	{ "ctors-threads", "exec ./probe.$X ctors ./libobthr.so ./libobthr.so ./libobf.so" },
 	{ "ctors-threads-deps", "exec ./probe_deps.$X ctors ./libobthr.so" },
 	{ "ctors-threads-direct", "exec \"$L\" ./probe.musl ctors ./libobthr.so" },
+	/* a dl_iterate_phdr callback waiting for a thread in dlopen, dlsym, dladdr */
+	{ "iterate-callback-waits", "exec ./probe.$X iterate-waits ./libobf.so" },
 };
 #define NCASES (sizeof cases / sizeof *cases)
 

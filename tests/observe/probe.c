@@ -372,6 +372,49 @@ static void maps(void)
 		fclose(f);
 }
 
+/* ----------------------------------------------------- iterate-waits -- */
+
+/* A dl_iterate_phdr callback that waits for a thread using the loader:
+ * musl holds its lock only to step from one object to the next. */
+static void *iterate_worker(void *arg)
+{
+	void *h = dlopen(arg, RTLD_NOW);
+	out("iterate.thread.dlopen", "%s", h ? "ok" : str(dlerror()));
+	out("iterate.thread.dlsym", "%s", dlsym(RTLD_DEFAULT, "printf") ? "found" : "null");
+	Dl_info di;
+	out("iterate.thread.dladdr", "%s", dladdr((void *)printf, &di) ? "found" : "none");
+	return 0;
+}
+
+static int iterate_waits_cb(struct dl_phdr_info *i, size_t s, void *d)
+{
+	(void)i;
+	(void)s;
+	pthread_t t;
+	if (pthread_create(&t, 0, iterate_worker, d) || pthread_join(t, 0))
+		out("iterate.thread", "not started");
+	return 1;
+}
+
+static int count_objects(struct dl_phdr_info *i, size_t s, void *d)
+{
+	(void)i;
+	(void)s;
+	++*(int *)d;
+	return 0;
+}
+
+static void iterate_waits(int argc, char **argv)
+{
+	if (argc < 3)
+		return;
+	int before = 0, after = 0;
+	dl_iterate_phdr(count_objects, &before);
+	out("iterate.first", "%d", dl_iterate_phdr(iterate_waits_cb, argv[2]));
+	dl_iterate_phdr(count_objects, &after);
+	out("iterate.added", "%d", after - before);
+}
+
 /* ------------------------------------------------------------ hello -- */
 
 static void hello(int argc, char **argv)
@@ -400,6 +443,8 @@ int main(int argc, char **argv)
 		ctors(argc, argv);
 	else if (!strcmp(s, "maps"))
 		maps();
+	else if (!strcmp(s, "iterate-waits"))
+		iterate_waits(argc, argv);
 	else
 		hello(argc, argv);
 	return 0;
