@@ -61,6 +61,8 @@ static inline int qb_fileid_eq(const struct qb_fileid *a, const struct qb_fileid
 enum { QB_SLOT_FAST, QB_EXT_SLOTS };
 #define QB_EXT_SLOT_BYTES 256
 
+struct qb_ext;
+
 struct dso {
 	/* First: the public struct link_map view (l_addr, l_name, l_ld,
 	 * l_next, l_prev) that debuggers and dlinfo users read. */
@@ -116,7 +118,6 @@ struct dso {
 	unsigned char is_ldso, is_main, relocated, constructed;
 	unsigned char deps_loaded, mark;
 	unsigned char preloaded;    /* by LD_PRELOAD or --preload */
-	unsigned char ext_bind;     /* the extensions' binding hooks apply (ext.h) */
 	size_t seq;                 /* load order (objindex.c) */
 	unsigned char global;       /* in the global scope */
 	struct dso *gnext;          /* next in the global scope (gscope.c) */
@@ -129,6 +130,8 @@ struct dso {
 	size_t nscope;
 	struct dso *reloc_root;     /* whose local scope relocations also see */
 
+	/* the extension whose tables bind its references (ldso/ext/ext.h) */
+	const struct qb_ext *binder;
 	/* the extensions' per-object state (ldso/ext/ext.h): zeroed with
 	 * the object, never read by the core */
 	union {

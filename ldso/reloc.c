@@ -69,7 +69,7 @@ static inline __attribute__((always_inline)) int resolve(struct resolver *rs, si
 		return 0;
 	}
 	/* an extension may know the definition without reading the name */
-	int ext = p->ext_bind && !copy;
+	int ext = p->binder && !copy;
 	if (ext && qb_ext_bind(p, symi, out))
 		goto bound;
 	Sym *ref = p->syms + symi;
@@ -86,7 +86,7 @@ static inline __attribute__((always_inline)) int resolve(struct resolver *rs, si
 	const struct qb_verreq *ver = qb_verreq_of(p, symi, &vr) ? &vr : 0;
 	r.name = name;
 	r.ver = ver;
-	if (!p->ext_bind || !qb_ext_hash(p, symi, &r))
+	if (!p->binder || !qb_ext_hash(p, symi, &r))
 		qb_symreq_init(&r, name, ver);
 	if (!ext || !qb_ext_bind_named(p, symi, &r, out)) {
 		*out = qb_lookup(&r, copy ? p : 0, p->reloc_root);

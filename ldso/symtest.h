@@ -42,11 +42,12 @@ static inline __attribute__((always_inline)) int qb_candidate(struct dso *p, siz
 	if (s->st_name >= p->dyn.strsz)
 		return 0;
 	qb.stats.strcmps++;
-	/* with the name's length known, a comparison of that many bytes
-	 * (terminator included) when they lie inside the string table */
+	/* with the name's length known (hashing found it), a comparison of
+	 * that many bytes (terminator included) when they lie inside the
+	 * string table; a precomputed hash leaves it unknown */
 	if (r->nlen && r->nlen <= p->dyn.strsz - s->st_name ?
 	    !bytes_equal(r->name, p->strings + s->st_name, r->nlen) :
-	    strcmp(r->name, p->strings + s->st_name))
+	    !qb_names_equal(r->name, p->strings + s->st_name))
 		return 0;
 	if (!p->versym)
 		return 1;

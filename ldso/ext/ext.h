@@ -21,8 +21,10 @@ struct qb_ext {
 	const char *name;
 	/* p's segments are mapped; nothing of them has been read yet */
 	void (*mapped)(struct dso *p);
-	/* p's dynamic section is decoded and its tables checked; set
-	 * p->ext_bind for the binding hooks to be asked about p */
+	/* p's dynamic section is decoded and its tables checked; an
+	 * extension whose tables bind p's references sets p->binder to
+	 * itself: bind, hash, bind_named and chosen are asked of p's binder
+	 * alone, once per reference, so without a walk of every extension */
 	void (*decoded)(struct dso *p);
 	/* p's DT_NEEDED entry at .dynamic index idx is satisfied by dep */
 	void (*needed)(struct dso *p, size_t idx, struct dso *dep);
@@ -104,26 +106,24 @@ static inline const struct qb_ext *qb_ext_before_reloc(struct dso *p)
 
 static inline int qb_ext_bind(struct dso *p, size_t symi, struct symdef *out)
 {
-	QB_EXT_EACH(e) if ((*e)->bind && (*e)->bind(p, symi, out)) return 1;
-	return 0;
+	return p->binder->bind && p->binder->bind(p, symi, out);
 }
 
 static inline int qb_ext_hash(struct dso *p, size_t symi, struct qb_symreq *r)
 {
-	QB_EXT_EACH(e) if ((*e)->hash && (*e)->hash(p, symi, r)) return 1;
-	return 0;
+	return p->binder->hash && p->binder->hash(p, symi, r);
 }
 
 static inline int qb_ext_bind_named(struct dso *p, size_t symi, struct qb_symreq *r, struct symdef *out)
 {
-	QB_EXT_EACH(e) if ((*e)->bind_named && (*e)->bind_named(p, symi, r, out)) return 1;
-	return 0;
+	return p->binder->bind_named && p->binder->bind_named(p, symi, r, out);
 }
 
 static inline void qb_ext_chosen(struct dso *p, size_t symi, const struct qb_symreq *r,
 	const struct symdef *def)
 {
-	QB_EXT_EACH(e) if ((*e)->chosen) (*e)->chosen(p, symi, r, def);
+	if (p->binder->chosen)
+		p->binder->chosen(p, symi, r, def);
 }
 
 static inline int qb_ext_lookup_global(struct dso *from, struct qb_symreq *r, struct dso *skip,

@@ -6,6 +6,8 @@
  * trusted. */
 #include <string.h>
 #include "fast.h"
+
+static const struct qb_ext *binder_for(struct dso *p);
 #include "globaltab.h"
 #include "elfhash.h"
 
@@ -126,8 +128,8 @@ static void fast_decoded(struct dso *p)
 	if (d->flags_1 & DF_1_INTERPOSE)
 		FX(p)->interposer = 1;
 	p->sym_sysv = FX(p)->pre_sysv;
-	/* the binding hooks have something to do for p */
-	p->ext_bind = FX(p)->syminfo || FX(p)->pre_gnu;
+	/* this extension's binding hooks have something to do for p */
+	p->binder = FX(p)->syminfo || FX(p)->pre_gnu ? binder_for(p) : 0;
 }
 
 static void bloom_add(uint32_t h)
@@ -630,6 +632,26 @@ static void fast_stats(struct qb_stats *s, const char *when, int fold)
 		f->scoped);
 }
 
+/* The binding hooks, one descriptor for each set an object may need: the
+ * core asks each reference of p only what p->binder holds, which costs a
+ * call per hook, so p's binder holds only the hooks its tables give work
+ * to (bind: definition hints or scope definers; hash: precomputed hash
+ * values; bind_named: direct binding; chosen: LD_DIRECT_VERIFY of scope
+ * definers). */
+#define BINDER(m) { .name = "fast", .bind = (m) & 1 ? fast_bind : 0, .hash = (m) & 2 ? fast_hash : 0, \
+		    .bind_named = (m) & 4 ? fast_bind_named : 0, .chosen = (m) & 8 ? fast_chosen : 0 }
+static const struct qb_ext binders[16] = {
+	BINDER(0), BINDER(1), BINDER(2), BINDER(3), BINDER(4), BINDER(5), BINDER(6), BINDER(7),
+	BINDER(8), BINDER(9), BINDER(10), BINDER(11), BINDER(12), BINDER(13), BINDER(14), BINDER(15),
+};
+
+static const struct qb_ext *binder_for(struct dso *p)
+{
+	const struct qb_fast *f = FX(p);
+	return &binders[(f->syminfo || f->definers) | !!f->pre_gnu << 1 | !!f->syminfo << 2 |
+			(qb.env.verify && f->definers) << 3];
+}
+
 hidden const struct qb_ext qb_ext_fast = {
 	.name = "fast",
 	.decoded = fast_decoded,
@@ -637,10 +659,6 @@ hidden const struct qb_ext qb_ext_fast = {
 	.scope_changed = interposers_sync,
 	.before_reloc = fast_before_reloc,
 	.reloc_run = qb_fast_run,
-	.bind = fast_bind,
-	.hash = fast_hash,
-	.bind_named = fast_bind_named,
-	.chosen = fast_chosen,
 	.relocated = fast_relocated,
 	.released = fast_released,
 	.stats = fast_stats,

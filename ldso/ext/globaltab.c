@@ -458,7 +458,7 @@ static struct symdef memo_lookup(struct qb_symreq *r)
 	if (!memo)
 		return qb_lookup_std(r, 0, 0);
 	struct memo_ent *e = &memo[r->gnu_h & (MEMO_SLOTS - 1)];
-	if (e->name && e->h == r->gnu_h && !strcmp(e->name, r->name))
+	if (e->name && e->h == r->gnu_h && qb_names_equal(e->name, r->name))
 		return e->def;
 	struct symdef def = qb_lookup_std(r, 0, 0);
 	*e = (struct memo_ent){ r->gnu_h, r->name, def };
