@@ -6,6 +6,9 @@ set -eu
 # meson, ninja-build, flex, bison: the GStreamer stack of check-real-large
 # (scripts/real/gst.sh); gstreamer1.0-tools and the base and good plugins:
 # Debian's glibc build of the same GStreamer version, bench's reference.
+# libicu72 and icu-devtools: Debian's glibc build of ICU 72.1 (uconv,
+# icuinfo), the reference of bench's ICU row (bench/icubench.py; the musl
+# build is scripts/real/icu.sh of check-real-large).
 # qemu-user: the qemu that loads TCG plugins, for bench's i386 instruction
 # counts (without its Recommends: qemu-user-binfmt would replace the
 # binfmt registration of scripts/i386-exec.sh).
@@ -15,7 +18,7 @@ libc6-dev-i386-cross gcc-i686-linux-gnu time dpkg-dev
 clang libclang-rt-14-dev libstdc++-12-dev-i386-cross g++
 patchelf libcap2-bin acl qemu-user
 meson ninja-build flex bison gstreamer1.0-tools gstreamer1.0-plugins-base
-gstreamer1.0-plugins-good"
+gstreamer1.0-plugins-good libicu72 icu-devtools"
 pkgs_i386="musl-dev:i386"
 
 missing=""
