@@ -5,6 +5,11 @@
 #   make bench BENCH_ARGS="--libs 50 --sweep 10,50 --runs 20"
 #   make bench BENCH_ARGS=--no-i386      (x86_64 only)
 #   make bench BENCH_ARGS=--i386-only    (the i386 column only)
+#   make bench BENCH_ARGS="--no-gst --no-icu"  (without the real applications
+#                                        of issue 27: bench/gstbench.py and
+#                                        bench/icubench.py, each skipped with
+#                                        the reason when make check-real-large
+#                                        has not built it)
 # The i386 column is skipped, with the reason in the report, when the i386
 # toolchains or loaders are absent.
 # See docs/BENCHMARKS.md.  Neither target is part of `make all` or `make check`.

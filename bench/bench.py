@@ -13,6 +13,9 @@ OUT/startup.png.
   bench.py --no-gst        without the GStreamer row (bench/gstbench.py:
                            the stack of make check-real-large against
                            Debian's glibc build; skipped when not built)
+  bench.py --no-icu        without the ICU row (bench/icubench.py: the
+                           ICU of make check-real-large against Debian's
+                           glibc build; skipped when not built)
   bench.py --sweep-only    only the library-count sweep (x86_64)
 
 Workload parameters (--libs, --funcs, ...) override the defaults.  The i386
@@ -34,6 +37,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import cxxbench  # noqa: E402
 import gstbench  # noqa: E402
+import icubench  # noqa: E402
 import gen     # noqa: E402
 import image   # noqa: E402
 import report  # noqa: E402
@@ -57,7 +61,7 @@ def parse(argv):
     ap.add_argument("--sweep", help="comma-separated library counts ('' for none)")
     ap.add_argument("--sweep-only", action="store_true",
                     help="only the library-count sweep: no default workload, micro cases, "
-                    "image, GStreamer row, C++ workload or i386 column")
+                    "image, GStreamer and ICU rows, C++ workload or i386 column")
     ap.add_argument("--sweep-variants", default=",".join(SWEEP_VARIANTS),
                     help="variants run at every size of the sweep (default: %(default)s)")
     ap.add_argument("--sweep-floor-variants", default=",".join(SWEEP_FLOOR_VARIANTS),
@@ -80,6 +84,9 @@ def parse(argv):
     ap.add_argument("--no-gst", action="store_true",
                     help="without the GStreamer row (issue 27; skipped anyway when the "
                     "stack of make check-real-large is not built)")
+    ap.add_argument("--no-icu", action="store_true",
+                    help="without the ICU row (issue 27; skipped anyway when the ICU "
+                    "build of make check-real-large is not there)")
     ap.add_argument("--no-i386", action="store_true", help="skip the i386 column")
     ap.add_argument("--i386-only", action="store_true", help="only the i386 column")
     ap.add_argument("--i386-libs", type=int,
@@ -367,6 +374,9 @@ def main(argv):
                                          a.runs, a.warmup, not a.no_callgrind, log)
         if not a.no_gst and not a.demo:
             res["gst"] = gstbench.measure(os.path.join(a.out, "gst"), a.loader, a.linkopt,
+                                          a.runs, a.warmup, not a.no_callgrind, log)
+        if not a.no_icu and not a.demo:
+            res["icu"] = icubench.measure(os.path.join(a.out, "icu"), a.loader, a.linkopt,
                                           a.runs, a.warmup, not a.no_callgrind, log)
         res["cxx"] = cxxbench.measure(a, log, os.path.join(a.out, "work", office_dir(a, a.libs)))
     if a.no_i386:

@@ -25,39 +25,29 @@ own work too, the same musl code in both), and for quickbind and glibc the
 binding work proper: inclusive instructions of the relocation functions
 (qb_relocate_all at start-up and qb_relocate in dlopen; _dl_relocate_object
 and the lazy _dl_fixup).  musl's libc.so
-is stripped, so its binding work alone is not measured.
+is stripped, so its binding work alone is not measured.  What the rows of
+issue 27 share (the variants, timing, callgrind, the tables) is in
+bench/realapp.py.
 """
 
 import glob
 import os
-import random
-import re
 import shutil
-import statistics
-import struct
 import subprocess
 import tempfile
 import time
 
+import realapp
 import run
+from realapp import REF_KINDS, VARIANTS, elf_files, set_interp
 
 CACHE = os.environ.get("QB_CACHE", "/var/cache/quickbind")
 DEB_PLUGINS = "/usr/lib/x86_64-linux-gnu/gstreamer-1.0"
 DEB_SCANNER = "/usr/lib/x86_64-linux-gnu/gstreamer1.0/gstreamer-1.0/gst-plugin-scanner"
-VARIANTS = [("glibc-lazy", "glibc ld.so (lazy), Debian's build"),
-            ("glibc-now", "glibc ld.so LD_BIND_NOW=1, Debian's build"),
-            ("musl", "musl ld.so"),
-            ("qb-none", "quickbind, no tables"),
-            ("qb-all", "quickbind, all tables (linkopt)")]
 PROGRAMS = [("inspect-cold", "gst-inspect-1.0 (registry rebuilt)", ["gst-inspect-1.0"], True),
             ("inspect-warm", "gst-inspect-1.0 (registry warm)", ["gst-inspect-1.0"], False),
             ("launch", "gst-launch-1.0 fakesrc num-buffers=1 ! fakesink",
              ["gst-launch-1.0", "-q", "fakesrc", "num-buffers=1", "!", "fakesink"], False)]
-ANNOTATE_LINE = re.compile(r"^\s*([\d,]+)\s+(?:\(\s*[\d.]+%\)\s+)?(\S+)")
-BINDING_FUNCS = {"glibc": ("_dl_relocate_object", "_dl_fixup"),
-                 # start-up relocation runs in qb_relocate_all (through GCC's
-                 # qb_relocate.part.0), dlopen's in qb_relocate: disjoint
-                 "qb": ("qb_relocate_all", "qb_relocate")}
 
 
 def stage_dir():
@@ -76,41 +66,6 @@ def version(cmd, env):
         if line.startswith("GStreamer "):
             return line.split()[1]
     return None
-
-
-def set_interp(path, interp):
-    """Replace PT_INTERP of an ELF file in place (NUL-padded, never longer)."""
-    with open(path, "r+b") as f:
-        h = f.read(64)
-        if h[:4] != b"\x7fELF" or h[4] != 2:
-            return
-        phoff, = struct.unpack_from("<Q", h, 32)
-        phentsize, phnum = struct.unpack_from("<HH", h, 54)
-        for i in range(phnum):
-            f.seek(phoff + i * phentsize)
-            ph = f.read(phentsize)
-            if struct.unpack_from("<I", ph, 0)[0] == 3:
-                off, = struct.unpack_from("<Q", ph, 8)
-                size, = struct.unpack_from("<Q", ph, 32)
-                b = interp.encode()
-                if len(b) >= size:
-                    raise RuntimeError("%s: PT_INTERP too short for %s" % (path, interp))
-                f.seek(off)
-                f.write(b + b"\0" * (size - len(b)))
-                return
-
-
-def elf_files(root):
-    out = []
-    for d, _, fs in os.walk(root):
-        for n in fs:
-            p = os.path.join(d, n)
-            if os.path.islink(p) or not os.path.isfile(p):
-                continue
-            with open(p, "rb") as f:
-                if f.read(4) == b"\x7fELF":
-                    out.append(p)
-    return sorted(out)
 
 
 def prepare(out, stage, loader, linkopt, log):
@@ -145,35 +100,10 @@ def prepare(out, stage, loader, linkopt, log):
         for f in elfs:
             set_interp(f, os.path.join(lnk, "q"))
         if name == "qb-all":
-            r = subprocess.run([linkopt, "-v", "-L", os.path.join(t, "lib")] + elfs,
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-            if r.returncode != 0:
-                raise RuntimeError("linkopt: " + r.stdout.decode(errors="replace")[-400:])
-            breakdown = refs(r.stdout.decode(errors="replace"))
+            breakdown = realapp.linkopt_all(linkopt, os.path.join(t, "lib"), elfs)
     log("gst: %d plugins in both builds (%d built for musl, %d in Debian's)"
         % (len(common), len(ours), len(theirs)))
     return trees, debdir, lnk, len(common), len(ours), len(theirs), breakdown
-
-
-REF_KINDS = ("symbols", "direct", "defined", "vague", "multi", "nodirect", "not found")
-
-
-def refs(verbose):
-    """Totals of linkopt -v's per-file counts: the dynamic symbols, bound
-    directly, defined by the file itself, vague (C++ vague linkage, weak),
-    defined by more than one library, no-direct, not found in the closure
-    (a plugin's references into its host, or undefined weak ones)."""
-    tot = dict.fromkeys(REF_KINDS, 0)
-    for line in verbose.splitlines():
-        m = re.search(r": (\d+) symbols: (.*?);", line)
-        if not m:
-            continue
-        tot["symbols"] += int(m.group(1))
-        for part in m.group(2).split(", "):
-            n, _, kind = part.partition(" ")
-            if kind in tot:
-                tot[kind] += int(n)
-    return tot
 
 
 def variant(name, trees, debdir, out, prog):
@@ -202,46 +132,14 @@ def once(v):
     return run.spawn_timed(v)
 
 
-def callgrind(v, tmp):
-    """Total instructions of the process tree, in the loader's object, and
-    in the binding functions (inclusive)."""
+def for_callgrind(v):
+    """The registry as the timed runs had it: removed for the cold
+    program, warm for the others."""
     if v["cold"] and os.path.exists(v["registry"]):
         os.unlink(v["registry"])
-    for f in glob.glob(os.path.join(tmp, "cg.*")):
-        os.unlink(f)
-    subprocess.run(["valgrind", "--tool=callgrind", "--trace-children=yes", "-q",
-                    "--callgrind-out-file=" + os.path.join(tmp, "cg.%p"), v["exe"]] + v["args"],
-                   env=v["env"], cwd=v["cwd"], stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL)
-    total = loader = binding = 0
-    kind = "glibc" if v["name"].startswith("glibc") else "qb" if v["name"].startswith("qb") else None
-    for f in glob.glob(os.path.join(tmp, "cg.*")):
-        r = subprocess.run(["callgrind_annotate", "--inclusive=no", "--threshold=100", f],
-                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        for line in r.stdout.decode(errors="replace").splitlines():
-            parts = line.split()
-            if not parts or not parts[0].replace(",", "").isdigit():
-                continue
-            ir = int(parts[0].replace(",", ""))
-            if "PROGRAM TOTALS" in line:
-                total += ir
-            elif ("/ld-linux-x86-64.so" in line or "/ld-musl-" in line or "/ld-quickbind-" in line
-                  or "x86_64-linux-musl/libc.so" in line):
-                loader += ir
-        if kind:
-            r = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", f],
-                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-            # with debugging information a function is listed once per
-            # source file of its inlined parts: its own file's line (the
-            # largest) holds the inclusive cost
-            best = {}
-            for line in r.stdout.decode(errors="replace").splitlines():
-                m = ANNOTATE_LINE.match(line)
-                if m and m.group(2).split(":")[-1] in BINDING_FUNCS[kind]:
-                    fn = m.group(2).split(":")[-1]
-                    best[fn] = max(best.get(fn, 0), int(m.group(1).replace(",", "")))
-            binding += sum(best.values())
-    return {"ir": total, "loader_ir": loader, "binding_ir": binding if kind else None}
+    elif not v["cold"]:
+        once(v)
+    return v
 
 
 def measure(out, loader, linkopt, runs, warmup, do_cg, log):
@@ -271,7 +169,6 @@ def measure(out, loader, linkopt, runs, warmup, do_cg, log):
                             dict(run.BASE_ENV, LD_LIBRARY_PATH=os.path.join(trees["musl"], "lib"))),
             "glibc": version(["/usr/bin/gst-inspect-1.0"], run.BASE_ENV)}
     res["versions"] = vers
-    rng = random.Random(1)
     try:
         for prog in PROGRAMS:
             vs = [variant(n, trees, debdir, out, prog) for n, _ in VARIANTS]
@@ -279,48 +176,21 @@ def measure(out, loader, linkopt, runs, warmup, do_cg, log):
             for v in vs:
                 if os.path.exists(v["registry"]) and v["cold"]:
                     os.unlink(v["registry"])
-                r = subprocess.run([v["exe"]] + v["args"], env=v["env"], cwd=v["cwd"],
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-                v["status"] = "ok" if r.returncode == 0 else \
-                    "failed: exit %d: %s" % (r.returncode, r.stderr.decode(errors="replace")[-200:])
+                r = realapp.check(v)
                 if prog[0].startswith("inspect"):
                     last = r.stdout.decode(errors="replace").strip().splitlines()[-1:]
                     v["summary"] = last[0] if last else ""
-            live = [v for v in vs if v["status"] == "ok"]
-            wall = {v["name"]: [] for v in live}
-            rss = {}
-            for i in range(warmup + runs):
-                rng.shuffle(live)
-                for v in live:
-                    s, kb, rc = once(v)
-                    if rc != 0:
-                        v["status"] = "failed during timing: %s" % rc
-                        continue
-                    if i >= warmup:
-                        wall[v["name"]].append(s * 1e3)
-                        rss[v["name"]] = max(rss.get(v["name"], 0), kb)
-            p = {}
             with tempfile.TemporaryDirectory(prefix="qbg-cg.") as tmp:
-                for v in vs:
-                    e = {"status": v["status"], "summary": v.get("summary")}
-                    if wall.get(v["name"]):
-                        e["wall_ms"] = statistics.median(wall[v["name"]])
-                        e["rss_kb"] = rss[v["name"]]
-                        if do_cg and v["status"] == "ok":
-                            if not v["cold"]:
-                                once(v)  # the registry warm for callgrind too
-                            e.update(callgrind(v, tmp))
-                    p[v["name"]] = e
+                p = realapp.measure_program(vs, runs, warmup, do_cg, tmp, once=once,
+                                            cg_variant=for_callgrind)
+            for v in vs:
+                p[v["name"]]["summary"] = v.get("summary")
             res["programs"][prog[0]] = p
             log("gst: %s measured" % prog[0])
     finally:
         shutil.rmtree(lnk, ignore_errors=True)
     res["seconds"] = round(time.time() - t0)
     return res
-
-
-def fmt_ir(x):
-    return "%.2f M" % (x / 1e6) if x is not None else "-"
 
 
 def section(res):
@@ -350,21 +220,7 @@ def section(res):
         p = g["programs"].get(key)
         if not p:
             continue
-        lines += ["", "### " + label, "",
-                  "| variant | wall ms | x glibc lazy | x musl | Ir | loader object Ir | binding Ir | RSS KiB |",
-                  "|---|---:|---:|---:|---:|---:|---:|---:|"]
-        base = p.get("glibc-lazy", {}).get("wall_ms")
-        musl = p.get("musl", {}).get("wall_ms")
-        for n, lab in VARIANTS:
-            v = p.get(n, {})
-            if "wall_ms" not in v:
-                lines.append("| %s | %s | | | | | | |" % (lab, v.get("status", "not run")))
-                continue
-            w = v["wall_ms"]
-            lines.append("| %s | %.1f | %s | %s | %s | %s | %s | %d |" % (
-                lab, w, "%.2f" % (w / base) if base else "-", "%.2f" % (w / musl) if musl else "-",
-                fmt_ir(v.get("ir")), fmt_ir(v.get("loader_ir")), fmt_ir(v.get("binding_ir")),
-                v.get("rss_kb", 0)))
+        lines += ["", "### " + label, ""] + realapp.program_table(p)
         s = {n: p[n].get("summary") for n, _ in VARIANTS if p.get(n, {}).get("summary")}
         if s:
             lines += ["", "Summary lines: " + "; ".join("%s: %s" % kv for kv in s.items())]

@@ -14,6 +14,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from run import I386_VARIANTS, LABELS, VARIANT_NAMES  # noqa: E402
 import gstbench  # noqa: E402
+import icubench  # noqa: E402
 import image  # noqa: E402
 import cxxbench  # noqa: E402
 
@@ -652,6 +653,7 @@ def render(res, outdir):
     lines += i386_section(res)
     lines += image.section(res)
     lines += gstbench.section(res)
+    lines += icubench.section(res)
     lines += cxxbench.section(res)
     st = sweep_tables(res)
     why = chart(res, outdir)

@@ -1,0 +1,265 @@
+#!/usr/bin/env python3
+"""The ICU row of the benchmark (issue 27): a large C++ program with big
+shared libraries, against Debian's glibc build of the same ICU version.
+
+The musl build is the tree of make check-real-large (scripts/real/icu.sh,
+cached in QB_CACHE/icu-VERSION/x86_64/tree/source), built with the musl C++
+toolchain (libc++ shared); Debian's is the system's libicu72 and
+icu-devtools (scripts/deps.sh), built with g++ and libstdc++.
+
+Each musl variant gets a copy of an installed layout made from the tree:
+bin/ (ICU's tools: uconv, icuinfo, genrb, derb, makeconv, icupkg, ...)
+and lib/ (libicudata, libicuuc, libicui18n, libicuio, libicutu,
+libicutest and the C++ runtime), found through LD_LIBRARY_PATH.
+Variants (bench/realapp.py):
+  glibc-lazy, glibc-now   /usr/bin/uconv, /usr/bin/icuinfo under glibc's ld.so
+  musl                    the layout as built (PT_INTERP: musl's loader)
+  qb-none                 PT_INTERP naming quickbind
+  qb-all                  and every ELF file optimized by one linkopt run
+                          (linkopt -L lib bin/* lib/*: the programs as apps)
+Programs: uconv --version, icuinfo, and two that work across the
+libraries: uconv converting a 4 KB multilingual text from UTF-8 to UTF-16,
+and transliterating it to Latin (uconv -x Any-Latin).
+Wall time: median of interleaved runs through the static launcher.
+Instructions: callgrind, with the loader's object and the binding work
+(realapp.callgrind).  musl's libc.so is stripped; when scripts/musl.sh
+has built the same musl version (unstripped) in the cache, the musl row's
+binding figure is counted on a copy running under that build.
+The loader's own account (LD_DEBUG=statistics) of quickbind's variants,
+and how linkopt bound each referenced symbol of the files
+(realapp.bind_breakdown), complete the row.
+"""
+
+import glob
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+
+import realapp
+import run
+from realapp import REF_KINDS, VARIANTS
+
+CACHE = os.environ.get("QB_CACHE", "/var/cache/quickbind")
+DEB_UCONV = "/usr/bin/uconv"
+DEB_ICUINFO = "/usr/bin/icuinfo"
+INPUT = "input.txt"
+PROGRAMS = [("version", "uconv --version", ["uconv", "--version"]),
+            ("icuinfo", "icuinfo", ["icuinfo"]),
+            ("convert", "uconv -f utf-8 -t utf-16 (4 KB of text in 17 scripts)",
+             ["uconv", "-f", "utf-8", "-t", "utf-16", INPUT]),
+            ("translit", "uconv -x Any-Latin (the same text)",
+             ["uconv", "-f", "utf-8", "-t", "utf-8", "-x", "Any-Latin", INPUT])]
+# outputs that do not depend on the build (icuinfo prints the compiler)
+SAME_OUTPUT = ("convert", "translit")
+STAT_KEYS = ("objects", "relocations", "lookups", "direct_hits", "definition_hints",
+             "scope_definers", "names_hashed")
+
+
+def source_dir():
+    """The built source/ of the cache, or None."""
+    for built in sorted(glob.glob(os.path.join(CACHE, "icu-*", "x86_64", ".built"))):
+        src = os.path.join(os.path.dirname(built), "tree", "source")
+        if os.path.exists(os.path.join(src, "bin", "uconv")):
+            return src
+    return None
+
+
+def musl_symbols():
+    """An unstripped build of the musl the system has (scripts/musl.sh), or
+    None: (version, path of its libc.so)."""
+    r = subprocess.run(["/lib/ld-musl-x86_64.so.1"], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT)
+    ver = None
+    for line in r.stdout.decode(errors="replace").splitlines():
+        if line.startswith("Version "):
+            ver = line.split()[1]
+    p = os.path.join(CACHE, "musl-%s" % ver, "x86_64", "lib", "libc.so")
+    return (ver, p) if ver and os.path.exists(p) else None
+
+
+def layout(src, dst):
+    """The installed layout of the tree: bin/ and lib/."""
+    os.makedirs(os.path.join(dst, "bin"))
+    os.makedirs(os.path.join(dst, "lib"))
+    progs = [p for p in glob.glob(os.path.join(src, "bin", "*")) if os.path.isfile(p)]
+    for p in progs + [os.path.join(src, "tools", "icuinfo", "icuinfo")]:
+        shutil.copy2(p, os.path.join(dst, "bin"))
+    for d in ("lib", "tools/ctestfw"):
+        for p in glob.glob(os.path.join(src, d, "lib*.so*")):
+            subprocess.run(["cp", "-a", p, os.path.join(dst, "lib")], check=True)
+
+
+def prepare(out, src, loader, linkopt, msym):
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
+    with open(os.path.join(src, "test", "testdata", "ConverterSelectorTestUTF8.txt"), "rb") as f:
+        text = f.read()
+    with open(os.path.join(out, INPUT), "wb") as f:
+        f.write(text[:text.index(b"\n", 4096) + 1])
+    lnk = tempfile.mkdtemp(prefix="qbi.")
+    q = realapp.short_link(lnk, loader)
+    trees, res = {}, {}
+    names = ["musl", "qb-none", "qb-all"] + (["musl-sym"] if msym else [])
+    for name in names:
+        t = os.path.join(out, name)
+        layout(src, t)
+        trees[name] = t
+        if name == "musl":
+            continue
+        elfs = realapp.elf_files(t)
+        interp = realapp.short_link(lnk, msym[1], "m") if name == "musl-sym" else q
+        for f in elfs:
+            realapp.set_interp(f, interp)
+        if name == "qb-all":
+            t0 = time.time()
+            res["refs"] = realapp.linkopt_all(linkopt, os.path.join(t, "lib"), elfs)
+            res["linkopt_s"] = round(time.time() - t0, 1)
+            res["binding"] = realapp.bind_breakdown(linkopt, elfs)
+            res["files"] = len(elfs)
+    res["libraries"] = sorted(os.path.basename(p) for p in glob.glob(os.path.join(out, "musl", "lib", "*"))
+                              if not os.path.islink(p))
+    res["programs_built"] = len(os.listdir(os.path.join(out, "musl", "bin")))
+    return trees, lnk, res
+
+
+def variant(name, trees, out, prog):
+    key, _, argv = prog
+    env = dict(run.BASE_ENV)
+    if name.startswith("glibc"):
+        exe = DEB_UCONV if argv[0] == "uconv" else DEB_ICUINFO
+        if name == "glibc-now":
+            env["LD_BIND_NOW"] = "1"
+    else:
+        t = trees[name]
+        exe = os.path.join(t, "bin", argv[0])
+        env["LD_LIBRARY_PATH"] = os.path.join(t, "lib")
+    return {"name": name, "exe": exe, "args": argv[1:], "env": env, "cwd": out}
+
+
+def measure(out, loader, linkopt, runs, warmup, do_cg, log):
+    out = os.path.abspath(out)
+    src = source_dir()
+    if not src:
+        why = ("the musl ICU build is not there (make check-real-large REAL_LARGE=icu "
+               "builds it into %s)" % CACHE)
+        log("icu row skipped: " + why)
+        return {"skipped": why}
+    if not os.path.exists(DEB_UCONV) or not os.path.exists(DEB_ICUINFO):
+        why = "Debian's ICU tools are not installed (icu-devtools: scripts/deps.sh installs it)"
+        log("icu row skipped: " + why)
+        return {"skipped": why}
+    t0 = time.time()
+    msym = musl_symbols()
+    trees, lnk, res = prepare(out, src, os.path.abspath(loader), os.path.abspath(linkopt), msym)
+    res["musl_symbols"] = msym[0] if msym else None
+    res["programs"] = {}
+    res["stats"] = {}
+    res["versions"] = {}
+    try:
+        for n, exe, env in (("musl", os.path.join(trees["musl"], "bin", "uconv"),
+                             dict(run.BASE_ENV, LD_LIBRARY_PATH=os.path.join(trees["musl"], "lib"))),
+                            ("glibc", DEB_UCONV, run.BASE_ENV)):
+            r = subprocess.run([exe, "--version"], env=env, stdout=subprocess.PIPE)
+            res["versions"][n] = r.stdout.decode(errors="replace").split()[-1:]
+        for prog in PROGRAMS:
+            vs = [variant(n, trees, out, prog) for n, _ in VARIANTS]
+            for v in vs:
+                realapp.check(v, output=True)
+            ref = next(v for v in vs if v["name"] == "musl").get("stdout")
+            same = {v["name"]: v.get("stdout") == ref for v in vs
+                    if v["status"] == "ok" and (prog[0] in SAME_OUTPUT or not v["name"].startswith("glibc"))}
+            with tempfile.TemporaryDirectory(prefix="qbi-cg.") as tmp:
+                p = realapp.measure_program(vs, runs, warmup, do_cg, tmp)
+                if do_cg and msym and p["musl"].get("ir") is not None:
+                    c = realapp.callgrind(dict(variant("musl-sym", trees, out, prog), name="musl"), tmp)
+                    p["musl"]["binding_ir"] = c["binding_ir"]
+                    p["musl"]["sym_ir"] = c["ir"]
+            for n, e in p.items():
+                if n in same:
+                    e["same_output"] = same[n]
+            res["programs"][prog[0]] = p
+            st = {}
+            for v in vs:
+                if v["name"].startswith("qb") and v["status"] == "ok":
+                    st[v["name"]] = {k: x for k, x in run.ld_statistics(v).get("values", {}).items()
+                                     if k in STAT_KEYS}
+            res["stats"][prog[0]] = st
+            log("icu: %s measured" % prog[0])
+    finally:
+        shutil.rmtree(lnk, ignore_errors=True)
+    res["seconds"] = round(time.time() - t0)
+    return res
+
+
+def section(res):
+    """Markdown lines for the report."""
+    g = res.get("icu")
+    if not g:
+        return []
+    lines = ["## ICU: a large C++ program (issue 27)", ""]
+    if "skipped" in g:
+        return lines + ["Not measured: %s." % g["skipped"], ""]
+    lines.append("ICU %s built for musl with the musl C++ toolchain (scripts/real/icu.sh: %s; "
+                 "%d programs) against Debian's glibc build %s (libicu72, icu-devtools). "
+                 "Median wall ms of interleaved runs; instructions of the process (callgrind); "
+                 "loader object: instructions inside the loader's own object (for musl and "
+                 "quickbind the loader is also libc); binding: inclusive instructions of the "
+                 "relocation functions (quickbind qb_relocate_all + qb_relocate, glibc "
+                 "_dl_relocate_object + _dl_fixup, musl reloc_all%s)."
+                 % (" ".join(g["versions"].get("musl", [])), ", ".join(g["libraries"]),
+                    g["programs_built"], " ".join(g["versions"].get("glibc", [])),
+                    (": counted on scripts/musl.sh's unstripped build of the same musl %s, "
+                     "the installed libc.so being stripped" % g["musl_symbols"])
+                    if g.get("musl_symbols") else ": not counted, musl's libc.so is stripped"))
+    r = g.get("refs")
+    if r:
+        lines += ["", "linkopt -v over the %d ELF files of the layout (one run, %.1f s; programs "
+                  "as apps): " % (g["files"], g["linkopt_s"])
+                  + ", ".join("%d %s" % (r[k], k) for k in REF_KINDS) + " (dynamic symbols)."]
+    b = g.get("binding")
+    if b:
+        lines += ["", "How the loader binds the referenced symbols of the optimized files "
+                  "(`linkopt --dump`; a symbol counts when a relocation names it):", "",
+                  "| bound | symbols | relocations |", "|---|---:|---:|"]
+        for k, lab in realapp.BIND_KINDS:
+            if b[k][0]:
+                lines.append("| %s | %d | %d |" % (lab, b[k][0], b[k][1]))
+    for key, label, _ in PROGRAMS:
+        p = g["programs"].get(key)
+        if not p:
+            continue
+        lines += ["", "### " + label, ""] + realapp.program_table(p)
+        same = {n: e["same_output"] for n, e in p.items() if "same_output" in e}
+        if same and not all(same.values()):
+            lines += ["", "Output differs from musl's under: " +
+                      ", ".join(n for n, s in same.items() if not s)]
+        if p.get("musl", {}).get("sym_ir"):
+            lines += ["", "musl's binding counted on the unstripped build (%s Ir in all)."
+                      % realapp.fmt_ir(p["musl"]["sym_ir"])]
+        st = g["stats"].get(key)
+        if st:
+            lines += ["", "LD_DEBUG=statistics: " + "; ".join(
+                "%s: %s" % (n, ", ".join("%s=%d" % (k, s[k]) for k in STAT_KEYS if k in s))
+                for n, s in st.items())]
+    return lines + [""]
+
+
+if __name__ == "__main__":
+    import argparse
+    import json
+    ap = argparse.ArgumentParser(description="the ICU row alone")
+    ap.add_argument("--out", default="build/bench/icu")
+    ap.add_argument("--runs", type=int, default=11)
+    ap.add_argument("--warmup", type=int, default=2)
+    ap.add_argument("--no-callgrind", action="store_true")
+    ap.add_argument("--loader", default="build/lib/ld-quickbind-x86_64.so.1")
+    ap.add_argument("--linkopt", default="build/bin/linkopt")
+    a = ap.parse_args()
+    run.ensure_launcher(os.path.join(os.path.dirname(os.path.abspath(a.out)), "qbb-launch"))
+    r = measure(os.path.abspath(a.out), a.loader, a.linkopt, a.runs, a.warmup,
+                not a.no_callgrind, lambda m: print(m, flush=True))
+    with open(os.path.abspath(a.out) + ".json", "w") as f:
+        json.dump(r, f, indent=1)
+    print("\n".join(section({"icu": r})))
