@@ -63,10 +63,10 @@ tests() {
 	echo "uconv-list source/bin/uconv -l"
 	echo "uconv-roundtrip for e in utf-16 utf-32 gb18030 shift_jis euc-kr iso-2022-jp ibm-37 scsu bocu-1; do" \
 		"source/bin/uconv -f utf-8 -t \$e --callback substitute $t/ConverterSelectorTestUTF8.txt |" \
-		"source/bin/uconv -f \$e -t utf-8 | cksum; done"
+		"source/bin/uconv -f \$e -t utf-8 --callback substitute | cksum; done"
 	echo "uconv-translit source/bin/uconv -f utf-8 -t utf-8 -x 'Any-Latin; Latin-ASCII' $t/ConverterSelectorTestUTF8.txt"
 	echo "genrb-derb rm -rf tmp-res && mkdir tmp-res && source/bin/genrb -q -s $t -d tmp-res te.txt testtypes.txt root.txt &&" \
-		"cksum tmp-res/*.res && source/bin/derb -c -s tmp-res te.res root.res"
+		"cksum tmp-res/*.res && source/bin/derb -c -s \$PWD/tmp-res te.res root.res"
 	echo "makeconv rm -rf tmp-cnv && mkdir tmp-cnv && source/bin/makeconv -d tmp-cnv $t/ibm9027.ucm $t/test1.ucm && cksum tmp-cnv/*"
 	echo "icupkg source/bin/icupkg -l $t/out/testdata.dat"
 }
