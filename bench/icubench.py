@@ -20,7 +20,10 @@ Variants (bench/realapp.py):
 Programs: uconv --version, icuinfo, and two that work across the
 libraries: uconv converting a 4 KB multilingual text from UTF-8 to UTF-16,
 and transliterating it to Latin (uconv -x Any-Latin).
-Wall time: median of interleaved runs through the static launcher.
+Wall time: median of interleaved runs through the static launcher, at
+least MIN_RUNS rounds whatever the suite's --runs (a run takes
+milliseconds: a hundred rounds of every variant and program take seconds,
+and a median of ten is at the mercy of a machine shared with other work).
 Instructions: callgrind, with the loader's object and the binding work
 (realapp.callgrind).  musl's libc.so is stripped; when scripts/musl.sh
 has built the same musl version (unstripped) in the cache, the musl row's
@@ -53,6 +56,7 @@ PROGRAMS = [("version", "uconv --version", ["uconv", "--version"]),
              ["uconv", "-f", "utf-8", "-t", "utf-8", "-x", "Any-Latin", INPUT])]
 # outputs that do not depend on the build (icuinfo prints the compiler)
 SAME_OUTPUT = ("convert", "translit")
+MIN_RUNS = 101
 STAT_KEYS = ("objects", "relocations", "lookups", "direct_hits", "definition_hints",
              "scope_definers", "names_hashed")
 
@@ -151,9 +155,11 @@ def measure(out, loader, linkopt, runs, warmup, do_cg, log):
         log("icu row skipped: " + why)
         return {"skipped": why}
     t0 = time.time()
+    runs = max(runs, MIN_RUNS)
     msym = musl_symbols()
     trees, lnk, res = prepare(out, src, os.path.abspath(loader), os.path.abspath(linkopt), msym)
     res["musl_symbols"] = msym[0] if msym else None
+    res["runs"], res["warmup"] = runs, warmup
     res["programs"] = {}
     res["stats"] = {}
     res["versions"] = {}
@@ -203,13 +209,15 @@ def section(res):
         return lines + ["Not measured: %s." % g["skipped"], ""]
     lines.append("ICU %s built for musl with the musl C++ toolchain (scripts/real/icu.sh: %s; "
                  "%d programs) against Debian's glibc build %s (libicu72, icu-devtools). "
-                 "Median wall ms of interleaved runs; instructions of the process (callgrind); "
+                 "Median wall ms of %d interleaved runs (after %d warm-up rounds); instructions of "
+                 "the process (callgrind); "
                  "loader object: instructions inside the loader's own object (for musl and "
                  "quickbind the loader is also libc); binding: inclusive instructions of the "
                  "relocation functions (quickbind qb_relocate_all + qb_relocate, glibc "
                  "_dl_relocate_object + _dl_fixup, musl reloc_all%s)."
                  % (" ".join(g["versions"].get("musl", [])), ", ".join(g["libraries"]),
                     g["programs_built"], " ".join(g["versions"].get("glibc", [])),
+                    g["runs"], g["warmup"],
                     (": counted on scripts/musl.sh's unstripped build of the same musl %s, "
                      "the installed libc.so being stripped" % g["musl_symbols"])
                     if g.get("musl_symbols") else ": not counted, musl's libc.so is stripped"))

@@ -9,8 +9,10 @@
 #   make check-real REAL="zlib:i386"   some projects or architectures
 #   make check-real REAL=dist          the distribution-built programs alone
 # make check-real-large: the same for the heavy projects of issue 27
-# (scripts/real/projects-large: the GStreamer stack), run by hand, not by CI
+# (scripts/real/projects-large: the GStreamer stack, ICU), run by hand, not
+# by CI
 #   make check-real-large REAL_LARGE=gst
+#   make check-real-large REAL_LARGE=icu
 REAL_DIST_MUSL := $(sort $(shell awk '!/^\#/ && NF { print $$6 }' scripts/real/dist))
 .PHONY: check-real check-real-large
 REAL_WANTS_DIST := $(if $(REAL),$(filter dist dist:%,$(REAL)),dist)
