@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """What the real-application rows of the benchmark (issue 27) share:
 bench/gstbench.py (the GStreamer stack) and bench/icubench.py (ICU), both
 built for musl by make check-real-large and measured against Debian's own
