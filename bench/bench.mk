@@ -1,6 +1,7 @@
-# make bench: the full benchmark suite, report in build/bench/report.md and
-# chart in build/bench/startup.png.  make demo: the ~40-library comparison
-# the README shows.  BENCH_ARGS is passed to bench/bench.py, e.g.
+# make bench: the full benchmark suite, report in build/bench/report.md,
+# charts in build/bench/startup.png and (the real applications, when
+# make check-real-large built them) build/bench/apps.png.  make demo: the
+# ~40-library comparison the README shows.  BENCH_ARGS is passed to bench/bench.py, e.g.
 #   make bench BENCH_ARGS=--quick
 #   make bench BENCH_ARGS="--libs 50 --sweep 10,50 --runs 20"
 #   make bench BENCH_ARGS=--no-i386      (x86_64 only)

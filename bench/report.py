@@ -15,6 +15,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from run import I386_VARIANTS, LABELS, VARIANT_NAMES  # noqa: E402
 import gstbench  # noqa: E402
 import icubench  # noqa: E402
+import realapp  # noqa: E402
 import image  # noqa: E402
 import cxxbench  # noqa: E402
 
@@ -513,6 +514,50 @@ def run_gnuplot(png, lines):
     return "gnuplot failed: " + r.stderr.decode(errors="replace").strip()[-200:]
 
 
+
+def apps_chart(res, outdir):
+    """apps.png: the real applications (GStreamer, ICU), each program's
+    instructions under every variant as a multiple of glibc's lazy binding
+    of Debian's build, whole process and the binding work. Returns None or
+    the reason there is no chart."""
+    progs = []
+    for key, mod in (("gst", gstbench), ("icu", icubench)):
+        g = res.get(key) or {}
+        for prog in mod.PROGRAMS:
+            p = g.get("programs", {}).get(prog[0])
+            if p and p.get("glibc-lazy", {}).get("ir"):
+                progs.append(("%s %s" % (key, prog[0]), p))
+    if not progs:
+        return "no real application was measured"
+    names = [n for n, _ in realapp.VARIANTS]
+    labels = [lab for _, lab in realapp.VARIANTS]
+
+    def block(tag, field):
+        rows = ["$%s << EOD" % tag]
+        for label, p in progs:
+            base = p["glibc-lazy"].get(field)
+            vals = []
+            for n in names:
+                x = p.get(n, {}).get(field)
+                vals.append("%.4f" % (x / base) if x is not None and base else "NaN")
+            rows.append('"%s" %s' % (label, " ".join(vals)))
+        return rows + ["EOD"]
+    lines = block("ir", "ir") + block("bind", "binding_ir") + [
+        "set multiplot layout 2,1 title 'Real applications: instructions, multiple of glibc lazy (Debian build)'",
+        "set style data histograms", "set style histogram clustered gap 1",
+        "set style fill solid 0.8 border -1", "set key outside right top vertical",
+        "set xtics rotate by -20 scale 0", "set grid ytics", "set yrange [0:*]"]
+    for tag, title in (("ir", "whole process"), ("bind", "binding work (relocation functions)")):
+        if tag == "bind":
+            lines.append("unset key")
+        lines.append("set ylabel '%s'" % title)
+        lines.append("plot " + ", ".join(
+            "$%s using %d%s title \"%s\"" % (tag, k + 2, ":xtic(1)" if k == 0 else "",
+                                               labels[k].replace('"', "'"))
+            for k in range(len(names))))
+    lines.append("unset multiplot")
+    return run_gnuplot(os.path.join(outdir, "apps.png"), lines)
+
 def bar_chart(res, outdir):
     """startup.png without a sweep (make demo): the main office workload's
     median wall time per loader, min–max as error bars, and the floor
@@ -654,6 +699,12 @@ def render(res, outdir):
     lines += image.section(res)
     lines += gstbench.section(res)
     lines += icubench.section(res)
+    if res.get("gst") or res.get("icu"):
+        why = apps_chart(res, outdir)
+        res["apps_chart"] = None if why else os.path.join(outdir, "apps.png")
+        lines += ["### Real applications chart", "",
+                  "![instructions by loader, real applications](apps.png)" if why is None
+                  else "(no chart: %s)" % why, ""]
     lines += cxxbench.section(res)
     st = sweep_tables(res)
     why = chart(res, outdir)
