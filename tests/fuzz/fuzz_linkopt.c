@@ -3,7 +3,9 @@
  * it: --dump and --check, then -o OUT; when linkopt wrote OUT, --dump and
  * --check on OUT too. Beyond "no crash, no sanitizer report":
  *   - the input file is byte-identical afterwards;
- *   - a file linkopt wrote is one linkopt itself can read again.
+ *   - a file linkopt wrote is one linkopt itself can read again;
+ *   - nothing is left behind: the staged output is committed or
+ *     discarded, as linkopt's main does (its temporary files go with it).
  * Needed libraries are found only in FUZZ_SYSROOT (set by the build: small
  * libraries of the seed corpus), never on the host. */
 #define _GNU_SOURCE
@@ -14,20 +16,27 @@
 #include <unistd.h>
 
 #include "linkopt.h"
+#include "output.h"
 
 #ifndef FUZZ_SYSROOT
 #error "FUZZ_SYSROOT (the libraries needed by the seeds) must be defined by the build"
 #endif
 
-static char in[4200], out[4200];
+static char dir[4096], in[4200], out[4200];
 static const char *ldirs[2];
 static struct opts o;
+
+static void cleanup(void)
+{
+	unlink(in);
+	unlink(out);
+	rmdir(dir);
+}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	static char dir[4096];
 	/* in memory where possible: each input is written, read back and
 	 * rewritten several times, and a rename over a file on a disk file
 	 * system can wait for its data */
@@ -39,6 +48,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		abort();
 	snprintf(in, sizeof in, "%s/in.so", dir);
 	snprintf(out, sizeof out, "%s/out.so", dir);
+	atexit(cleanup);
 	o.sort = 1;
 	o.so.root = FUZZ_SYSROOT;
 	ldirs[0] = FUZZ_SYSROOT "/lib";
@@ -84,6 +94,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct opts w = o;
 	w.out = out;
 	int rc = optimize_file(in, &w);
+	/* as linkopt's main does: the staged output replaces OUT only when
+	 * the run succeeded, and is discarded otherwise */
+	const char *failed = NULL;
+	char err[512];
+	if (rc != LO_OK)
+		lo_abort();
+	else if (lo_commit(&failed, err, sizeof err) < 0)
+		rc = LO_ERR;
 	if (!same(in, data, size)) {
 		fprintf(stderr, "fuzz_linkopt: the input file changed\n");
 		abort();
