@@ -26,6 +26,11 @@ static void report(const char *msg)
 		return;
 	if ((size_t)n > sizeof buf - 2)
 		n = sizeof buf - 2;
+	/* one line whatever the names in it hold (a DT_NEEDED string may
+	 * carry a newline) */
+	for (int i = 0; i < n; i++)
+		if ((unsigned char)buf[i] < 0x20 || buf[i] == 0x7f)
+			buf[i] = '?';
 	buf[n++] = '\n';
 	for (char *p = buf; n > 0;) {
 		ssize_t w = write(2, p, n);

@@ -82,7 +82,8 @@ static const char *check_kernel_mapping(size_t *aux, size_t *bias)
 		goto out;
 	size_t base = aux[AT_ENTRY] - u.eh.e_entry;
 	*bias = base;
-	int phdr_backed = 0;
+	int phdr_backed = 0, nload = 0;
+	size_t page = __libc.page_size, prev_end = 0;
 	for (size_t i = 0; i < n; i++)
 		if (ph[i].p_type == PT_PHDR && aux[AT_PHDR] - ph[i].p_vaddr != base)
 			goto out;
@@ -93,8 +94,15 @@ static const char *check_kernel_mapping(size_t *aux, size_t *bias)
 			why = "segment extends past the end of the file";
 			goto out;
 		}
+		/* as map.c requires of what it maps: the kernel maps a segment
+		 * over another, with protections the loader's reads then fault on */
+		if (nload++ && (ph[i].p_vaddr & -page) < prev_end) {
+			why = "loadable segments overlap or are out of order";
+			goto out;
+		}
+		prev_end = (ph[i].p_vaddr + ph[i].p_memsz + page - 1) & -page;
 		/* as the loader refuses it when it maps a program itself */
-		if (base + ph[i].p_vaddr < __libc.page_size) {
+		if (base + ph[i].p_vaddr < page) {
 			why = "segments at address 0";
 			goto out;
 		}

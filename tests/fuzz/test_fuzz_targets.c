@@ -175,3 +175,13 @@ Test(fuzz_findings, loader_gnu_chain_through_bss_i386)
 	expect_refusal(FZT_LOADER_i386, "--list", "fuzz/i386-gnu-chain-through-bss.elf", 127,
 		       "corrupt DT_GNU_HASH chain");
 }
+
+/* The main target's finds. A DT_NEEDED name holding a newline split the
+ * refusal over two lines: the loader now prints control characters of a
+ * message as '?' (run directly: the list mode reports every library it
+ * cannot load, one line each). */
+Test(fuzz_findings, loader_needed_name_with_newline_i386)
+{
+	expect_refusal(FZT_LOADER_i386, "--", "fuzz/i386-needed-name-with-newline.elf", 127,
+		       "Error loading shared library ?_init");
+}
