@@ -546,7 +546,8 @@ def apps_chart(res, outdir):
         "set multiplot layout 2,1 title 'Real applications: instructions, multiple of glibc lazy (Debian build)'",
         "set style data histograms", "set style histogram clustered gap 1",
         "set style fill solid 0.8 border -1", "set key outside right top vertical",
-        "set xtics rotate by -20 scale 0", "set grid ytics", "set yrange [0:*]"]
+        "set xtics rotate by -20 scale 0", "set grid ytics", "set yrange [0:*]",
+        "set offsets 0, 0, graph 0.08, 0"]
     for tag, title in (("ir", "whole process"), ("bind", "binding work (relocation functions)")):
         if tag == "bind":
             lines.append("unset key")
