@@ -28,7 +28,14 @@ Test(threads, eight_threads_dlopen_dlsym_dlclose, .timeout = 60)
 	cr_assert_eq(qbr_expect("thr", ARGS("stress"), expected), 2, "both quickbind runs must pass");
 }
 
+/* A child forked while the other thread ran a library's constructor
+ * (outside the loader's lock, as musl runs them) cannot open that library:
+ * under musl's loader and quickbind alike its dlopen says the state is
+ * inconsistent due to the fork, which the child counts as the right
+ * answer; anything else (a hang, another error, a wrong symbol) fails. */
 Test(threads, fork_while_another_thread_is_in_dlopen, .timeout = 60)
 {
-	cr_assert_eq(qbr_expect("thr", ARGS("fork"), "children that could dlopen and dlsym: 30 of 30\n"), 2, "both quickbind runs must pass");
+	cr_assert_eq(qbr_expect("thr", ARGS("fork"),
+				"children that could dlopen and dlsym (or were told of the fork): 30 of 30\n"),
+		     2, "both quickbind runs must pass");
 }

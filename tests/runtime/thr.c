@@ -198,6 +198,13 @@ static int run_fork(void)
 			void *h = dlopen("libqrglob.so", RTLD_NOW);
 			int (*f)(void) = h ? (int (*)(void))dlsym(h, "glob_provided") : 0;
 			void *s = dlopen(slibs[i % NLIB], RTLD_NOW);
+			/* forked while the other thread ran that library's
+			 * constructor, outside the lock as musl runs them: it can
+			 * never be finished here, and dlopen says so, as musl's
+			 * does */
+			const char *e = s ? 0 : dlerror();
+			if (e && strstr(e, "is inconsistent due to multithreaded fork"))
+				_exit(f && f() == 42 ? 0 : 1);
 			int (*g)(void) = s ? (int (*)(void))dlsym(s, "s_id") : 0;
 			_exit(f && f() == 42 && g && g() == i % NLIB ? 0 : 1);
 		}
@@ -209,7 +216,7 @@ static int run_fork(void)
 	}
 	stop = 1;
 	pthread_join(t, 0);
-	say("children that could dlopen and dlsym: %d of %d\n", ok, NFORK);
+	say("children that could dlopen and dlsym (or were told of the fork): %d of %d\n", ok, NFORK);
 	return 0;
 }
 
