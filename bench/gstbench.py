@@ -195,22 +195,16 @@ def measure(out, loader, linkopt, runs, warmup, do_cg, log):
 
 def section(res):
     """Markdown lines for the report."""
-    g = res.get("gst")
+    g, lines = realapp.section_head(res, "gst", "GStreamer: a plugin host at scale")
     if not g:
-        return []
-    lines = ["## GStreamer: a plugin host at scale (issue 27)", ""]
-    if "skipped" in g:
-        return lines + ["Not measured: %s." % g["skipped"], ""]
+        return lines
     lines.append("GStreamer %s built for musl (scripts/real/gst.sh: %d libraries, %d plugins) "
                  "against Debian's glibc build %s, both loading the %d plugins the two builds "
                  "have in common (Debian ships %d). Median wall ms of interleaved runs; "
                  "instructions of the whole process tree (callgrind, children traced); "
-                 "loader object: instructions inside the loader's own object (for musl and "
-                 "quickbind the loader is also libc); binding: inclusive instructions of the "
-                 "relocation functions (quickbind qb_relocate_all + qb_relocate, glibc "
-                 "_dl_relocate_object + _dl_fixup; musl's libc.so is stripped)."
                  % (g["versions"].get("musl"), g["libraries"], g["plugins_musl"],
-                    g["versions"].get("glibc"), g["plugins"], g["plugins_debian"]))
+                    g["versions"].get("glibc"), g["plugins"], g["plugins_debian"])
+                 + realapp.columns_text("; musl's libc.so is stripped"))
     r = g.get("refs")
     if r:
         lines += ["", "linkopt over every ELF file of the stage (one run; programs as apps, "
@@ -228,19 +222,4 @@ def section(res):
 
 
 if __name__ == "__main__":
-    import argparse
-    import json
-    ap = argparse.ArgumentParser(description="the GStreamer row alone")
-    ap.add_argument("--out", default="build/bench/gst")
-    ap.add_argument("--runs", type=int, default=11)
-    ap.add_argument("--warmup", type=int, default=2)
-    ap.add_argument("--no-callgrind", action="store_true")
-    ap.add_argument("--loader", default="build/lib/ld-quickbind-x86_64.so.1")
-    ap.add_argument("--linkopt", default="build/bin/linkopt")
-    a = ap.parse_args()
-    run.ensure_launcher(os.path.join(os.path.dirname(os.path.abspath(a.out)), "qbb-launch"))
-    r = measure(os.path.abspath(a.out), a.loader, a.linkopt, a.runs, a.warmup,
-                not a.no_callgrind, lambda m: print(m, flush=True))
-    with open(os.path.abspath(a.out) + ".json", "w") as f:
-        json.dump(r, f, indent=1)
-    print("\n".join(section({"gst": r})))
+    realapp.main("gst", "GStreamer", measure, section)

@@ -201,26 +201,21 @@ def measure(out, loader, linkopt, runs, warmup, do_cg, log):
 
 def section(res):
     """Markdown lines for the report."""
-    g = res.get("icu")
+    g, lines = realapp.section_head(res, "icu", "ICU: a large C++ program")
     if not g:
-        return []
-    lines = ["## ICU: a large C++ program (issue 27)", ""]
-    if "skipped" in g:
-        return lines + ["Not measured: %s." % g["skipped"], ""]
+        return lines
     lines.append("ICU %s built for musl with the musl C++ toolchain (scripts/real/icu.sh: %s; "
                  "%d programs) against Debian's glibc build %s (libicu72, icu-devtools). "
                  "Median wall ms of %d interleaved runs (after %d warm-up rounds); instructions of "
                  "the process (callgrind); "
-                 "loader object: instructions inside the loader's own object (for musl and "
-                 "quickbind the loader is also libc); binding: inclusive instructions of the "
-                 "relocation functions (quickbind qb_relocate_all + qb_relocate, glibc "
-                 "_dl_relocate_object + _dl_fixup, musl reloc_all%s)."
                  % (" ".join(g["versions"].get("musl", [])), ", ".join(g["libraries"]),
                     g["programs_built"], " ".join(g["versions"].get("glibc", [])),
-                    g["runs"], g["warmup"],
-                    (": counted on scripts/musl.sh's unstripped build of the same musl %s, "
-                     "the installed libc.so being stripped" % g["musl_symbols"])
-                    if g.get("musl_symbols") else ": not counted, musl's libc.so is stripped"))
+                    g["runs"], g["warmup"])
+                 + realapp.columns_text(
+                     ", musl reloc_all: counted on scripts/musl.sh's unstripped build of the same "
+                     "musl %s, the installed libc.so being stripped" % g["musl_symbols"]
+                     if g.get("musl_symbols") else ", musl reloc_all: not counted, musl's libc.so "
+                     "is stripped"))
     r = g.get("refs")
     if r:
         lines += ["", "linkopt -v over the %d ELF files of the layout (one run, %.1f s; programs "
@@ -255,19 +250,4 @@ def section(res):
 
 
 if __name__ == "__main__":
-    import argparse
-    import json
-    ap = argparse.ArgumentParser(description="the ICU row alone")
-    ap.add_argument("--out", default="build/bench/icu")
-    ap.add_argument("--runs", type=int, default=11)
-    ap.add_argument("--warmup", type=int, default=2)
-    ap.add_argument("--no-callgrind", action="store_true")
-    ap.add_argument("--loader", default="build/lib/ld-quickbind-x86_64.so.1")
-    ap.add_argument("--linkopt", default="build/bin/linkopt")
-    a = ap.parse_args()
-    run.ensure_launcher(os.path.join(os.path.dirname(os.path.abspath(a.out)), "qbb-launch"))
-    r = measure(os.path.abspath(a.out), a.loader, a.linkopt, a.runs, a.warmup,
-                not a.no_callgrind, lambda m: print(m, flush=True))
-    with open(os.path.abspath(a.out) + ".json", "w") as f:
-        json.dump(r, f, indent=1)
-    print("\n".join(section({"icu": r})))
+    realapp.main("icu", "ICU", measure, section)

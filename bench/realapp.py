@@ -329,3 +329,45 @@ def bind_breakdown(linkopt, elfs):
             tot[kind][0] += 1
             tot[kind][1] += n
     return tot
+
+
+def section_head(res, key, title):
+    """The row's results and the first lines of its report section: (None,
+    []) when the row did not run, (None, lines saying why) when it was
+    skipped."""
+    g = res.get(key)
+    if not g:
+        return None, []
+    lines = ["## %s (issue 27)" % title, ""]
+    if "skipped" in g:
+        return None, lines + ["Not measured: %s." % g["skipped"], ""]
+    return g, lines
+
+
+def columns_text(musl_binding):
+    """What the loader-object and binding columns count."""
+    return ("loader object: instructions inside the loader's own object (for musl and "
+            "quickbind the loader is also libc); binding: inclusive instructions of the "
+            "relocation functions (quickbind qb_relocate_all + qb_relocate, glibc "
+            "_dl_relocate_object + _dl_fixup%s)." % musl_binding)
+
+
+def main(key, what, measure, section):
+    """A row run alone (python3 bench/ROW.py): measures it into OUT.json
+    and prints its report section."""
+    import argparse
+    import json
+    ap = argparse.ArgumentParser(description="the %s row alone" % what)
+    ap.add_argument("--out", default="build/bench/" + key)
+    ap.add_argument("--runs", type=int, default=11)
+    ap.add_argument("--warmup", type=int, default=2)
+    ap.add_argument("--no-callgrind", action="store_true")
+    ap.add_argument("--loader", default="build/lib/ld-quickbind-x86_64.so.1")
+    ap.add_argument("--linkopt", default="build/bin/linkopt")
+    a = ap.parse_args()
+    run.ensure_launcher(os.path.join(os.path.dirname(os.path.abspath(a.out)), "qbb-launch"))
+    r = measure(os.path.abspath(a.out), a.loader, a.linkopt, a.runs, a.warmup,
+                not a.no_callgrind, lambda m: print(m, flush=True))
+    with open(os.path.abspath(a.out) + ".json", "w") as f:
+        json.dump(r, f, indent=1)
+    print("\n".join(section({key: r})))
