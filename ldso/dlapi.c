@@ -170,11 +170,10 @@ QB_PUBLIC int dl_iterate_phdr(int (*cb)(struct dl_phdr_info *, size_t, void *), 
 		info.dlpi_subs = qb.subs;
 		info.dlpi_tls_modid = p->tls_id;
 		info.dlpi_tls_data = qb_tls_block(p);
-		int keep = qb.unload;
-		if (!keep)
+		if (!qb.unload)
 			qb_unlock();
 		r = cb(&info, sizeof info, data);
-		if (!keep)
+		if (!qb.unload)
 			qb_lock();
 	}
 	qb_unlock();

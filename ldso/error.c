@@ -26,8 +26,7 @@ static void report(const char *msg)
 		return;
 	if ((size_t)n > sizeof buf - 2)
 		n = sizeof buf - 2;
-	/* one line whatever the names in it hold (a DT_NEEDED string may
-	 * carry a newline) */
+	/* one line, whatever the names in it hold (a newline in a DT_NEEDED) */
 	for (int i = 0; i < n; i++)
 		if ((unsigned char)buf[i] < 0x20 || buf[i] == 0x7f)
 			buf[i] = '?';

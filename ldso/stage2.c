@@ -94,8 +94,7 @@ static const char *check_kernel_mapping(size_t *aux, size_t *bias)
 			why = "segment extends past the end of the file";
 			goto out;
 		}
-		/* as map.c requires of what it maps: the kernel maps a segment
-		 * over another, with protections the loader's reads then fault on */
+		/* as map.c requires: a segment mapped over another faults reads */
 		if (nload++ && (ph[i].p_vaddr & -page) < prev_end) {
 			why = "loadable segments overlap or are out of order";
 			goto out;
