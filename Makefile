@@ -145,10 +145,14 @@ deps:
 
 # Every Criterion binary runs even when an earlier one fails, so one report
 # shows everything that is broken.
+# I386_EXEC=qemu runs them where i386 programs run under qemu-user even on
+# a kernel that runs them natively (scripts/i386-qemu.sh), so that the
+# emulated machine's path is tested where the code is written.
+SUITE_RUNNER := $(if $(filter qemu,$(I386_EXEC)),scripts/i386-qemu.sh)
 # $(call run_suites,NAME,BINARIES)
 define run_suites
 	@fail=0; for t in $(2); do \
-		echo "== $$t"; $$t --jobs=2 || fail=1; \
+		echo "== $$t"; $(SUITE_RUNNER) $$t --jobs=2 || fail=1; \
 	done; \
 	if [ $$fail = 0 ]; then echo "$(1): all test suites passed"; \
 	else echo "$(1): FAILURES (see above)"; exit 1; fi

@@ -13,7 +13,7 @@ OBS_ARCHS := x86_64 $(filter i386,$(ARCHS))
 OBS_TESTS_ALL := tests/test_observe tests/test_observe_tools
 obs_loader = $(call suite_loader,OBS,$(1))
 OBS_testflags = -DOBS_FIXTURES='"$(abspath $(OBS))"' -DOBS_ARCHS='"$(OBS_ARCHS)"' \
-	-DOBS_README='"$(abspath README.md)"' -DOBS_LOADER_x86_64='"$(call obs_loader,x86_64)"' \
+	-DOBS_DIFFERENCES='"$(abspath docs/DIFFERENCES.md)"' -DOBS_LOADER_x86_64='"$(call obs_loader,x86_64)"' \
 	-DOBS_LOADER_i386='"$(call obs_loader,i386)"'
 obs_origin := -Wl,-rpath,'$$$$ORIGIN'
 obs_comma := ,
