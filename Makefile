@@ -1,7 +1,8 @@
 # quickbind: one non-recursive make for the loader, linkopt, tests and bench.
 # Fragments (*.mk) next to the code they build add to the variables below.
 
-# MUSL=VERSION (1.2.3, 1.2.5, 1.2.6): everything built on that musl,
+# MUSL=VERSION (1.2.3, 1.2.5, 1.2.6, or 1.2.5-upstream: the release without
+# Debian's patches): everything built on that musl,
 # which scripts/musl.sh builds from Debian's source into the cache, in a
 # tree of its own (build/musl-VERSION, configured there); its `make check`
 # runs the suites that compare with musl, its `make image` builds the
