@@ -53,7 +53,9 @@ struct ocase {
  * libobc, libobd -> libobc, libobtls), probe_stack (-z stack-size=1 MiB),
  * probe_sub (needs sub/libobsub.so, on no RUNPATH), probe_miss (needs
  * libobmiss.so, which needs gone/libobgone.so), probe_big (needs
- * libobstack16.so, -z stack-size=16 MiB). Scenarios: see probe.c. */
+ * libobstack16.so, -z stack-size=16 MiB), symsprog (three symbols of
+ * libobsyms.so that the one it finds lacks); libobmissref.so uses a
+ * function of gone/libobgone.so, which it cannot find. Scenarios: see probe.c. */
 /* The reproductions of issue 25 each case covers, compared with musl:
  * ../shared/repro/parity/01-cmdline-equals-forms: cmd-*-eq, cmd-all-eq;
  * ../shared/repro/parity/02-musl-ldd-name: ldd-musl-ldd, ldd-suffix;
@@ -102,6 +104,7 @@ static const struct ocase cases[] = {
 	{ "cmd-notelf", "exec \"$L\" ./notelf.so" },
 	{ "cmd-dir", "exec \"$L\" ./sub" },
 	{ "cmd-missing-lib", "exec \"$L\" ./probe_miss.musl hello" },
+	{ "run-missing-syms", "exec ./symsprog.$X" },
 
 	/* ---- ldd: the loader under several names */
 	{ "ldd-ldd", "ln -s \"$L\" \"$T/ldd\" && exec \"$T/ldd\" ./probe_deps.musl" },
@@ -115,6 +118,9 @@ static const struct ocase cases[] = {
 	{ "ldd-args", "ln -s \"$L\" \"$T/ldd\" && exec \"$T/ldd\" ./probe.musl hello more" },
 	{ "ldd-lib", "ln -s \"$L\" \"$T/ldd\" && exec \"$T/ldd\" ./libob_a.so" },
 	{ "ldd-missing-lib", "ln -s \"$L\" \"$T/ldd\" && exec \"$T/ldd\" ./probe_miss.musl" },
+	{ "ldd-missing-syms", "ln -s \"$L\" \"$T/ldd\" && exec \"$T/ldd\" ./symsprog.musl" },
+	{ "ldd-missing-lib-refs", "ln -s \"$L\" \"$T/ldd\" && exec \"$T/ldd\" ./libobmissref.so" },
+	{ "cmd-list-missing-syms", "exec \"$L\" --list ./symsprog.musl" },
 	{ "ldd-no-file", "ln -s \"$L\" \"$T/ldd\" && exec \"$T/ldd\" ./no-such-program" },
 	{ "ldd-notelf", "ln -s \"$L\" \"$T/ldd\" && exec \"$T/ldd\" ./notelf.so" },
 	{ "ldd-none", "ln -s \"$L\" \"$T/ldd\" && exec \"$T/ldd\"" },
@@ -220,7 +226,7 @@ struct subst {
 };
 
 static const char *const programs[] = { "probe_deps", "probe_stack", "probe_sub", "probe_miss",
-	"probe_big", "probe" };
+	"probe_big", "symsprog", "probe" };
 
 static char *normalize(const char *in, const struct subst *subs, size_t nsubs)
 {
