@@ -1,5 +1,5 @@
 /* The switch table (ldso/switches.h) is the one list of the loader's
- * environment variables: the README's table, the loader's --help and
+ * environment variables: the table of docs/LOADER.md, the loader's --help and
  * secure mode's removal must each name exactly those. */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -34,28 +34,28 @@ static int is_switch(const char *name, size_t len)
 	return 0;
 }
 
-Test(switches, readme_lists_every_switch_and_no_other)
+Test(switches, loader_doc_lists_every_switch_and_no_other)
 {
-	FILE *f = fopen(QB_README, "r");
-	cr_assert(f, "cannot open %s", QB_README);
-	char *readme = slurp(f);
+	FILE *f = fopen(QB_LOADER_DOC, "r");
+	cr_assert(f, "cannot open %s", QB_LOADER_DOC);
+	char *doc = slurp(f);
 	fclose(f);
 	size_t rows = 0;
 	/* the rows of the environment table: "| `LD_NAME" or "| `LD_NAME=..." */
-	for (const char *l = readme; (l = strstr(l, "\n| `LD_")); l++) {
+	for (const char *l = doc; (l = strstr(l, "\n| `LD_")); l++) {
 		const char *name = l + 4;
 		size_t len = strcspn(name, "`= /");
-		cr_expect(is_switch(name, len), "README lists %.*s, which the loader does not read",
+		cr_expect(is_switch(name, len), "LOADER.md lists %.*s, which the loader does not read",
 			(int)len, name);
 		rows++;
 	}
 	for (size_t i = 0; i < NSW; i++) {
 		char row[64];
 		snprintf(row, sizeof row, "\n| `%s", names[i]);
-		cr_expect(strstr(readme, row), "README's environment table lacks %s", names[i]);
+		cr_expect(strstr(doc, row), "LOADER.md's environment table lacks %s", names[i]);
 	}
-	cr_expect_eq(rows, NSW, "README's environment table has %zu rows, the switch table %zu", rows, NSW);
-	free(readme);
+	cr_expect_eq(rows, NSW, "LOADER.md's environment table has %zu rows, the switch table %zu", rows, NSW);
+	free(doc);
 }
 
 Test(switches, help_lists_every_switch)

@@ -19,8 +19,9 @@ $(B)/host/tests/test_unit_%.o: tests/test_unit_%.c
 	@echo "HOSTCC $<"
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Ildso -Iarch/x86_64 -c -o $@ $<
 
-# the switch test reads the README and asks the loader for its --help
-$(B)/host/tests/test_unit_switches.o: HOST_CFLAGS += -DQB_README='"$(abspath README.md)"' \
+# the switch test reads the loader's environment table (docs/LOADER.md) and
+# asks the loader for its --help
+$(B)/host/tests/test_unit_switches.o: HOST_CFLAGS += -DQB_LOADER_DOC='"$(abspath docs/LOADER.md)"' \
 	-DQB_LOADER='"$(abspath $(LOADER))"'
 
 CHECK_BINS += $(UNIT_BIN)
