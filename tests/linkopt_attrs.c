@@ -1,7 +1,7 @@
 /* linkopt keeps every attribute of the files it rewrites: owner, mode with
  * its set-id bits, times, file capabilities, ACLs and other extended
  * attributes; it follows symbolic links to the file, and refuses a file
- * with several hard links (README says why). Run as root (CI is): only
+ * with several hard links (docs/LINKOPT.md says why). Run as root (CI is): only
  * root can give files away or set capabilities. */
 #include <criterion/criterion.h>
 #include <limits.h>

@@ -1,6 +1,6 @@
 /* dlopen as a transaction and dlclose: what a dlopen changed is undone
  * when it fails or its object is unloaded, and what the program still
- * uses is not unloaded (LD_DLCLOSE=unload, the README.s unloading). Compiled once per architecture (see fpcommon.h);
+ * uses is not unloaded (LD_DLCLOSE=unload, docs/DIFFERENCES.md). Compiled once per architecture (see fpcommon.h);
  * fixtures in tests/fastpath/unload/. */
 #include <criterion/criterion.h>
 #include <stdio.h>
