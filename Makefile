@@ -121,7 +121,7 @@ $(B)/lib/ld-quickbind-$(1).so.1: $$(LDSO_OBJS_$(1)) ldso/dynamic.list $(B)/$(1)/
 	$(Q)$(MUSL_CC_$(1)) -nostdlib -shared -Wl,-e,_dlstart \
 		-Wl,-Bsymbolic-functions -Wl,--dynamic-list=ldso/dynamic.list \
 		-Wl,--no-undefined -Wl,-z,now -Wl,--hash-style=both \
-		-Wl,-z,noexecstack -Wl,--eh-frame-hdr -o $$@ $$(LDSO_OBJS_$(1)) \
+		-Wl,-z,noexecstack -Wl,--eh-frame-hdr -Wl,--build-id=sha1 -o $$@ $$(LDSO_OBJS_$(1)) \
 		-Wl,--whole-archive $(B)/$(1)/libc-qb.a -Wl,--no-whole-archive -lgcc
 
 ALL_TARGETS += $(B)/lib/ld-quickbind-$(1).so.1

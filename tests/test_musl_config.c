@@ -1,3 +1,4 @@
+#define _GNU_SOURCE
 /* configure's check of musl's internal facts (scripts/musl/facts) and
  * make install's check of an image's musl (issue 26). The musls configure
  * is given here are copies of the configured one (MC_LIBDIR) changed by
@@ -215,6 +216,10 @@ static const char *image(const char *name, const char *libc_edits, int debian_li
 	return d;
 }
 
+/* a shell function: are files $1 and $2 the same link (build id)? */
+#define SAME_BUILD "same() { a=$(readelf -n \"$1\" | grep 'Build ID') && [ -n \"$a\" ] && " \
+	"[ \"$a\" = \"$(readelf -n \"$2\" | grep 'Build ID')\" ]; }; same"
+
 static void install_refused(const char *root, const char *says)
 {
 	shell_ok("note the image", "cd %s && { find . -exec ls -ld {} + && find . -type f -exec cksum {} +; } | sort > %s.before",
@@ -241,14 +246,64 @@ Test(musl_config, install_into_matching_image)
 	struct shell_result r = install(root);
 	cr_assert_eq(r.status, 0, "make install refused an image of its own musl:\n%s", r.err);
 	shell_result_free(&r);
-	shell_ok("quickbind is the image's loader", "cmp %s/lib/ld-musl-x86_64.so.1 %s/lib/ld-quickbind-x86_64.so.1 && "
+	shell_ok("quickbind is the image's loader", "%s %s/lib/ld-musl-x86_64.so.1 %s/lib/ld-quickbind-x86_64.so.1 && "
 		 "[ \"$(readlink %s/lib/libc.musl-x86_64.so.1)\" = ld-musl-x86_64.so.1 ] && "
 		 "[ ! -e %s/etc/ld-quickbind-x86_64.path ] && [ ! -e %s/usr/local/bin/linkopt ]",
-		 root, MC_BUILD, root, root, root);
+		 SAME_BUILD, root, MC_BUILD, root, root, root);
 	/* installed once, it is recognised as the same musl again */
 	r = install(root);
 	cr_expect_eq(r.status, 0, "a second make install refused:\n%s", r.err);
 	shell_result_free(&r);
+}
+
+/* On a system (an empty root here): the loader stripped, as a
+ * distribution ships it; gdb finds its debugging information under
+ * /usr/lib/debug by build id (asked for a line of the loader's own
+ * source, which only that file holds); linkopt and the link-step wrapper
+ * the README's -B line names, which finds the installed linkopt. */
+Test(musl_config, install_on_a_system_stripped_with_debug_for_gdb)
+{
+	char root[600];
+	snprintf(root, sizeof root, "%s/sysroot", tmp);
+	struct shell_result r = install(root);
+	cr_assert_eq(r.status, 0, "make install into an empty root failed:\n%s", r.err);
+	shell_result_free(&r);
+	const char *archs[] = { "x86_64", "i386" };
+	for (size_t i = 0; i < 2; i++) {
+		char built[600];
+		snprintf(built, sizeof built, "%s/lib/ld-quickbind-%s.so.1", MC_BUILD, archs[i]);
+		if (access(built, F_OK))
+			continue;
+		char *l = NULL;
+		if (asprintf(&l, "%s/lib/ld-quickbind-%s.so.1", root, archs[i]) < 0)
+			cr_assert_fail("out of memory");
+		shell_ok("the installed loader is the build's", SAME_BUILD " %s %s", l, built);
+		struct shell_result sec = shell("readelf -S -W %s", l);
+		cr_expect(!strstr(sec.out, ".debug_info") && !strstr(sec.out, ".symtab") &&
+			  strstr(sec.out, ".gnu_debuglink"), "%s is not stripped with a debuglink:\n%s", l, sec.out);
+		shell_result_free(&sec);
+		const char *fn = "qb_relocate_all";
+		struct shell_result g = shell("gdb -batch -nx -iex 'set debug-file-directory %s/usr/lib/debug' "
+					      "-ex 'info line %s' %s", root, fn, l);
+		cr_expect(strstr(g.out, "reloc.c"), "%s: gdb does not find %s's line with %s/usr/lib/debug:\n%s%s",
+			  archs[i], fn, root, g.out, g.err);
+		shell_result_free(&g);
+		g = shell("gdb -batch -nx -iex 'set debug-file-directory /nonexistent' -ex 'info line %s' %s", fn, l);
+		cr_expect(!strstr(g.out, "reloc.c"), "%s: the line is found without the debug file:\n%s", archs[i],
+			  g.out);
+		shell_result_free(&g);
+		free(l);
+	}
+	shell_ok("linkopt and the wrapper installed", "[ -x %s/usr/local/bin/linkopt ] && [ -x %s/usr/local/lib/linkopt/ld ] && "
+		 "[ \"$(readlink %s/usr/local/lib/linkopt/ld.lld)\" = ld ]", root, root, root);
+	/* the wrapper links through the real linker, then runs linkopt */
+	shell_ok("a link through the installed wrapper", "cd %s && printf 'int main(void){return 0;}\\n' > w.c && "
+		 "musl-gcc -B%s/usr/local/lib/linkopt -o w w.c && %s/usr/local/bin/linkopt --check w && ./w",
+		 tmp, root, root);
+	struct shell_result d = shell("%s/usr/local/bin/linkopt --dump %s/w", root, tmp);
+	cr_expect(d.status == 0 && strstr(d.out, "DT_QB_TABLE"), "the wrapper's output has no tables:\n%s%s", d.out,
+		  d.err);
+	shell_result_free(&d);
 }
 
 Test(musl_config, install_refuses_another_version)
