@@ -140,20 +140,21 @@ static void expect_loader_run(const char *file, const char *how, struct run_resu
 	run_result_free(r);
 }
 
-/* The list mode goes on past a library it cannot load, as musl's ldd
- * does: a refusal there is one line per failure, each naming an object
- * of the run's directory dir (a message split over lines leaves a line
- * that does not). */
-static void expect_list_run(const char *file, struct run_result *r, const char *dir)
+/* The list mode goes on past a library it cannot load, and past a
+ * symbol not found, as musl's ldd does: a refusal there is one line per
+ * failure, each naming an object of the run's directory dir or the
+ * library name `lib` (a message split over lines leaves a line that
+ * names neither). */
+static void expect_list_run(const char *file, const char *how, struct run_result *r, const char *dir,
+			    const char *lib)
 {
-	cr_expect(!r->timed_out && !r->signaled, "%s, program, --list: %s\nstderr:\n%s", file,
-		  run_describe(r), r->err);
+	cr_expect(!r->timed_out && !r->signaled, "%s, %s: %s\nstderr:\n%s", file, how, run_describe(r), r->err);
 	if (r->exited && r->exit_code == 127) {
-		cr_expect(count_lines(r->err) >= 1, "%s, program, --list: refused without a reason", file);
+		cr_expect(count_lines(r->err) >= 1, "%s, %s: refused without a reason", file, how);
 		for (const char *l = r->err; *l;) {
 			size_t n = strcspn(l, "\n");
-			cr_expect(memmem(l, n, dir, strlen(dir)) != NULL,
-				  "%s, program, --list: a line of the refusal names no object:\n%s", file, r->err);
+			cr_expect(memmem(l, n, dir, strlen(dir)) || memmem(l, n, lib, strlen(lib)),
+				  "%s, %s: a line of the refusal names no object:\n%s", file, how, r->err);
 			l += n + (l[n] == '\n');
 		}
 	}
@@ -231,7 +232,7 @@ static void loader_runs(const struct arch *a)
 		char *l1[] = { (char *)a->loader, "--list", need_m, NULL };
 		run_in(&r, l1, libpath);
 		int lib_ok = r.exited && r.exit_code == 0;
-		expect_loader_run(f, "needed library, --list", &r, 0);
+		expect_list_run(f, "needed library, --list", &r, d, "libfzr.so");
 		char *v1[] = { need, NULL };
 		run_in(&r, v1, libpath);
 		expect_loader_run(f, "needed library, PT_INTERP", &r, lib_ok);
@@ -253,7 +254,7 @@ static void loader_runs(const struct arch *a)
 		char *l2[] = { (char *)a->loader, "--list", prog, NULL };
 		run_in(&r, l2, libpath);
 		int prog_ok = r.exited && r.exit_code == 0;
-		expect_list_run(f, &r, d);
+		expect_list_run(f, "program, --list", &r, d, "libfzr.so");
 		char *v5[] = { (char *)a->loader, prog, NULL };
 		run_in(&r, v5, libpath);
 		expect_loader_run(f, "program, direct", &r, prog_ok);
