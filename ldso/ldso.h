@@ -77,9 +77,10 @@ struct dso {
 	Sym *syms;
 	const char *strings;
 	uint32_t *hashtab;
-	/* the SysV hash of each symbol's name, when an extension knows them:
-	 * a DT_HASH chain walk compares it before the name */
-	const uint32_t *sym_sysv;
+	/* the GNU and SysV hashes of each symbol's name, when an extension
+	 * knows them: a reference is not hashed, a DT_HASH chain walk
+	 * compares the SysV one before the name */
+	const uint32_t *sym_gnu, *sym_sysv;
 	uint16_t *versym;
 	Verdef *verdef;
 	size_t nsyms;
@@ -168,6 +169,7 @@ struct qb_state {
 	size_t verify_diffs;       /* LD_DIRECT_VERIFY: answers that differed */
 	struct qb_stats {
 		size_t lookups, probes, strcmps, relocs, cache_hits, hashed;
+		size_t prehashed, hinted;  /* for the extension that prepared them */
 		size_t bykind[RK_TLSDESC + 1];
 		uint64_t reloc_ns;
 	} stats;
@@ -227,9 +229,9 @@ static inline int qb_writable(const struct dso *p, size_t vaddr, size_t len)
 }
 hidden void *qb_laddr(const struct dso *p, size_t vaddr);
 
-/* The store of a symbolic word relocation, in one place for the core's
- * apply (reloc.c) and an extension's runs (ldso/ext/hintloop.c): val plus
- * RELA's addend, or for REL what the place held (a word) or 0 (a slot). */
+/* The store of a symbolic word relocation, in one place for every mode
+ * of the engine (reloc.c): val plus RELA's addend, or for REL what the
+ * place held (a word) or 0 (a slot). */
 static inline __attribute__((always_inline)) void qb_reloc_store(size_t *where, size_t val,
 	size_t addend)
 {
@@ -284,8 +286,6 @@ hidden struct symdef qb_lookup_scope(struct dso **v, size_t n, struct qb_symreq 
 hidden struct symdef qb_lookup_global(struct dso *from, struct qb_symreq *r, struct dso *skip);
 hidden struct symdef qb_walk_global(struct dso *from, struct qb_symreq *r, struct dso *skip);
 hidden struct symdef qb_lookup_local(struct dso *root, struct qb_symreq *r, struct dso *skip);
-/* qb_lookup without any extension */
-hidden struct symdef qb_lookup_std(struct qb_symreq *r, struct dso *skip, struct dso *root);
 
 /* stage1.c: a REL symbolic relocation's addend in the loader itself, as
  * stage 1 found it before applying the relocation. */

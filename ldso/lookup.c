@@ -71,7 +71,7 @@ static inline int defines(struct dso *p, struct qb_symreq *r, struct symdef *def
 
 /* from: a global object (or none), the walk follows the global scope's
  * order from it */
-hidden struct symdef qb_walk_global(struct dso *from, struct qb_symreq *r, struct dso *skip)
+hidden __attribute__((noinline)) struct symdef qb_walk_global(struct dso *from, struct qb_symreq *r, struct dso *skip)
 {
 	struct symdef def = { 0, 0 };
 	for (struct dso *p = from; p; p = p->gnext)
@@ -80,13 +80,35 @@ hidden struct symdef qb_walk_global(struct dso *from, struct qb_symreq *r, struc
 	return def;
 }
 
+/* The extension that answers for the global scope (the first with a
+ * lookup hook), looked for once: every lookup asks it first. */
+typedef int (*lookup_fn)(struct dso *, struct qb_symreq *, struct dso *, struct symdef *);
+static int no_answer(struct dso *from, struct qb_symreq *r, struct dso *skip, struct symdef *out)
+{
+	(void)from, (void)r, (void)skip, (void)out;
+	return 0;
+}
+
+static lookup_fn lookup_hook(void)
+{
+	static lookup_fn fn;
+	if (!fn) {
+		fn = no_answer;
+		QB_EXT_EACH(e)
+			if ((*e)->lookup) {
+				fn = (*e)->lookup;
+				break;
+			}
+	}
+	return fn;
+}
+
 /* The first object of the global scope, from `from` on in its order
- * (skipping `skip`), that defines r. The start-up objects come first and
- * never change: an extension may answer for them (the global table). */
+ * (skipping `skip`), that defines r. */
 hidden struct symdef qb_lookup_global(struct dso *from, struct qb_symreq *r, struct dso *skip)
 {
 	struct symdef def;
-	if (from && !from->runtime && qb_ext_lookup_global(from, r, skip, &def))
+	if (from && lookup_hook()(from, r, skip, &def))
 		return def;
 	return qb_walk_global(from, r, skip);
 }
@@ -105,37 +127,15 @@ hidden struct symdef qb_lookup_local(struct dso *root, struct qb_symreq *r, stru
 	return def;
 }
 
-hidden struct symdef qb_lookup_std(struct qb_symreq *r, struct dso *skip, struct dso *root)
-{
-	struct symdef def = qb_walk_global(qb.head, r, skip);
-	return def.sym ? def : qb_lookup_local(root, r, skip);
-}
-
-/* The extension that answers whole lookups (the first with a lookup
- * hook), looked for once: every lookup goes to it. */
-typedef struct symdef (*lookup_fn)(struct qb_symreq *, struct dso *, struct dso *);
-static lookup_fn lookup_hook(void)
-{
-	static lookup_fn fn;
-	static int known;
-	if (!known) {
-		fn = qb_lookup_std;
-		QB_EXT_EACH(e)
-			if ((*e)->lookup) {
-				fn = (*e)->lookup;
-				break;
-			}
-		known = 1;
-	}
-	return fn;
-}
-
 /* The global scope in its order, then (for objects loaded by dlopen)
  * the local scope of the dlopen root that brought them in. */
 hidden struct symdef qb_lookup(struct qb_symreq *r, struct dso *skip, struct dso *root)
 {
+	struct symdef def;
 	qb.stats.lookups++;
-	return lookup_hook()(r, skip, root);
+	if (!lookup_hook()(qb.head, r, skip, &def))
+		def = qb_walk_global(qb.head, r, skip);
+	return def.sym ? def : qb_lookup_local(root, r, skip);
 }
 
 hidden struct symdef qb_lookup_scope(struct dso **v, size_t n, struct qb_symreq *r)

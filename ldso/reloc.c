@@ -4,10 +4,29 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "ext/ext.h"
+#include "relr.h"
 
 #if QB_TLS_VARIANT != 2
 #error "reloc.c computes thread-pointer offsets for TLS variant II only"
 #endif
+
+/* The kinds a hinted mode binds, as masks over type numbers below 64
+ * that the compiler folds from the architecture's mapping. */
+#define TM1(t, c) ((uint64_t)!!c(qb_rel_kind(t)) << (t))
+#define TM4(t, c) (TM1(t, c) | TM1(t + 1, c) | TM1(t + 2, c) | TM1(t + 3, c))
+#define TM16(t, c) (TM4(t, c) | TM4(t + 4, c) | TM4(t + 8, c) | TM4(t + 12, c))
+#define TYPE_MASK(c) (TM16(0, c) | TM16(16, c) | TM16(32, c) | TM16(48, c))
+#define IS_SYM(k) ((k) == RK_WORD || (k) == RK_GOT || (k) == RK_PLT)
+#define IS_WORD(k) ((k) == RK_WORD)
+#define IS_REL(k) ((k) == RK_RELATIVE)
+/* one register's shifts when every symbolic type is below 32 */
+#define SYM_TYPE(t) (TYPE_MASK(IS_SYM) >> 32 ? (t) < 64 && (TYPE_MASK(IS_SYM) >> (t) & 1) : \
+	(t) < 32 && ((uint32_t)TYPE_MASK(IS_SYM) >> (t) & 1))
+/* r_info of a relative relocation (symbol 0), and of a word relocation
+ * against symbol 0, which the general path also binds to 0: the last
+ * symbol's value before any (CAREFUL) */
+#define REL_INFO ((size_t)__builtin_ctzll(TYPE_MASK(IS_REL)))
+#define NO_INFO ((size_t)__builtin_ctzll(TYPE_MASK(IS_WORD)))
 
 /* Resolution of reference symbols for one object's relocations. A small
  * cache keyed by symbol index makes repeated relocations against the same
@@ -19,7 +38,9 @@ struct resolver {
 	int lazy_ok;    /* deferring unresolved PLT slots is allowed */
 	int lazy_plt;   /* the relocation being resolved is such a slot */
 	int retrying;   /* a deferred slot tried again: stays in the list */
-	const struct qb_ext *run;  /* the extension that takes runs of p's relocations */
+	struct qb_prepared prep;   /* a hinted mode's state (ext.h) */
+	size_t lo, span;           /* its writable range: [lo, lo + span] holds a word */
+	size_t last, lastval;      /* CAREFUL: the last symbolic r_info and its value */
 	size_t key[CACHE_SLOTS];
 	struct symdef val[CACHE_SLOTS];
 };
@@ -28,7 +49,8 @@ static void resolver_init(struct resolver *rs, struct dso *p)
 {
 	rs->p = p;
 	rs->lazy_ok = rs->lazy_plt = rs->retrying = 0;
-	rs->run = 0;
+	rs->last = NO_INFO;
+	rs->lastval = 0;
 	for (size_t i = 0; i < CACHE_SLOTS; i++)
 		rs->key[i] = (size_t)-1;
 }
@@ -70,7 +92,7 @@ static inline __attribute__((always_inline)) int resolve(struct resolver *rs, si
 	}
 	/* an extension may know the definition without reading the name */
 	int ext = p->binder && !copy;
-	if (ext && qb_ext_bind(p, symi, out))
+	if (ext && qb_ext_bind(p, symi, 0, out))
 		goto bound;
 	Sym *ref = p->syms + symi;
 	if (ST_BIND(ref->st_info) == STB_LOCAL) {
@@ -86,13 +108,17 @@ static inline __attribute__((always_inline)) int resolve(struct resolver *rs, si
 	const struct qb_verreq *ver = qb_verreq_of(p, symi, &vr) ? &vr : 0;
 	r.name = name;
 	r.ver = ver;
-	if (!p->binder || !qb_ext_hash(p, symi, &r))
+	if (p->sym_gnu) {  /* precomputed by linkopt */
+		r.nlen = 0;
+		r.gnu_h = p->sym_gnu[symi];
+		r.have_sysv = p->sym_sysv != 0;
+		r.sysv_h = r.have_sysv ? p->sym_sysv[symi] : 0;
+		qb.stats.prehashed++;
+	} else {
 		qb_symreq_init(&r, name, ver);
-	if (!ext || !qb_ext_bind_named(p, symi, &r, out)) {
-		*out = qb_lookup(&r, copy ? p : 0, p->reloc_root);
-		if (ext)
-			qb_ext_chosen(p, symi, &r, out);
 	}
+	if (!ext || !qb_ext_bind(p, symi, &r, out))
+		*out = qb_lookup(&r, copy ? p : 0, p->reloc_root);
 	if (!out->sym)
 		qb_lfs64_bind(name, out);
 	if (qb.debug & QB_DBG_BINDINGS)
@@ -107,7 +133,7 @@ static inline __attribute__((always_inline)) int resolve(struct resolver *rs, si
 	}
 bound:
 	if (out->sym && out->dso->runtime && out->dso != p)
-		qb_ext_bound(p, out->dso);
+		qb_ext_pin(p, out->dso);
 	if (!copy && !qb.env.no_symcache) {
 		rs->key[slot] = symi;
 		rs->val[slot] = *out;
@@ -289,47 +315,133 @@ static inline __attribute__((always_inline)) int apply(struct dso *p, struct res
 	return 0;
 }
 
-static void apply_table(struct dso *p, struct resolver *rs, size_t vaddr, size_t size, int rela)
+/* The general path for one relocation a hinted mode leaves: out of
+ * line, so that the mode's loop keeps its registers. */
+static __attribute__((noinline)) void apply_one(struct resolver *rs, const size_t *r, int rela)
+{
+	apply(rs->p, rs, r[1], r[0], rela ? r[2] : 0, rela);
+}
+
+/* A reference a hinted mode left (not bound directly), its place in the
+ * mode's range, when p's binder knows its definition without the name (a
+ * scope definer) and that is a plain one of a start-up object or of p:
+ * stored as the mode stores. Anything else is left to apply. */
+static int bind_unnamed(struct resolver *rs, const size_t *r, int rela)
+{
+	struct dso *p = rs->p;
+	size_t symi = QB_R_SYM(r[1]), *where = (size_t *)(p->base + r[0]);
+	unsigned type = QB_R_TYPE(r[1]);
+	struct symdef d;
+	if (!SYM_TYPE(type) || !symi || symi >= p->nsyms || r[0] - rs->lo > rs->span || !p->binder ||
+	    !qb_ext_bind(p, symi, 0, &d) || (d.sym->st_info & 0xc) || (d.dso->runtime && d.dso != p))
+		return 0;
+	qb_reloc_store(where, (size_t)d.dso->base + d.sym->st_value,
+		rela ? r[2] : TYPE_MASK(IS_WORD) >> type & 1 ? *where : 0);
+	if (qb.debug & QB_DBG_STATS) {
+		qb.stats.relocs++;
+		qb.stats.bykind[qb_rel_kind(type)]++;
+	}
+	return 1;
+}
+
+/* The writable range holding a word at off: 0 when none does. */
+static int range_of(const struct dso *p, size_t off, size_t *lo, size_t *span)
+{
+	for (unsigned i = 0; i < p->nwr; i++)
+		if (off >= p->wr_lo[i] && off <= p->wr_hi[i] && sizeof(size_t) <= p->wr_hi[i] - off) {
+			*lo = p->wr_lo[i];
+			*span = p->wr_hi[i] - *lo - sizeof(size_t);
+			return 1;
+		}
+	return 0;
+}
+
+/* A hinted mode over relocations from r on: returns the first one it
+ * leaves to the general path, or end. Nothing is called inside, so the
+ * loop has every register. */
+static inline __attribute__((always_inline)) const size_t *bind_run(struct resolver *rs,
+	const size_t *r, const size_t *end, const int rela, const int mode)
+{
+	const struct qb_prepared s = rs->prep;
+	unsigned char *const base = rs->p->base;
+	const size_t nsyms = rs->p->nsyms, lo = rs->lo, span = rs->span, ent = rela ? 3 : 2;
+	const int stats = mode == QB_MODE_CAREFUL && (qb.debug & QB_DBG_STATS);
+	const int cache = mode == QB_MODE_CAREFUL && !qb.env.no_symcache;
+	size_t last = rs->last, lastval = rs->lastval;
+	for (; r != end; r += ent) {
+		size_t off = r[0], info = r[1], val, *where = (size_t *)(base + off);
+		unsigned type = QB_R_TYPE(info);
+		if (off - lo > span)
+			break;
+		if (cache && info == last) {
+			val = lastval;
+			if (stats)
+				qb.stats.cache_hits += info != NO_INFO;
+		} else if (!SYM_TYPE(type)) {
+			if (info != REL_INFO)
+				break;
+			*where = (size_t)base + (rela ? r[2] : *where);
+			if (stats) {
+				qb.stats.relocs++;
+				qb.stats.bykind[RK_RELATIVE]++;
+			}
+			continue;
+		} else if (QB_R_SYM(info) < nsyms && qb_hinted_value(&s, QB_R_SYM(info), mode, &val)) {
+			if (stats)
+				qb.stats.hinted++;
+			if (cache) {
+				last = info;
+				lastval = val;
+			}
+		} else {
+			break;
+		}
+		qb_reloc_store(where, val, rela ? r[2] : TYPE_MASK(IS_WORD) >> type & 1 ? *where : 0);
+		if (stats) {
+			qb.stats.relocs++;
+			qb.stats.bykind[qb_rel_kind(type)]++;
+		}
+	}
+	if (cache) {
+		rs->last = last;
+		rs->lastval = lastval;
+	}
+	return r;
+}
+
+/* The engine's instances, one function each: the general mode, and the
+ * hinted modes' loops. */
+#define GENERAL(name, rela) static __attribute__((noinline)) void name(struct resolver *rs, \
+	const size_t *r, const size_t *end) { for (; r != end; r += (rela) ? 3 : 2) \
+	apply(rs->p, rs, r[1], r[0], (rela) ? r[2] : 0, rela); }
+#define BIND_RUN(name, rela, mode) static __attribute__((noinline)) const size_t *name( \
+	struct resolver *rs, const size_t *r, const size_t *end) { return bind_run(rs, r, end, rela, mode); }
+GENERAL(general_rela, 1) GENERAL(general_rel, 0)
+BIND_RUN(hinted_rela, 1, QB_MODE_HINTED) BIND_RUN(hinted_rel, 0, QB_MODE_HINTED)
+BIND_RUN(valued_rela, 1, QB_MODE_VALUED) BIND_RUN(valued_rel, 0, QB_MODE_VALUED)
+BIND_RUN(careful_rela, 1, QB_MODE_CAREFUL) BIND_RUN(careful_rel, 0, QB_MODE_CAREFUL)
+
+/* The engine: a table's relocations in p's mode (the one switch from
+ * mode to loop); each one a hinted mode leaves goes by the general path. */
+static void apply_table(struct resolver *rs, size_t vaddr, size_t size, int rela, int mode)
 {
 	if (!vaddr || !size)
 		return;
 	size_t ent = rela ? 3 : 2;
-	const size_t *r = qb_laddr(p, vaddr), *end = r + size / (ent * sizeof(size_t)) * ent;
-	/* An extension binds what it can, run by run; each relocation it
-	 * leaves is applied here, one by one. */
-	if (rs->run) {
-		while ((r = rs->run->reloc_run(p, r, end, rela)) != end) {
-			apply(p, rs, r[1], r[0], rela ? r[2] : 0, rela);
-			r += ent;
-		}
-		return;
+	const size_t *r = qb_laddr(rs->p, vaddr), *end = r + size / (ent * sizeof(size_t)) * ent;
+	const size_t *(*bind)(struct resolver *, const size_t *, const size_t *);
+	switch (mode) {
+	case QB_MODE_HINTED: bind = rela ? hinted_rela : hinted_rel; break;
+	case QB_MODE_VALUED: bind = rela ? valued_rela : valued_rel; break;
+	case QB_MODE_CAREFUL: bind = rela ? careful_rela : careful_rel; break;
+	default: (rela ? general_rela : general_rel)(rs, r, end); return;
 	}
-	for (; r != end; r += ent)
-		apply(p, rs, r[1], r[0], rela ? r[2] : 0, rela);
-}
-
-static void apply_relr(struct dso *p)
-{
-	const size_t *r = qb_laddr(p, p->dyn.relr);
-	size_t *next = 0;
-	for (size_t n = p->dyn.relrsz / sizeof(size_t); n; n--, r++) {
-		if (!(*r & 1)) {
-			if (!qb_writable(p, *r, sizeof(size_t)))
-				qb_error("Error relocating %s: DT_RELR address outside the image", p->name);
-			next = (size_t *)(p->base + *r);
-			*next++ += (size_t)p->base;
+	while ((r = bind(rs, r, end)) != end) {
+		if (r[0] - rs->lo > rs->span && range_of(rs->p, r[0], &rs->lo, &rs->span))
 			continue;
-		}
-		if (!next)
-			continue;
-		size_t bits = *r >> 1;
-		for (size_t i = 0; bits; i++, bits >>= 1)
-			if (bits & 1) {
-				if (!qb_writable(p, (size_t)((unsigned char *)(next + i) - p->base), sizeof(size_t)))
-					qb_error("Error relocating %s: DT_RELR address outside the image", p->name);
-				next[i] += (size_t)p->base;
-			}
-		next += 8 * sizeof(size_t) - 1;
+		if (!bind_unnamed(rs, r, rela))
+			apply_one(rs, r, rela);
+		r += ent;
 	}
 }
 
@@ -356,17 +468,24 @@ hidden void qb_relocate(struct dso *p, int lazy_ok)
 	struct resolver rs;
 	resolver_init(&rs, p);
 	rs.lazy_ok = lazy_ok;
-	rs.run = qb_ext_before_reloc(p);
+	/* the mode: what an extension prepared, careful when counting or
+	 * without the symbol cache, general without a writable range */
+	int mode = qb_ext_prepare(p, &rs.prep);
+	if (mode && ((qb.debug & QB_DBG_STATS) || qb.env.no_symcache))
+		mode = QB_MODE_CAREFUL;
+	if (mode && !range_of(p, p->wr_lo[0], &rs.lo, &rs.span))
+		mode = QB_MODE_GENERAL;
 	int textrel = (p->dyn.have & QB_HAVE_TEXTREL) || (p->dyn.flags & DF_TEXTREL);
 	if (textrel)
 		text_writable(p, 1);
 	/* The loader relocated itself in stage 1; only its symbolic
 	 * relocations are redone, now against the whole global scope. */
-	if (!p->is_ldso && p->dyn.relr)
-		apply_relr(p);
-	apply_table(p, &rs, p->dyn.rela, p->dyn.relasz, 1);
-	apply_table(p, &rs, p->dyn.rel, p->dyn.relsz, 0);
-	apply_table(p, &rs, p->dyn.jmprel, p->dyn.pltrelsz, p->dyn.pltrel == DT_RELA);
+	if (!p->is_ldso && p->dyn.relr &&
+	    qb_relr(p, p->base, qb_laddr(p, p->dyn.relr), p->dyn.relrsz / sizeof(size_t)))
+		qb_error("Error relocating %s: DT_RELR address outside the image", p->name);
+	apply_table(&rs, p->dyn.rela, p->dyn.relasz, 1, mode);
+	apply_table(&rs, p->dyn.rel, p->dyn.relsz, 0, mode);
+	apply_table(&rs, p->dyn.jmprel, p->dyn.pltrelsz, p->dyn.pltrel == DT_RELA, mode);
 	if (textrel)
 		text_writable(p, 0);
 	qb_ext_relocated(p);

@@ -5,35 +5,4 @@
 #define QB_CONSTS_H
 #define QB_STACK_ALIGN 16
 #define QB_WORD_SIZE 4
-/* struct qb_fast_tgt (ldso/ext/fast.h): padded to 32 bytes, the
- * assembly scales an index by a shift */
-#define QB_FT_CHAIN 0
-#define QB_FT_SYMS 4
-#define QB_FT_BASE 8
-#define QB_FT_LO 12
-#define QB_FT_N 16
-#define QB_FT_IP0 20
-#define QB_FT_IP1 24
-#define QB_FT_SIZE 32
-#define QB_FT_SHIFT 5
-/* struct qb_hint_state (ldso/ext/fast.h) */
-#define QB_HS_END 0
-#define QB_HS_LO 4
-#define QB_HS_SPAN 8
-#define QB_HS_LIMIT 12
-#define QB_HS_NTGT 16
-#define QB_HS_SI 20
-#define QB_HS_HINTS 24
-#define QB_HS_GNU 28
-#define QB_HS_TGT 32
-#define QB_HS_BASE 36
-#define QB_HS_VALUES 60
-/* the relocation types arch/i386/hintloop.asm binds (the word, GOT
- * and PLT types, also as a mask: 1, 6, 7) and the relative one;
- * hintloop.c checks them against qb_rel_kind */
-#define QB_HL_SYM_TYPES 194
-#define QB_HL_R_WORD 1
-#define QB_HL_R_GOT 6
-#define QB_HL_R_PLT 7
-#define QB_HL_R_RELATIVE 8
 #endif
