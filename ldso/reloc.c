@@ -418,7 +418,15 @@ static inline __attribute__((always_inline)) const size_t *bind_run(struct resol
 	struct resolver *rs, const size_t *r, const size_t *end) { return bind_run(rs, r, end, rela, mode); }
 GENERAL(general_rela, 1) GENERAL(general_rel, 0)
 BIND_RUN(hinted_rela, 1, QB_MODE_HINTED) BIND_RUN(hinted_rel, 0, QB_MODE_HINTED)
-BIND_RUN(valued_rela, 1, QB_MODE_VALUED) BIND_RUN(valued_rel, 0, QB_MODE_VALUED)
+BIND_RUN(valued_rela, 1, QB_MODE_VALUED)
+#ifdef QB_VALUED_REL_ARCH  /* the architecture's assembly (arch.h) */
+static const size_t *valued_rel(struct resolver *rs, const size_t *r, const size_t *end)
+{
+	return QB_VALUED_REL_ARCH(&rs->prep, rs->p, rs->lo, rs->span, r, end);
+}
+#else
+BIND_RUN(valued_rel, 0, QB_MODE_VALUED)
+#endif
 BIND_RUN(careful_rela, 1, QB_MODE_CAREFUL) BIND_RUN(careful_rel, 0, QB_MODE_CAREFUL)
 
 /* The engine: a table's relocations in p's mode (the one switch from

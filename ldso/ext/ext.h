@@ -31,13 +31,18 @@ enum { QB_MODE_GENERAL, QB_MODE_HINTED, QB_MODE_VALUED, QB_MODE_CAREFUL };
  * k = h - lo < n, and then chain[k] and syms[k] are its GNU hash chain
  * entry and its symbol (both arrays start at symbol lo, the first one
  * the hash table holds); n == 0: not a target. ip_def: definitions an
- * interposer may take, in the same numbering (UINT32_MAX: none). */
+ * interposer may take, in the same numbering (UINT32_MAX: none). On a
+ * 32-bit machine it is padded to 32 bytes, a shift in the assembly of
+ * arch/i386/valuedloop.asm. */
 struct qb_hint_tgt {
 	const uint32_t *chain;
 	const Sym *syms;
 	size_t base;
 	uint32_t lo, n;
 	uint32_t ip_def[2];
+#if UINTPTR_MAX == 0xffffffff
+	uint32_t pad;
+#endif
 };
 
 /* What the prepare hook leaves for a hinted mode: p's syminfo entries,
