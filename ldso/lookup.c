@@ -71,7 +71,7 @@ static inline int defines(struct dso *p, struct qb_symreq *r, struct symdef *def
 
 /* from: a global object (or none), the walk follows the global scope's
  * order from it */
-hidden __attribute__((noinline)) struct symdef qb_walk_global(struct dso *from, struct qb_symreq *r, struct dso *skip)
+hidden struct symdef qb_walk_global(struct dso *from, struct qb_symreq *r, struct dso *skip)
 {
 	struct symdef def = { 0, 0 };
 	for (struct dso *p = from; p; p = p->gnext)
@@ -80,20 +80,15 @@ hidden __attribute__((noinline)) struct symdef qb_walk_global(struct dso *from, 
 	return def;
 }
 
-/* The extension that answers for the global scope (the first with a
- * lookup hook), looked for once: every lookup asks it first. */
-typedef int (*lookup_fn)(struct dso *, struct qb_symreq *, struct dso *, struct symdef *);
-static int no_answer(struct dso *from, struct qb_symreq *r, struct dso *skip, struct symdef *out)
-{
-	(void)from, (void)r, (void)skip, (void)out;
-	return 0;
-}
-
+/* The global scope's answers: the first extension with a lookup hook
+ * gives every one (it may hand a question back to qb_walk_global), looked
+ * for once. */
+typedef struct symdef (*lookup_fn)(struct dso *, struct qb_symreq *, struct dso *);
 static lookup_fn lookup_hook(void)
 {
 	static lookup_fn fn;
 	if (!fn) {
-		fn = no_answer;
+		fn = qb_walk_global;
 		QB_EXT_EACH(e)
 			if ((*e)->lookup) {
 				fn = (*e)->lookup;
@@ -107,10 +102,7 @@ static lookup_fn lookup_hook(void)
  * (skipping `skip`), that defines r. */
 hidden struct symdef qb_lookup_global(struct dso *from, struct qb_symreq *r, struct dso *skip)
 {
-	struct symdef def;
-	if (from && lookup_hook()(from, r, skip, &def))
-		return def;
-	return qb_walk_global(from, r, skip);
+	return from ? lookup_hook()(from, r, skip) : (struct symdef){ 0, 0 };
 }
 
 /* Objects loaded by dlopen also see the local scope of the dlopen root
@@ -131,10 +123,8 @@ hidden struct symdef qb_lookup_local(struct dso *root, struct qb_symreq *r, stru
  * the local scope of the dlopen root that brought them in. */
 hidden struct symdef qb_lookup(struct qb_symreq *r, struct dso *skip, struct dso *root)
 {
-	struct symdef def;
 	qb.stats.lookups++;
-	if (!lookup_hook()(qb.head, r, skip, &def))
-		def = qb_walk_global(qb.head, r, skip);
+	struct symdef def = lookup_hook()(qb.head, r, skip);
 	return def.sym ? def : qb_lookup_local(root, r, skip);
 }
 

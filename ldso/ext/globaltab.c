@@ -454,21 +454,17 @@ static struct symdef memo_lookup(struct qb_symreq *r)
 
 /* The lookup hook: the global scope from a start-up object on, through
  * the table; without it, the memo for questions asked from its start. */
-static int gtab_lookup(struct dso *from, struct qb_symreq *r, struct dso *skip, struct symdef *out)
+static struct symdef gtab_lookup(struct dso *from, struct qb_symreq *r, struct dso *skip)
 {
-	if (!qb_gtab_on()) {
-		if (from != qb.head || skip || r->ver || qb.env.verify)
-			return 0;
-		*out = memo_lookup(r);
-		return 1;
-	}
+	if (!qb_gtab_on())
+		return from != qb.head || skip || r->ver || qb.env.verify ? qb_walk_global(from, r, skip) :
+			memo_lookup(r);
 	if (from->runtime)
-		return 0;
+		return qb_walk_global(from, r, skip);
 	struct symdef def = { 0, 0 };
 	if (!table_global(from == qb.head ? 0 : order_of(from), r, skip, &def))
 		def = qb_walk_global(qb_gtab.last->gnext, r, skip);
-	*out = qb.env.verify ? verified(from, r, skip, def) : def;
-	return 1;
+	return qb.env.verify ? verified(from, r, skip, def) : def;
 }
 
 hidden const struct qb_ext qb_ext_gtab = {
