@@ -61,8 +61,6 @@ static inline int qb_fileid_eq(const struct qb_fileid *a, const struct qb_fileid
 enum { QB_SLOT_FAST, QB_EXT_SLOTS };
 #define QB_EXT_SLOT_BYTES 256
 
-struct qb_ext;
-
 struct dso {
 	/* First: the public struct link_map view (l_addr, l_name, l_ld,
 	 * l_next, l_prev) that debuggers and dlinfo users read. */
@@ -73,17 +71,15 @@ struct dso {
 
 	struct qb_dyninfo dyn;
 	Phdr *phdr;
-	size_t phnum;
+	size_t phnum, nsyms;
 	Sym *syms;
 	const char *strings;
 	uint32_t *hashtab;
-	/* the GNU and SysV hashes of each symbol's name, when an extension
-	 * knows them: a reference is not hashed, a DT_HASH chain walk
-	 * compares the SysV one before the name */
-	const uint32_t *sym_gnu, *sym_sysv;
+	/* the SysV hash of each symbol's name, when an extension knows them:
+	 * a DT_HASH chain walk compares it before the name */
+	const uint32_t *sym_sysv;
 	uint16_t *versym;
 	Verdef *verdef;
-	size_t nsyms;
 	/* DT_GNU_HASH, decoded once (gh_bloom == 0: use DT_HASH) */
 	const size_t *gh_bloom;
 	const uint32_t *gh_buckets, *gh_chain;
@@ -91,48 +87,39 @@ struct dso {
 	struct qb_verdef_ent *vdefs, *vreqs;  /* by version index */
 	size_t nvdefs, nvreqs;
 
-	size_t dyn_size;        /* PT_DYNAMIC's size (objects we map) */
-	unsigned char *map;     /* whole reserved mapping (0 for kernel-mapped) */
-	size_t map_len;
-	size_t vmin, vmax;      /* link-time address range of the PT_LOADs */
+	/* PT_DYNAMIC's size (objects we map), the whole reserved mapping (0
+	 * for kernel-mapped), the link-time address range of the PT_LOADs */
+	size_t dyn_size, map_len, vmin, vmax;
+	unsigned char *map;
 	struct qb_fileid id;    /* its file's (map.c) */
-	const char *soname;
-	const char *shortname;  /* the name it was asked for */
+	const char *soname, *shortname;  /* shortname: the name it was asked for */
 	char *rpath, *runpath;  /* expanded lazily: raw dynamic strings */
-
-	struct dso **deps;
+	struct dso **deps, *needed_by;
 	size_t ndeps;
-	struct dso *needed_by;
-
 	struct qb_tls_module tls;
-	size_t tls_id;
-
-	size_t relro_start, relro_end;
+	size_t tls_id, relro_start, relro_end;
 	/* writable ranges: where relocations may write (patchelf adds one
 	 * writable segment per edit, linkopt one) */
 	size_t wr_lo[8], wr_hi[8];
 	unsigned char nwr;
-	struct dso *init_next;  /* order in which constructors run */
-	void *ctor_visitor;     /* the thread running its constructors (initfini.c) */
-	struct dso *fini_next;  /* reverse order of construction */
+	/* the order constructors run in and its reverse; the thread running
+	 * its constructors (initfini.c) */
+	struct dso *init_next, *fini_next;
+	void *ctor_visitor;
 
-	unsigned char is_ldso, is_main, relocated, constructed;
-	unsigned char deps_loaded, mark;
-	unsigned char preloaded;    /* by LD_PRELOAD or --preload */
+	unsigned char is_ldso, is_main, relocated, constructed, deps_loaded, mark;
+	/* preloaded: by LD_PRELOAD or --preload; global: in the global scope;
+	 * runtime: loaded by dlopen, may be unloaded; unloading: its
+	 * destructors are running, unload once */
+	unsigned char preloaded, global, runtime, nodelete, unloading;
 	size_t seq;                 /* load order (objindex.c) */
-	unsigned char global;       /* in the global scope */
 	struct dso *gnext;          /* next in the global scope (gscope.c) */
-	unsigned char runtime;      /* loaded by dlopen: may be unloaded */
-	unsigned char nodelete;
-	unsigned char unloading;    /* its destructors are running: unload once */
 	size_t refcnt;              /* dlopen handles not yet closed */
 	void *owned;                /* loader memory freed with the object */
 	struct dso **scope;         /* dlopen root: itself and its deps, BFS */
 	size_t nscope;
 	struct dso *reloc_root;     /* whose local scope relocations also see */
 
-	/* the extension whose tables bind its references (ldso/ext/ext.h) */
-	const struct qb_ext *binder;
 	/* the extensions' per-object state (ldso/ext/ext.h): zeroed with
 	 * the object, never read by the core */
 	union {
@@ -312,7 +299,6 @@ hidden void qb_queue_init(void);
 hidden void qb_ctor_queue(struct dso *root, struct dso ***q, size_t *n);
 hidden void qb_run_ctors(struct dso **q, size_t n);
 hidden int qb_exiting(void);
-hidden void qb_initfini_atfork(int who);
 hidden void qb_run_fini(struct dso *p);
 hidden void qb_set_init_args(int argc, char **argv, char **envp);
 
@@ -328,6 +314,7 @@ hidden void qb_debug_change(int state);
 
 /* dlapi.c */
 hidden struct dso *qb_dso_of_addr(const void *addr);
+hidden struct dso *qb_valid_handle(void *h);
 
 /* May p's DT_GNU_HASH hold a name with hash h? Its bloom filter's two
  * bits; "no" is certain (p must have a GNU hash table). */
@@ -349,15 +336,16 @@ hidden void qb_txn_commit(struct qb_txn *t);
 hidden void qb_txn_abort(struct qb_txn *t);
 hidden void qb_txn_flag(unsigned char *field, unsigned char v);
 hidden void qb_txn_save_word(size_t *where);
-hidden void *qb_owned_alloc(struct dso *p, size_t size);
+
+/* forget.c: an object leaves the loader */
 hidden void qb_forget_object(struct dso *p);
+hidden void qb_forget_since(struct dso *old_tail);
 hidden void qb_unmap_flush(void);
 
-/* dlopen.c */
+/* lock.c */
 hidden void qb_lock(void);
 hidden void qb_unlock(void);
-hidden struct dso *qb_valid_handle(void *h);
-hidden void qb_build_scope(struct dso *p);
+hidden void qb_lock_reset(void);
 
 /* objindex.c: the loaded objects by name and by file */
 hidden void qb_index_add(struct dso *p);
@@ -372,5 +360,6 @@ hidden void qb_vdso_attach(size_t ehdr_addr);
  * objects joined it. */
 hidden void qb_global_join(struct dso *p);
 hidden void qb_global_leave(struct dso *p);
+hidden void qb_build_scope(struct dso *p);
 
 #endif

@@ -38,7 +38,7 @@ struct resolver {
 	int lazy_ok;    /* deferring unresolved PLT slots is allowed */
 	int lazy_plt;   /* the relocation being resolved is such a slot */
 	int retrying;   /* a deferred slot tried again: stays in the list */
-	struct qb_prepared prep;   /* a hinted mode's state (ext.h) */
+	struct qb_prepared prep;   /* what an extension prepared (ext.h) */
 	size_t lo, span;           /* its writable range: [lo, lo + span] holds a word */
 	size_t last, lastval;      /* CAREFUL: the last symbolic r_info and its value */
 	size_t key[CACHE_SLOTS];
@@ -49,6 +49,7 @@ static void resolver_init(struct resolver *rs, struct dso *p)
 {
 	rs->p = p;
 	rs->lazy_ok = rs->lazy_plt = rs->retrying = 0;
+	rs->prep = (struct qb_prepared){ 0 };
 	rs->last = NO_INFO;
 	rs->lastval = 0;
 	for (size_t i = 0; i < CACHE_SLOTS; i++)
@@ -91,8 +92,7 @@ static inline __attribute__((always_inline)) int resolve(struct resolver *rs, si
 		return 0;
 	}
 	/* an extension may know the definition without reading the name */
-	int ext = p->binder && !copy;
-	if (ext && qb_ext_bind(p, symi, 0, out))
+	if (!copy && qb_ext_bind(&rs->prep, p, symi, 0, out))
 		goto bound;
 	Sym *ref = p->syms + symi;
 	if (ST_BIND(ref->st_info) == STB_LOCAL) {
@@ -108,16 +108,16 @@ static inline __attribute__((always_inline)) int resolve(struct resolver *rs, si
 	const struct qb_verreq *ver = qb_verreq_of(p, symi, &vr) ? &vr : 0;
 	r.name = name;
 	r.ver = ver;
-	if (p->sym_gnu) {  /* precomputed by linkopt */
+	if (rs->prep.gnu) {  /* precomputed by linkopt */
 		r.nlen = 0;
-		r.gnu_h = p->sym_gnu[symi];
-		r.have_sysv = p->sym_sysv != 0;
-		r.sysv_h = r.have_sysv ? p->sym_sysv[symi] : 0;
+		r.gnu_h = rs->prep.gnu[symi];
+		r.have_sysv = rs->prep.sysv != 0;
+		r.sysv_h = r.have_sysv ? rs->prep.sysv[symi] : 0;
 		qb.stats.prehashed++;
 	} else {
 		qb_symreq_init(&r, name, ver);
 	}
-	if (!ext || !qb_ext_bind(p, symi, &r, out))
+	if (copy || !qb_ext_bind(&rs->prep, p, symi, &r, out))
 		*out = qb_lookup(&r, copy ? p : 0, p->reloc_root);
 	if (!out->sym)
 		qb_lfs64_bind(name, out);
@@ -197,6 +197,18 @@ static __attribute__((noinline)) void apply_copy(struct dso *p, size_t symi, siz
 	memcpy((void *)(p->base + off), (void *)val, n);
 }
 
+/* Memory the loader allocates on behalf of p (TLS descriptor arguments)
+ * lives as long as p: a header links it to p->owned. */
+static void *owned_alloc(struct dso *p, size_t size)
+{
+	void **m = __libc_malloc(sizeof(void *) + size);
+	if (!m)
+		return 0;
+	m[0] = p->owned;
+	p->owned = m;
+	return m + 1;
+}
+
 /* The TLS kinds: the defining module's id, an offset in its block, an
  * offset from the thread pointer (static area only) or a descriptor
  * (static, or dynamic for a module dlopen added after threads exist). */
@@ -222,7 +234,7 @@ static __attribute__((noinline)) void apply_tls(struct dso *p, int kind, size_t 
 		if (kind != RK_TLSDESC)
 			qb_error("Error relocating %s: initial-exec TLS resolves to dynamic definition in %s",
 				p->name, def->dso->name);
-		size_t *arg = qb_owned_alloc(p, 2 * sizeof *arg);
+		size_t *arg = owned_alloc(p, 2 * sizeof *arg);
 		if (!arg)
 			qb_error("Error relocating %s: out of memory", p->name);
 		arg[0] = def->dso->tls_id;
@@ -323,7 +335,7 @@ static __attribute__((noinline)) void apply_one(struct resolver *rs, const size_
 }
 
 /* A reference a hinted mode left (not bound directly), its place in the
- * mode's range, when p's binder knows its definition without the name (a
+ * mode's range, when its binder knows the definition without the name (a
  * scope definer) and that is a plain one of a start-up object or of p:
  * stored as the mode stores. Anything else is left to apply. */
 static int bind_unnamed(struct resolver *rs, const size_t *r, int rela)
@@ -332,8 +344,8 @@ static int bind_unnamed(struct resolver *rs, const size_t *r, int rela)
 	size_t symi = QB_R_SYM(r[1]), *where = (size_t *)(p->base + r[0]);
 	unsigned type = QB_R_TYPE(r[1]);
 	struct symdef d;
-	if (!SYM_TYPE(type) || !symi || symi >= p->nsyms || r[0] - rs->lo > rs->span || !p->binder ||
-	    !qb_ext_bind(p, symi, 0, &d) || (d.sym->st_info & 0xc) || (d.dso->runtime && d.dso != p))
+	if (!SYM_TYPE(type) || !symi || symi >= p->nsyms || r[0] - rs->lo > rs->span ||
+	    !qb_ext_bind(&rs->prep, p, symi, 0, &d) || (d.sym->st_info & 0xc) || (d.dso->runtime && d.dso != p))
 		return 0;
 	qb_reloc_store(where, (size_t)d.dso->base + d.sym->st_value,
 		rela ? r[2] : TYPE_MASK(IS_WORD) >> type & 1 ? *where : 0);

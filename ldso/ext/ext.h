@@ -45,13 +45,18 @@ struct qb_hint_tgt {
 #endif
 };
 
-/* What the prepare hook leaves for a hinted mode: p's syminfo entries,
- * definition hints, name hashes and recorded values, by symbol index; its
- * targets, by the .dynamic index of the DT_NEEDED entry; the interposers'
- * bloom filter when every reference must ask it (CAREFUL). */
+/* What the prepare hook leaves for p's relocations: for every mode, the
+ * extension whose bind hook knows p's references (binder) and their
+ * names' GNU and SysV hashes, by symbol index; for a hinted mode, p's
+ * syminfo entries, definition hints and recorded values, by symbol
+ * index, its targets, by the .dynamic index of the DT_NEEDED entry, and
+ * the interposers' bloom filter when every reference must ask it
+ * (CAREFUL). */
 struct qb_prepared {
+	const struct qb_ext *binder;
+	const uint32_t *gnu, *sysv;
 	const Syminfo *si;
-	const uint32_t *hints, *gnu, *values;
+	const uint32_t *hints, *values;
 	const struct qb_hint_tgt *tgt;
 	size_t ntgt;
 	const size_t *ibloom;
@@ -134,8 +139,8 @@ struct qb_ext {
 	/* p's segments are mapped; nothing of them has been read yet
 	 * (pages: populate what relocation writes) */
 	void (*mapped)(struct dso *p);
-	/* p's dynamic section is decoded (fast: validate linkopt's tables,
-	 * set p->binder and the precomputed hashes; pages: populate them) */
+	/* p's dynamic section is decoded (fast: validate linkopt's tables;
+	 * pages: populate them) */
 	void (*decoded)(struct dso *p);
 	/* p's DT_NEEDED entry at .dynamic index idx is satisfied by dep
 	 * (fast: the direct targets, and whether each is the library
@@ -145,10 +150,10 @@ struct qb_ext {
 	 * unload; may fail with qb_error only inside a transaction (fast:
 	 * the interposer list; globaltab: its memo) */
 	void (*scope_changed)(void);
-	/* before p's first relocation: the mode its tables run in, with *s
-	 * filled for a hinted one (fast) */
+	/* before p's first relocation: the mode its tables run in, and *s
+	 * (fast) */
 	int (*prepare)(struct dso *p, struct qb_prepared *s);
-	/* reference symi of p, asked of p->binder alone, twice: before its
+	/* reference symi of p, asked of p's binder alone, twice: before its
 	 * name is read (r == 0), then with the name and its hash at hand;
 	 * 1 with *out bound (fast: a definition hint or a scope definer,
 	 * then direct binding; LD_DIRECT_VERIFY checks either) */
@@ -208,9 +213,10 @@ static inline int qb_ext_prepare(struct dso *p, struct qb_prepared *s)
 	return mode;
 }
 
-static inline int qb_ext_bind(struct dso *p, size_t symi, struct qb_symreq *r, struct symdef *out)
+static inline int qb_ext_bind(const struct qb_prepared *s, struct dso *p, size_t symi,
+	struct qb_symreq *r, struct symdef *out)
 {
-	return p->binder->bind(p, symi, r, out);
+	return s->binder && s->binder->bind(p, symi, r, out);
 }
 
 static inline void qb_ext_relocated(struct dso *p)

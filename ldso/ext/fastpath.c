@@ -81,8 +81,6 @@ static void seal_table_segment(struct dso *p, const Phdr *seg)
 	p->nwr = (unsigned char)k;
 }
 
-extern const struct qb_ext qb_ext_fast hidden;
-
 static void fast_decoded(struct dso *p)
 {
 	const struct qb_dyninfo *d = &p->dyn;
@@ -127,10 +125,7 @@ static void fast_decoded(struct dso *p)
 	}
 	if (d->flags_1 & DF_1_INTERPOSE)
 		FX(p)->interposer = 1;
-	p->sym_gnu = FX(p)->pre_gnu;
 	p->sym_sysv = FX(p)->pre_sysv;
-	/* its bind hook has something to do for p */
-	p->binder = FX(p)->syminfo || FX(p)->definers ? &qb_ext_fast : 0;
 }
 
 static void bloom_add(uint32_t h)
@@ -484,6 +479,8 @@ static int interposed_defs(struct dso *t, struct qb_hint_tgt *f)
  * definitions forbids direct binding and which of them an interposer may
  * take), so that per relocation only what the relocation itself may get
  * wrong is left to check (qb_hinted_value). */
+extern const struct qb_ext qb_ext_fast hidden;
+
 static int fast_prepare(struct dso *p, struct qb_prepared *s)
 {
 	if (FX(p)->tabseg)
@@ -492,6 +489,10 @@ static int fast_prepare(struct dso *p, struct qb_prepared *s)
 	 * page policy may give them back once it is relocated) */
 	if (FX(p)->syminfo && !p->is_ldso)
 		qb_noextdirect_any(p);
+	/* its bind hook has something to do for p */
+	s->binder = FX(p)->syminfo || FX(p)->definers ? &qb_ext_fast : 0;
+	s->gnu = FX(p)->pre_gnu;
+	s->sysv = FX(p)->pre_sysv;
 	if (!FX(p)->syminfo || !FX(p)->hints || !FX(p)->pre_gnu || !FX(p)->fast_tgt || p->is_ldso ||
 	    p->nsyms > 0xffffffff || FX(p)->nby_dynidx > 0xffff || qb_bindings_watched())
 		return QB_MODE_GENERAL;
@@ -499,8 +500,11 @@ static int fast_prepare(struct dso *p, struct qb_prepared *s)
 	 * look like one (linkopt leaves it empty). */
 	if (qb_syminfo_word(&FX(p)->syminfo[0]) - QB_DIRECT_WORD < FX(p)->nby_dynidx)
 		return QB_MODE_GENERAL;
-	*s = (struct qb_prepared){ .si = FX(p)->syminfo, .hints = FX(p)->hints, .gnu = FX(p)->pre_gnu,
-		.values = FX(p)->values, .tgt = FX(p)->fast_tgt, .ntgt = FX(p)->nby_dynidx };
+	s->si = FX(p)->syminfo;
+	s->hints = FX(p)->hints;
+	s->values = FX(p)->values;
+	s->tgt = FX(p)->fast_tgt;
+	s->ntgt = FX(p)->nby_dynidx;
 	/* No reference bound directly (linkopt's count: every symbolic
 	 * relocation is left to the loader): no target is asked anything,
 	 * and the mode still applies the relative relocations. */
