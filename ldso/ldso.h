@@ -273,6 +273,8 @@ hidden struct symdef qb_lookup_scope(struct dso **v, size_t n, struct qb_symreq 
 hidden struct symdef qb_lookup_global(struct dso *from, struct qb_symreq *r, struct dso *skip);
 hidden struct symdef qb_walk_global(struct dso *from, struct qb_symreq *r, struct dso *skip);
 hidden struct symdef qb_lookup_local(struct dso *root, struct qb_symreq *r, struct dso *skip);
+hidden struct symdef qb_lookup_std(struct dso *from, struct qb_symreq *r, struct dso *skip,
+	struct dso *root);
 
 /* stage1.c: a REL symbolic relocation's addend in the loader itself, as
  * stage 1 found it before applying the relocation. */

@@ -80,31 +80,6 @@ hidden struct symdef qb_walk_global(struct dso *from, struct qb_symreq *r, struc
 	return def;
 }
 
-/* The global scope's answers: the first extension with a lookup hook
- * gives every one (it may hand a question back to qb_walk_global), looked
- * for once. */
-typedef struct symdef (*lookup_fn)(struct dso *, struct qb_symreq *, struct dso *);
-static lookup_fn lookup_hook(void)
-{
-	static lookup_fn fn;
-	if (!fn) {
-		fn = qb_walk_global;
-		QB_EXT_EACH(e)
-			if ((*e)->lookup) {
-				fn = (*e)->lookup;
-				break;
-			}
-	}
-	return fn;
-}
-
-/* The first object of the global scope, from `from` on in its order
- * (skipping `skip`), that defines r. */
-hidden struct symdef qb_lookup_global(struct dso *from, struct qb_symreq *r, struct dso *skip)
-{
-	return from ? lookup_hook()(from, r, skip) : (struct symdef){ 0, 0 };
-}
-
 /* Objects loaded by dlopen also see the local scope of the dlopen root
  * that brought them in, after the global scope. */
 hidden struct symdef qb_lookup_local(struct dso *root, struct qb_symreq *r, struct dso *skip)
@@ -119,13 +94,43 @@ hidden struct symdef qb_lookup_local(struct dso *root, struct qb_symreq *r, stru
 	return def;
 }
 
-/* The global scope in its order, then (for objects loaded by dlopen)
- * the local scope of the dlopen root that brought them in. */
+/* The global scope from `from` on in its order (skipping `skip`), then
+ * (for objects loaded by dlopen) the local scope of the dlopen root that
+ * brought them in. */
+hidden struct symdef qb_lookup_std(struct dso *from, struct qb_symreq *r, struct dso *skip,
+	struct dso *root)
+{
+	struct symdef def = qb_walk_global(from, r, skip);
+	return def.sym ? def : qb_lookup_local(root, r, skip);
+}
+
+/* Every lookup is answered by the first extension with a lookup hook (it
+ * may hand the question to qb_lookup_std), looked for once. */
+typedef struct symdef (*lookup_fn)(struct dso *, struct qb_symreq *, struct dso *, struct dso *);
+static lookup_fn lookup_hook(void)
+{
+	static lookup_fn fn;
+	if (!fn) {
+		fn = qb_lookup_std;
+		QB_EXT_EACH(e)
+			if ((*e)->lookup) {
+				fn = (*e)->lookup;
+				break;
+			}
+	}
+	return fn;
+}
+
 hidden struct symdef qb_lookup(struct qb_symreq *r, struct dso *skip, struct dso *root)
 {
 	qb.stats.lookups++;
-	struct symdef def = lookup_hook()(qb.head, r, skip);
-	return def.sym ? def : qb_lookup_local(root, r, skip);
+	return lookup_hook()(qb.head, r, skip, root);
+}
+
+/* The first object of the global scope, from `from` on, that defines r. */
+hidden struct symdef qb_lookup_global(struct dso *from, struct qb_symreq *r, struct dso *skip)
+{
+	return from ? lookup_hook()(from, r, skip, 0) : (struct symdef){ 0, 0 };
 }
 
 hidden struct symdef qb_lookup_scope(struct dso **v, size_t n, struct qb_symreq *r)

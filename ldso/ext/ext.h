@@ -159,10 +159,12 @@ struct qb_ext {
 	 * then direct binding; LD_DIRECT_VERIFY checks either) */
 	int (*bind)(struct dso *p, size_t symi, struct qb_symreq *r, struct symdef *out);
 	/* the first definition of r in the global scope from `from` on,
-	 * skipping skip: the first extension with this hook answers every
-	 * such question, and may hand it to qb_walk_global (globaltab: one
-	 * table of the start-up scope, or a memo of its answers) */
-	struct symdef (*lookup)(struct dso *from, struct qb_symreq *r, struct dso *skip);
+	 * skipping skip, then in root's local scope: the first extension
+	 * with this hook answers every lookup, and may hand it to
+	 * qb_lookup_std (globaltab: one table of the start-up scope, or a
+	 * memo of its answers) */
+	struct symdef (*lookup)(struct dso *from, struct qb_symreq *r, struct dso *skip,
+		struct dso *root);
 	/* p's relocations are all applied (pages: give back its tables) */
 	void (*relocated)(struct dso *p);
 	/* p leaves the loader: nothing may point at it any more (fast) */

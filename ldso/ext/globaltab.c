@@ -416,8 +416,8 @@ static __attribute__((noinline)) struct symdef verified(struct dso *from, struct
 }
 
 /* Without the table, the answers of the global scope to names asked
- * again: a reference asked from its start (nothing skipped, no version;
- * a dlopen's local scope comes after) gets the first definition of its name in the global scope,
+ * again: a start-up object's reference (no local scope, nothing skipped,
+ * no version) gets the first definition of its name in the global scope,
  * whichever object asks, so the same name asked by the next library (a
  * weak reference every library's start files make, a C++ inline
  * function, a libc function) has the answer of the first, found without a
@@ -453,18 +453,21 @@ static struct symdef memo_lookup(struct qb_symreq *r)
 }
 
 /* The lookup hook: the global scope from a start-up object on, through
- * the table; without it, the memo for questions asked from its start. */
-static struct symdef gtab_lookup(struct dso *from, struct qb_symreq *r, struct dso *skip)
+ * the table; without it, the memo for a start-up object's questions. */
+static struct symdef gtab_lookup(struct dso *from, struct qb_symreq *r, struct dso *skip,
+	struct dso *root)
 {
 	if (!qb_gtab_on())
-		return from != qb.head || skip || r->ver || qb.env.verify ? qb_walk_global(from, r, skip) :
-			memo_lookup(r);
+		return from != qb.head || skip || root || r->ver || qb.env.verify ?
+			qb_lookup_std(from, r, skip, root) : memo_lookup(r);
 	if (from->runtime)
-		return qb_walk_global(from, r, skip);
+		return qb_lookup_std(from, r, skip, root);
 	struct symdef def = { 0, 0 };
 	if (!table_global(from == qb.head ? 0 : order_of(from), r, skip, &def))
 		def = qb_walk_global(qb_gtab.last->gnext, r, skip);
-	return qb.env.verify ? verified(from, r, skip, def) : def;
+	if (qb.env.verify)
+		def = verified(from, r, skip, def);
+	return def.sym ? def : qb_lookup_local(root, r, skip);
 }
 
 hidden const struct qb_ext qb_ext_gtab = {
