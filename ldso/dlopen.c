@@ -158,32 +158,15 @@ QB_PUBLIC int dlclose(void *h)
 	return 0;
 }
 
-/* An exit or fork handler, or a key destructor, names these addresses:
- * their objects stay loaded for good where dlclose unloads (it runs after
- * any dlclose). */
-static void registered(const void *a, const void *b, const void *c)
-{
-	const void *v[] = { a, b, c };
-	if (!qb.unload)
-		return;
-	qb_lock();
-	for (int i = 0; i < 3; i++) {
-		struct dso *p = v[i] ? qb_dso_of_addr(v[i]) : 0;
-		if (p)
-			qb_ext_pin(0, p);
-	}
-	qb_unlock();
-}
-
 QB_PUBLIC int __cxa_atexit(void (*fn)(void *), void *arg, void *dso)
 {
-	registered((const void *)fn, arg, dso);
+	qb_ext_registered((const void *)fn, arg, dso);
 	return __qb_musl_cxa_atexit(fn, arg, dso);
 }
 
 QB_PUBLIC int atexit(void (*fn)(void))
 {
-	registered((const void *)fn, 0, 0);
+	qb_ext_registered((const void *)fn, 0, 0);
 	return __qb_musl_atexit(fn);
 }
 
@@ -193,12 +176,12 @@ int __pthread_key_create(pthread_key_t *, void (*)(void *)) hidden;
  * any dlclose. */
 QB_PUBLIC int pthread_key_create(pthread_key_t *k, void (*dtor)(void *))
 {
-	registered((const void *)dtor, 0, 0);
+	qb_ext_registered((const void *)dtor, 0, 0);
 	return __pthread_key_create(k, dtor);
 }
 
 QB_PUBLIC int pthread_atfork(void (*prepare)(void), void (*parent)(void), void (*child)(void))
 {
-	registered((const void *)prepare, (const void *)parent, (const void *)child);
+	qb_ext_registered((const void *)prepare, (const void *)parent, (const void *)child);
 	return __qb_musl_pthread_atfork(prepare, parent, child);
 }

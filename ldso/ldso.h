@@ -184,24 +184,6 @@ hidden int qb_in_code(const struct dso *p, size_t vaddr);
 hidden const char *qb_find_writable(struct dso *p);
 hidden void qb_dso_view(const struct dso *p, struct qb_elfview *v);
 
-/* p's relocation entries that are not relative by the linker's count
- * (DT_RELACOUNT, a claim: only estimates rest on it), PLT slots included. */
-static inline size_t qb_nonrelative_relocs(const struct dso *p)
-{
-	const struct qb_dyninfo *d = &p->dyn;
-	size_t n = d->relasz / sizeof(Rela) + d->relsz / sizeof(Rel);
-	return n - (d->relcount < n ? d->relcount : n) +
-		d->pltrelsz / (d->pltrel == DT_RELA ? sizeof(Rela) : sizeof(Rel));
-}
-
-/* Is every binding verified (LD_DIRECT_VERIFY) or reported
- * (LD_DEBUG=bindings or direct)? The fast paths then leave it to the
- * general path, which does both. */
-static inline int qb_bindings_watched(void)
-{
-	return qb.env.verify || (qb.debug & (QB_DBG_BINDINGS | QB_DBG_DIRECT));
-}
-
 /* May relocations write [vaddr, vaddr+len)? Inside a writable segment, or
  * anywhere in the image of an object with text relocations. The loader
  * itself is trusted. */
@@ -215,15 +197,6 @@ static inline int qb_writable(const struct dso *p, size_t vaddr, size_t len)
 	return 0;
 }
 hidden void *qb_laddr(const struct dso *p, size_t vaddr);
-
-/* The store of a symbolic word relocation, in one place for every mode
- * of the engine (reloc.c): val plus RELA's addend, or for REL what the
- * place held (a word) or 0 (a slot). */
-static inline __attribute__((always_inline)) void qb_reloc_store(size_t *where, size_t val,
-	size_t addend)
-{
-	*where = val + addend;
-}
 
 /* Is [vaddr, vaddr+len) inside one readable segment of the object (not in
  * a gap between segments, which stays unmapped)? Only the loader itself is

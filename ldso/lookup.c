@@ -104,33 +104,18 @@ hidden struct symdef qb_lookup_std(struct dso *from, struct qb_symreq *r, struct
 	return def.sym ? def : qb_lookup_local(root, r, skip);
 }
 
-/* Every lookup is answered by the first extension with a lookup hook (it
- * may hand the question to qb_lookup_std), looked for once. */
-typedef struct symdef (*lookup_fn)(struct dso *, struct qb_symreq *, struct dso *, struct dso *);
-static lookup_fn lookup_hook(void)
-{
-	static lookup_fn fn;
-	if (!fn) {
-		fn = qb_lookup_std;
-		QB_EXT_EACH(e)
-			if ((*e)->lookup) {
-				fn = (*e)->lookup;
-				break;
-			}
-	}
-	return fn;
-}
-
+/* Every lookup is answered by the first extension with a lookup hook
+ * (ext.h), which may hand it to qb_lookup_std. */
 hidden struct symdef qb_lookup(struct qb_symreq *r, struct dso *skip, struct dso *root)
 {
 	qb.stats.lookups++;
-	return lookup_hook()(qb.head, r, skip, root);
+	return qb_ext_lookup()(qb.head, r, skip, root);
 }
 
 /* The first object of the global scope, from `from` on, that defines r. */
 hidden struct symdef qb_lookup_global(struct dso *from, struct qb_symreq *r, struct dso *skip)
 {
-	return from ? lookup_hook()(from, r, skip, 0) : (struct symdef){ 0, 0 };
+	return from ? qb_ext_lookup()(from, r, skip, 0) : (struct symdef){ 0, 0 };
 }
 
 hidden struct symdef qb_lookup_scope(struct dso **v, size_t n, struct qb_symreq *r)

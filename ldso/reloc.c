@@ -10,24 +10,6 @@
 #error "reloc.c computes thread-pointer offsets for TLS variant II only"
 #endif
 
-/* The kinds a hinted mode binds, as masks over type numbers below 64
- * that the compiler folds from the architecture's mapping. */
-#define TM1(t, c) ((uint64_t)!!c(qb_rel_kind(t)) << (t))
-#define TM4(t, c) (TM1(t, c) | TM1(t + 1, c) | TM1(t + 2, c) | TM1(t + 3, c))
-#define TM16(t, c) (TM4(t, c) | TM4(t + 4, c) | TM4(t + 8, c) | TM4(t + 12, c))
-#define TYPE_MASK(c) (TM16(0, c) | TM16(16, c) | TM16(32, c) | TM16(48, c))
-#define IS_SYM(k) ((k) == RK_WORD || (k) == RK_GOT || (k) == RK_PLT)
-#define IS_WORD(k) ((k) == RK_WORD)
-#define IS_REL(k) ((k) == RK_RELATIVE)
-/* one register's shifts when every symbolic type is below 32 */
-#define SYM_TYPE(t) (TYPE_MASK(IS_SYM) >> 32 ? (t) < 64 && (TYPE_MASK(IS_SYM) >> (t) & 1) : \
-	(t) < 32 && ((uint32_t)TYPE_MASK(IS_SYM) >> (t) & 1))
-/* r_info of a relative relocation (symbol 0), and of a word relocation
- * against symbol 0, which the general path also binds to 0: the last
- * symbol's value before any (CAREFUL) */
-#define REL_INFO ((size_t)__builtin_ctzll(TYPE_MASK(IS_REL)))
-#define NO_INFO ((size_t)__builtin_ctzll(TYPE_MASK(IS_WORD)))
-
 /* Resolution of reference symbols for one object's relocations. A small
  * cache keyed by symbol index makes repeated relocations against the same
  * symbol cost one lookup (every time, when linkopt grouped them). */
@@ -50,7 +32,7 @@ static void resolver_init(struct resolver *rs, struct dso *p)
 	rs->p = p;
 	rs->lazy_ok = rs->lazy_plt = rs->retrying = 0;
 	rs->prep = (struct qb_prepared){ 0 };
-	rs->last = NO_INFO;
+	rs->last = QB_NO_INFO;
 	rs->lastval = 0;
 	for (size_t i = 0; i < CACHE_SLOTS; i++)
 		rs->key[i] = (size_t)-1;
@@ -306,9 +288,9 @@ static inline __attribute__((always_inline)) int apply(struct dso *p, struct res
 	size_t val = def_value(p, &def);
 
 	switch (kind) {
-	case RK_WORD: qb_reloc_store(where, val, addend); break;
+	case RK_WORD: *where = val + addend; break;
 	case RK_GOT:
-	case RK_PLT: qb_reloc_store(where, val, rela ? addend : 0); break;
+	case RK_PLT: *where = val + (rela ? addend : 0); break;
 	case RK_PCWORD: *where = val + addend - (size_t)where; break;
 	case RK_PC32: *(uint32_t *)where = (uint32_t)(val + addend - (size_t)where); break;
 	case RK_ABS32U:
@@ -334,6 +316,14 @@ static __attribute__((noinline)) void apply_one(struct resolver *rs, const size_
 	apply(rs->p, rs, r[1], r[0], rela ? r[2] : 0, rela);
 }
 
+/* A hinted mode's store: val plus RELA's addend, or for REL what the
+ * place held (a word) or nothing (a GOT or PLT slot). */
+static inline __attribute__((always_inline)) void put(size_t *where, size_t val, const size_t *r,
+	const int rela, unsigned type)
+{
+	*where = val + (rela ? r[2] : QB_TYPE_MASK(QB_IS_WORD) >> type & 1 ? *where : 0);
+}
+
 /* A reference a hinted mode left (not bound directly), its place in the
  * mode's range, when its binder knows the definition without the name (a
  * scope definer) and that is a plain one of a start-up object or of p:
@@ -344,11 +334,10 @@ static int bind_unnamed(struct resolver *rs, const size_t *r, int rela)
 	size_t symi = QB_R_SYM(r[1]), *where = (size_t *)(p->base + r[0]);
 	unsigned type = QB_R_TYPE(r[1]);
 	struct symdef d;
-	if (!SYM_TYPE(type) || !symi || symi >= p->nsyms || r[0] - rs->lo > rs->span ||
+	if (!QB_SYM_TYPE(type) || !symi || symi >= p->nsyms || r[0] - rs->lo > rs->span ||
 	    !qb_ext_bind(&rs->prep, p, symi, 0, &d) || (d.sym->st_info & 0xc) || (d.dso->runtime && d.dso != p))
 		return 0;
-	qb_reloc_store(where, (size_t)d.dso->base + d.sym->st_value,
-		rela ? r[2] : TYPE_MASK(IS_WORD) >> type & 1 ? *where : 0);
+	put(where, (size_t)d.dso->base + d.sym->st_value, r, rela, type);
 	if (qb.debug & QB_DBG_STATS) {
 		qb.stats.relocs++;
 		qb.stats.bykind[qb_rel_kind(type)]++;
@@ -388,9 +377,9 @@ static inline __attribute__((always_inline)) const size_t *bind_run(struct resol
 		if (cache && info == last) {
 			val = lastval;
 			if (stats)
-				qb.stats.cache_hits += info != NO_INFO;
-		} else if (!SYM_TYPE(type)) {
-			if (info != REL_INFO)
+				qb.stats.cache_hits += info != QB_NO_INFO;
+		} else if (!QB_SYM_TYPE(type)) {
+			if (info != QB_REL_INFO)
 				break;
 			*where = (size_t)base + (rela ? r[2] : *where);
 			if (stats) {
@@ -408,7 +397,7 @@ static inline __attribute__((always_inline)) const size_t *bind_run(struct resol
 		} else {
 			break;
 		}
-		qb_reloc_store(where, val, rela ? r[2] : TYPE_MASK(IS_WORD) >> type & 1 ? *where : 0);
+		put(where, val, r, rela, type);
 		if (stats) {
 			qb.stats.relocs++;
 			qb.stats.bykind[qb_rel_kind(type)]++;

@@ -17,6 +17,24 @@
 
 #include "ldso.h"
 
+/* p's relocation entries that are not relative by the linker's count
+ * (DT_RELACOUNT, a claim: only estimates rest on it), PLT slots included. */
+static inline size_t qb_nonrelative_relocs(const struct dso *p)
+{
+	const struct qb_dyninfo *d = &p->dyn;
+	size_t n = d->relasz / sizeof(Rela) + d->relsz / sizeof(Rel);
+	return n - (d->relcount < n ? d->relcount : n) +
+		d->pltrelsz / (d->pltrel == DT_RELA ? sizeof(Rela) : sizeof(Rel));
+}
+
+/* Is every binding verified (LD_DIRECT_VERIFY) or reported
+ * (LD_DEBUG=bindings or direct)? The fast paths then leave it to the
+ * general path, which does both. */
+static inline int qb_bindings_watched(void)
+{
+	return qb.env.verify || (qb.debug & (QB_DBG_BINDINGS | QB_DBG_DIRECT));
+}
+
 /* The relocation modes (ldso/reloc.c), one per object, chosen in
  * qb_relocate: GENERAL resolves every reference by the standard lookup
  * and the bind hook; HINTED binds a reference linkopt bound directly by
@@ -98,6 +116,24 @@ static inline int qb_ibloom_test(const size_t *bloom, size_t mask, uint32_t h)
 	size_t b2 = qb_ibloom_bit(h, QB_IBLOOM_K2, mask);
 	return bloom[b2 / QB_BLOOM_BITS] >> (b2 % QB_BLOOM_BITS) & 1;
 }
+
+/* The kinds a hinted mode binds, as masks over type numbers below 64
+ * that the compiler folds from the architecture's mapping. */
+#define QB_TM1(t, c) ((uint64_t)!!c(qb_rel_kind(t)) << (t))
+#define QB_TM4(t, c) (QB_TM1(t, c) | QB_TM1(t + 1, c) | QB_TM1(t + 2, c) | QB_TM1(t + 3, c))
+#define QB_QB_TM16(t, c) (QB_TM4(t, c) | QB_TM4(t + 4, c) | QB_TM4(t + 8, c) | QB_TM4(t + 12, c))
+#define QB_TYPE_MASK(c) (QB_QB_TM16(0, c) | QB_QB_TM16(16, c) | QB_QB_TM16(32, c) | QB_QB_TM16(48, c))
+#define QB_IS_SYM(k) ((k) == RK_WORD || (k) == RK_GOT || (k) == RK_PLT)
+#define QB_IS_WORD(k) ((k) == RK_WORD)
+#define QB_IS_REL(k) ((k) == RK_RELATIVE)
+/* one register's shifts when every symbolic type is below 32 */
+#define QB_SYM_TYPE(t) (QB_TYPE_MASK(QB_IS_SYM) >> 32 ? (t) < 64 && (QB_TYPE_MASK(QB_IS_SYM) >> (t) & 1) : \
+	(t) < 32 && ((uint32_t)QB_TYPE_MASK(QB_IS_SYM) >> (t) & 1))
+/* r_info of a relative relocation (symbol 0), and of a word relocation
+ * against symbol 0, which the general path also binds to 0 (CAREFUL's
+ * last symbol before any) */
+#define QB_REL_INFO ((size_t)__builtin_ctzll(QB_TYPE_MASK(QB_IS_REL)))
+#define QB_NO_INFO ((size_t)__builtin_ctzll(QB_TYPE_MASK(QB_IS_WORD)))
 
 /* How a hinted mode binds reference symi (below p's symbol count): 1
  * with *val the definition's address, 0 when the general path must
@@ -221,6 +257,22 @@ static inline int qb_ext_bind(const struct qb_prepared *s, struct dso *p, size_t
 	return s->binder && s->binder->bind(p, symi, r, out);
 }
 
+/* The lookup function: the first extension's, or the standard one, found
+ * once. */
+typedef struct symdef (*qb_lookup_fn)(struct dso *, struct qb_symreq *, struct dso *, struct dso *);
+static inline qb_lookup_fn qb_ext_lookup(void)
+{
+	static qb_lookup_fn fn;
+	if (!fn) {
+		fn = qb_lookup_std;
+		QB_EXT_EACH(e) if ((*e)->lookup) {
+			fn = (*e)->lookup;
+			break;
+		}
+	}
+	return fn;
+}
+
 static inline void qb_ext_relocated(struct dso *p)
 {
 	QB_EXT_EACH(e) if ((*e)->relocated) (*e)->relocated(p);
@@ -247,6 +299,22 @@ static inline int qb_ext_unloads(void)
 static inline void qb_ext_pin(struct dso *from, struct dso *def)
 {
 	QB_EXT_EACH(e) if ((*e)->pin) (*e)->pin(from, def);
+}
+
+/* An exit or fork handler, or a key destructor, names these addresses:
+ * their objects are pinned for good (it runs after any dlclose). */
+static inline void qb_ext_registered(const void *a, const void *b, const void *c)
+{
+	const void *v[] = { a, b, c };
+	if (!qb.unload || !qb_ext_unloads())
+		return;
+	qb_lock();
+	for (int i = 0; i < 3; i++) {
+		struct dso *p = v[i] ? qb_dso_of_addr(v[i]) : 0;
+		if (p)
+			qb_ext_pin(0, p);
+	}
+	qb_unlock();
 }
 
 static inline void qb_ext_stats(struct qb_stats *s, const char *when, int fold)
