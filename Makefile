@@ -1,7 +1,8 @@
 # quickbind: one non-recursive make for the loader, linkopt, tests and bench.
 # Fragments (*.mk) next to the code they build add to the variables below.
 
-# MUSL=VERSION (1.2.3, 1.2.5, 1.2.6): everything built on that musl,
+# MUSL=VERSION (1.2.3, 1.2.5, 1.2.6, or 1.2.5-upstream: the release without
+# Debian's patches): everything built on that musl,
 # which scripts/musl.sh builds from Debian's source into the cache, in a
 # tree of its own (build/musl-VERSION, configured there); its `make check`
 # runs the suites that compare with musl, its `make image` builds the
@@ -143,10 +144,14 @@ deps:
 
 # Every Criterion binary runs even when an earlier one fails, so one report
 # shows everything that is broken.
+# I386_EXEC=qemu runs them where i386 programs run under qemu-user even on
+# a kernel that runs them natively (scripts/i386-qemu.sh), so that the
+# emulated machine's path is tested where the code is written.
+SUITE_RUNNER := $(if $(filter qemu,$(I386_EXEC)),scripts/i386-qemu.sh)
 # $(call run_suites,NAME,BINARIES)
 define run_suites
 	@fail=0; for t in $(2); do \
-		echo "== $$t"; $$t --jobs=2 || fail=1; \
+		echo "== $$t"; $(SUITE_RUNNER) $$t --jobs=2 || fail=1; \
 	done; \
 	if [ $$fail = 0 ]; then echo "$(1): all test suites passed"; \
 	else echo "$(1): FAILURES (see above)"; exit 1; fi

@@ -40,16 +40,33 @@ static void report(const char *msg)
 	}
 }
 
+static _Noreturn void unwind(void)
+{
+	if (innermost)
+		longjmp(innermost->jb, 1);
+	report(qb.errbuf);
+	_exit(127);
+}
+
 hidden _Noreturn void qb_error(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(qb.errbuf, sizeof qb.errbuf, fmt, ap);
 	va_end(ap);
-	if (innermost)
-		longjmp(innermost->jb, 1);
+	unwind();
+}
+
+hidden void qb_error_listed(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(qb.errbuf, sizeof qb.errbuf, fmt, ap);
+	va_end(ap);
+	if (!qb.list_mode)
+		unwind();
 	report(qb.errbuf);
-	_exit(127);
+	qb.failed = 1;
 }
 
 hidden int qb_try(void (*fn)(void *), void *arg)

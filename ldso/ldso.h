@@ -171,8 +171,12 @@ extern struct qb_state qb hidden;
 
 /* error.c: qb_error never returns; it unwinds to the innermost qb_try,
  * which returns -1 with the message in qb.errbuf. qb_keep_going runs fn
- * under qb_try in list mode only, reporting a failure and going on. */
+ * under qb_try in list mode only, reporting a failure and going on.
+ * qb_error_listed is qb_error but in list mode, where it reports a
+ * failure after which the work still means something (a symbol not
+ * found) and returns, so every such failure is listed, as by musl's ldd. */
 hidden _Noreturn void qb_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+hidden void qb_error_listed(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 hidden _Noreturn void qb_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 hidden int qb_try(void (*fn)(void *), void *arg);
 hidden int qb_keep_going(void (*fn)(void *), void *arg);

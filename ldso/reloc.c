@@ -109,8 +109,12 @@ static inline __attribute__((always_inline)) int resolve(struct resolver *rs, si
 	if (!out->sym) {
 		if (rs->lazy_plt)
 			return 1;
-		if (ST_BIND(ref->st_info) != STB_WEAK)
-			qb_error("Error relocating %s: %s: symbol not found", p->name, name);
+		if (ST_BIND(ref->st_info) != STB_WEAK) {
+			/* listed: this relocation is left as it is, and the
+			 * next one against the name is reported too */
+			qb_error_listed("Error relocating %s: %s: symbol not found", p->name, name);
+			return 2;
+		}
 		out->dso = p;  /* weak undefined: value 0 */
 	}
 bound:
@@ -279,7 +283,10 @@ static inline __attribute__((always_inline)) int apply(struct dso *p, struct res
 		if (symi >= p->nsyms)
 			qb_error("Error relocating %s: symbol index %zu out of range", p->name, symi);
 		rs->lazy_plt = rs->lazy_ok && kind == RK_PLT && ST_BIND(p->syms[symi].st_info) != STB_WEAK;
-		if (resolve(rs, symi, kind == RK_COPY, &def)) {
+		int missed = resolve(rs, symi, kind == RK_COPY, &def);
+		if (missed == 2)
+			return 0;
+		if (missed) {
 			if (!rs->retrying)
 				defer(p, info, off, addend);
 			return 1;
@@ -492,9 +499,14 @@ hidden void qb_relocate(struct dso *p, int lazy_ok)
 	if (!p->is_ldso && p->dyn.relr &&
 	    qb_relr(p, p->base, qb_laddr(p, p->dyn.relr), p->dyn.relrsz / sizeof(size_t)))
 		qb_error("Error relocating %s: DT_RELR address outside the image", p->name);
-	apply_table(&rs, p->dyn.rela, p->dyn.relasz, 1, mode);
+	/* The list mode runs no code and reports in musl's order: the PLT
+	 * table first. */
+	if (qb.list_mode)
+		apply_table(&rs, p->dyn.jmprel, p->dyn.pltrelsz, p->dyn.pltrel == DT_RELA, mode);
 	apply_table(&rs, p->dyn.rel, p->dyn.relsz, 0, mode);
-	apply_table(&rs, p->dyn.jmprel, p->dyn.pltrelsz, p->dyn.pltrel == DT_RELA, mode);
+	apply_table(&rs, p->dyn.rela, p->dyn.relasz, 1, mode);
+	if (!qb.list_mode)
+		apply_table(&rs, p->dyn.jmprel, p->dyn.pltrelsz, p->dyn.pltrel == DT_RELA, mode);
 	if (textrel)
 		text_writable(p, 0);
 	qb_ext_relocated(p);
@@ -518,10 +530,17 @@ hidden void qb_relocate_all(void)
 	/* Dependencies before their users: the reverse of load order is a
 	 * good approximation; the main program goes last because its copy
 	 * relocations read the libraries' relocated data. The list mode
-	 * reports the first error of every object. */
-	for (struct dso *p = qb.tail; p; p = p->prev)
-		if (p != qb.main)
-			qb_keep_going(relocate_now, p);
+	 * runs no code and reports in musl's order, load order; after
+	 * anything but a symbol not found it goes on with the next object. */
+	if (qb.list_mode) {
+		for (struct dso *p = qb.head; p; p = p->next)
+			if (p != qb.main)
+				qb_keep_going(relocate_now, p);
+	} else {
+		for (struct dso *p = qb.tail; p; p = p->prev)
+			if (p != qb.main)
+				relocate_now(p);
+	}
 	qb_keep_going(relocate_now, qb.main);
 	if (t0)
 		qb.stats.reloc_ns += qb_now_ns() - t0;

@@ -409,10 +409,10 @@ hidden struct qb_entry qb_stage2(size_t *sp)
 		qb_global_join(p);
 	qb_ext_scope_changed();
 	qb.adds = qb.ndso;
+	/* The list mode goes on after a library it could not load, to
+	 * report the relocations that fail for want of it, as musl's ldd. */
 	if (list)
 		list_objects(invoked_as);
-	if (qb.failed)
-		_exit(127);
 	qb_vdso_attach(aux[AT_SYSINFO_EHDR]);
 
 	qb_tls_install(0);

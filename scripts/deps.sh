@@ -70,7 +70,7 @@ case " $(dpkg --print-foreign-architectures | tr '\n' ' ') " in
 	*" i386 "*) ;;
 	*) dpkg --add-architecture i386 ;;
 esac
-apt-get update -qq
+"$(dirname "$0")/apt-update.sh"
 # gcc-multilib and musl-tools:i386 are deliberately absent: both conflict
 # with musl-dev:i386, which brings the i386 musl toolchain.
 apt-get install -y -qq --no-install-recommends $missing

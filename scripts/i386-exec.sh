@@ -2,8 +2,7 @@
 # Make i386 programs executable on this machine. Most x86_64 kernels run
 # them natively; some virtual machines (a PVM guest, a kernel without
 # IA32 emulation) answer "Exec format error". There the i386 tests run
-# under qemu-user, registered with binfmt_misc ('F': the interpreter is
-# opened now, so it works in chroots and for set-uid programs).
+# under qemu-user, registered with binfmt_misc (i386-binfmt.sh).
 # Run as root by deps.sh; idempotent.
 set -eu
 
@@ -26,14 +25,11 @@ if [ "$(id -u)" != 0 ]; then
 fi
 echo "i386-exec.sh: this kernel cannot run i386 programs; registering qemu-i386 with binfmt_misc"
 if ! dpkg-query -W -f='${db:Status-Abbrev}' qemu-user-static 2>/dev/null | grep -q '^ii'; then
-	DEBIAN_FRONTEND=noninteractive apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends qemu-user-static
+	"$(dirname "$0")/apt-update.sh"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends qemu-user-static ||
+		echo "i386-exec.sh: qemu-user-static did not install; trying qemu-user's qemu-i386" >&2
 fi
-bm=/proc/sys/fs/binfmt_misc
-[ -e $bm/register ] || mount -t binfmt_misc binfmt_misc $bm
-[ -e $bm/qemu-i386 ] && echo -1 > $bm/qemu-i386
-# ELF32, little endian, version 1, e_type EXEC or DYN, e_machine 3 (i386).
-printf '%s' ':qemu-i386:M::\x7fELF\x01\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\x03\x00:\xff\xff\xff\xff\xff\xfe\xfe\x00\xff\xff\xff\xff\xff\xff\xff\xff\xfe\xff\xff\xff:/usr/bin/qemu-i386-static:F' > $bm/register
+"$(dirname "$0")/i386-binfmt.sh"
 rc=0; "$probe_dir/p" 2>/dev/null || rc=$?
 if [ "$rc" != 42 ]; then
 	echo "i386-exec.sh: i386 programs still do not run (status $rc)" >&2

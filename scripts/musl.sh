@@ -14,9 +14,12 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 die() { echo "musl.sh: $*" >&2; exit 1; }
 
-[ $# = 2 ] || die "usage: scripts/musl.sh VERSION ARCH (VERSION 1.2.3, 1.2.5 or 1.2.6; ARCH x86_64 or i386)"
+[ $# = 2 ] || die "usage: scripts/musl.sh VERSION ARCH (VERSION 1.2.3, 1.2.5 or 1.2.6, or VERSION-upstream; ARCH x86_64 or i386)"
 version=$1 arch=$2
-case "$version" in
+# VERSION-upstream: the release itself, as other distributions start
+# from it: Debian's patches taken off again.
+release=${version%-upstream}
+case "$release" in
 1.2.3) suite=bookworm ;;
 1.2.5) suite=trixie ;;
 1.2.6) suite=sid ;;
@@ -40,8 +43,10 @@ fi
 # tarball the index lists when Debian's packaging files are not served.
 src=$("$top/scripts/debsrc.sh" musl "$suite" upstream-ok) || die "cannot fetch the source of musl from $suite"
 have=$(cat "$src/VERSION" 2>/dev/null || echo unknown)
-[ "$have" = "$version" ] || die "$suite now has musl $have, not $version ($src)"
-if [ -f "$src/debian/changelog" ]; then
+[ "$have" = "$release" ] || die "$suite now has musl $have, not $release ($src)"
+if [ "$version" != "$release" ]; then
+	origin="upstream $release (Debian $suite's source without its patches)"
+elif [ -f "$src/debian/changelog" ]; then
 	origin="Debian $suite $(sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' "$src/debian/changelog")"
 else
 	origin="upstream $version as listed by Debian $suite (Debian's patches not served)"
@@ -51,6 +56,17 @@ mkdir -p "$cache/musl-$version"
 work=$(mktemp -d "$cache/musl-$version/.build-$arch.XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM
 echo "musl.sh: building musl $version for $arch ($origin)" >&2
+if [ "$version" != "$release" ]; then
+	# a copy of the tree with the series reversed, last patch first
+	cp -a "$src" "$work/src"
+	src=$work/src
+	if [ -f "$src/debian/patches/series" ]; then
+		for p in $(sed -e 's/#.*//' "$src/debian/patches/series" | awk 'NF { print $1 }' | tac); do
+			patch -s -R -p1 -d "$src" < "$src/debian/patches/$p" ||
+				die "cannot take Debian's patch $p off musl $release"
+		done
+	fi
+fi
 (
 	cd "$work" &&
 	"$src/configure" --prefix="$dest" --syslibdir="$dest/lib" --enable-wrapper=gcc \

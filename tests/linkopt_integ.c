@@ -613,6 +613,61 @@ Test(linkopt, cli_help_version_and_usage)
 	shell_result_free(&r);
 }
 
+static char *dir_state(const char *dir);
+
+/* --help says what docs/LINKOPT.md says: -O1 works, LD_LIBRARY_PATH is
+ * searched; a level linkopt does not have is refused in one line. */
+Test(linkopt, cli_levels_and_library_path_in_help)
+{
+	struct shell_result r = shell("%s --help", lot_bin());
+	cr_assert_eq(r.status, 0);
+	cr_expect(strstr(r.out, "-O1") && !strstr(r.out, "reserved"), "%s", r.out);
+	cr_expect(strstr(r.out, "LD_LIBRARY_PATH"), "%s", r.out);
+	shell_result_free(&r);
+	char *d = lot_copy_variant("m64bfd");
+	char *before = dir_state(d);
+	const char *bad[] = { "-O2", "-Ofast", "-O" };
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		r = shell("%s %s %s/prog %s/liba.so %s/libb.so", lot_bin(), bad[i], d, d, d);
+		cr_expect_eq(r.status, 2, "%s: status %d", bad[i], r.status);
+		cr_expect_eq(count_lines(r.err), 1, "%s: %s", bad[i], r.err);
+		shell_result_free(&r);
+	}
+	char *after = dir_state(d);
+	cr_expect_str_eq(after, before, "a refused level changed files");
+	free(after);
+	free(before);
+	free(d);
+}
+
+/* The libraries where the run finds them through LD_LIBRARY_PATH:
+ * linkopt finds them there too; without it, the one line names the
+ * directories searched and -L. */
+Test(linkopt, finds_libraries_through_ld_library_path)
+{
+	char *d = lot_copy_variant("m64bfd");
+	shell_ok(NULL, "cd %s && mkdir sub && mv liba.so libb.so libb2.so sub/", d);
+	struct shell_result ran = shell("cd %s && LD_LIBRARY_PATH=sub ./prog", d);
+	cr_assert(*ran.out && !*ran.err, "the program does not run with LD_LIBRARY_PATH=sub: %s", ran.err);
+	struct shell_result r = shell("cd %s && %s sub/liba.so sub/libb.so prog", d, lot_bin());
+	cr_expect_eq(r.status, 2, "found without LD_LIBRARY_PATH: %s", r.err);
+	cr_expect_eq(count_lines(r.err), 1, "%s", r.err);
+	cr_expect(strstr(r.err, "not found in ") && strstr(r.err, "-L DIR"), "%s", r.err);
+	shell_result_free(&r);
+	r = shell("cd %s && LD_LIBRARY_PATH=sub %s sub/liba.so sub/libb.so prog", d, lot_bin());
+	cr_expect_eq(r.status, 0, "%s", r.err);
+	shell_result_free(&r);
+	r = shell("%s --dump %s/prog", lot_bin(), d);
+	cr_expect(r.status == 0 && strstr(r.out, "liba.so"), "prog has no tables naming liba.so:\n%s%s", r.out, r.err);
+	shell_result_free(&r);
+	struct shell_result again = shell("cd %s && LD_LIBRARY_PATH=sub ./prog", d);
+	cr_expect_eq(again.status, ran.status);
+	cr_expect_str_eq(again.out, ran.out);
+	shell_result_free(&again);
+	shell_result_free(&ran);
+	free(d);
+}
+
 struct symview {
 	char **reloc_names;  /* symbol name of every relocation, in table order */
 	size_t nrel;

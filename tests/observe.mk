@@ -13,7 +13,7 @@ OBS_ARCHS := x86_64 $(filter i386,$(ARCHS))
 OBS_TESTS_ALL := tests/test_observe tests/test_observe_tools
 obs_loader = $(call suite_loader,OBS,$(1))
 OBS_testflags = -DOBS_FIXTURES='"$(abspath $(OBS))"' -DOBS_ARCHS='"$(OBS_ARCHS)"' \
-	-DOBS_README='"$(abspath README.md)"' -DOBS_LOADER_x86_64='"$(call obs_loader,x86_64)"' \
+	-DOBS_DIFFERENCES='"$(abspath docs/DIFFERENCES.md)"' -DOBS_LOADER_x86_64='"$(call obs_loader,x86_64)"' \
 	-DOBS_LOADER_i386='"$(call obs_loader,i386)"'
 obs_origin := -Wl,-rpath,'$$$$ORIGIN'
 obs_comma := ,
@@ -48,6 +48,10 @@ $(call obs_lib,$(1),libobundef.so,-DNAME=ud -DUNDEF_DATA)
 $(call obs_lib,$(1),libobundeffn.so,-DNAME=uf -DUNDEF_FN)
 $(call obs_lib,$(1),gone/libobgone.so,-DNAME=gone)
 $(call obs_lib,$(1),libobmiss.so,-DNAME=miss -L$(OBS)/$(1)/gone -lobgone,gone/libobgone.so)
+$(call obs_lib,$(1),libobmissref.so,-DNAME=mr -DREF_GONE -L$(OBS)/$(1)/gone -lobgone,gone/libobgone.so)
+$(call obs_lib,$(1),full/libobsyms.so,-DNAME=syms -DSYMS_DEF)
+$(call obs_lib,$(1),libobsyms.so,-DNAME=syms)
+$(call suite_exe,OBS,$(1),symsprog,symsprog.c,full/libobsyms.so libobsyms.so,$(obs_origin) -L$(OBS)/$(1)/full -lobsyms)
 $(call obs_lib,$(1),sub/libobsub.so,-DNAME=sub)
 $(call obs_lib,$(1),libobstack.so,-DNAME=st -Wl$(obs_comma)-z$(obs_comma)stack-size=4194304)
 $(call obs_lib,$(1),libobstack16.so,-DNAME=st16 -Wl$(obs_comma)-z$(obs_comma)stack-size=16777216)

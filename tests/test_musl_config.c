@@ -119,6 +119,26 @@ Test(musl_config, known_version_other_facts)
 	shell_result_free(&r);
 }
 
+/* A function not every build of a version has (getrandom here; Debian's
+ * 1.2.5 adds renameat2, the upstream release does not) decides which test
+ * programs are built, never whether the loader is. */
+Test(musl_config, api_extra_missing_accepted)
+{
+	struct shell_result r = configure(NULL, fake("noapi", "drop=getrandom.lo"), "noapi.mak");
+	cr_assert_eq(r.status, 0, "configure refused a musl without getrandom:\n%s", r.err);
+	char path[600];
+	snprintf(path, sizeof path, "%s/noapi.mak", tmp);
+	char *cfg = must_read_file(path, NULL);
+	const char *api = strstr(cfg, "MUSL_API_x86_64 =");
+	cr_assert(api, "no MUSL_API_x86_64 line in:\n%s", cfg);
+	const char *eol = strchr(api, '\n');
+	char *line = strndup(api, eol ? (size_t)(eol - api) : strlen(api));
+	cr_expect(!strstr(line, "getrandom"), "the test programs would call getrandom: %s", line);
+	free(line);
+	free(cfg);
+	shell_result_free(&r);
+}
+
 Test(musl_config, stub_missing)
 {
 	struct shell_result r = configure(NULL, fake("nostub", "drop=dlopen.lo"), "nostub.mak");

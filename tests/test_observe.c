@@ -13,8 +13,8 @@
  * `status` (how it ended) and `stderr` (all of it). Paths, the loader's
  * name and addresses are made neutral first.
  *
- * Every key must be the same under both loaders, unless README.md's list
- * of deliberate differences names it: each item of that list ends with
+ * Every key must be the same under both loaders, unless the list of
+ * deliberate differences (docs/DIFFERENCES.md) names it: each item ends with
  * "Observed as `CASE:KEY`, ..." (shell patterns; "ARCH/CASE:KEY" for one
  * architecture), and every key it names must differ on every
  * architecture it applies to: a difference the suite no longer sees is a
@@ -33,7 +33,7 @@
 #include "lib/run.h"
 
 #ifndef OBS_FIXTURES
-#error "OBS_FIXTURES, OBS_ARCHS, OBS_README and the loaders come from tests/observe.mk"
+#error "OBS_FIXTURES, OBS_ARCHS, OBS_DIFFERENCES and the loaders come from tests/observe.mk"
 #endif
 
 struct arch {
@@ -53,7 +53,9 @@ struct ocase {
  * libobc, libobd -> libobc, libobtls), probe_stack (-z stack-size=1 MiB),
  * probe_sub (needs sub/libobsub.so, on no RUNPATH), probe_miss (needs
  * libobmiss.so, which needs gone/libobgone.so), probe_big (needs
- * libobstack16.so, -z stack-size=16 MiB). Scenarios: see probe.c. */
+ * libobstack16.so, -z stack-size=16 MiB), symsprog (three symbols of
+ * libobsyms.so that the one it finds lacks); libobmissref.so uses a
+ * function of gone/libobgone.so, which it cannot find. Scenarios: see probe.c. */
 /* The reproductions of issue 25 each case covers, compared with musl:
  * ../shared/repro/parity/01-cmdline-equals-forms: cmd-*-eq, cmd-all-eq;
  * ../shared/repro/parity/02-musl-ldd-name: ldd-musl-ldd, ldd-suffix;
@@ -102,6 +104,7 @@ static const struct ocase cases[] = {
 	{ "cmd-notelf", "exec \"$L\" ./notelf.so" },
 	{ "cmd-dir", "exec \"$L\" ./sub" },
 	{ "cmd-missing-lib", "exec \"$L\" ./probe_miss.musl hello" },
+	{ "run-missing-syms", "exec ./symsprog.$X" },
 
 	/* ---- ldd: the loader under several names */
 	{ "ldd-ldd", "ln -s \"$L\" \"$T/ldd\" && exec \"$T/ldd\" ./probe_deps.musl" },
@@ -115,6 +118,9 @@ static const struct ocase cases[] = {
 	{ "ldd-args", "ln -s \"$L\" \"$T/ldd\" && exec \"$T/ldd\" ./probe.musl hello more" },
 	{ "ldd-lib", "ln -s \"$L\" \"$T/ldd\" && exec \"$T/ldd\" ./libob_a.so" },
 	{ "ldd-missing-lib", "ln -s \"$L\" \"$T/ldd\" && exec \"$T/ldd\" ./probe_miss.musl" },
+	{ "ldd-missing-syms", "ln -s \"$L\" \"$T/ldd\" && exec \"$T/ldd\" ./symsprog.musl" },
+	{ "ldd-missing-lib-refs", "ln -s \"$L\" \"$T/ldd\" && exec \"$T/ldd\" ./libobmissref.so" },
+	{ "cmd-list-missing-syms", "exec \"$L\" --list ./symsprog.musl" },
 	{ "ldd-no-file", "ln -s \"$L\" \"$T/ldd\" && exec \"$T/ldd\" ./no-such-program" },
 	{ "ldd-notelf", "ln -s \"$L\" \"$T/ldd\" && exec \"$T/ldd\" ./notelf.so" },
 	{ "ldd-none", "ln -s \"$L\" \"$T/ldd\" && exec \"$T/ldd\"" },
@@ -220,7 +226,7 @@ struct subst {
 };
 
 static const char *const programs[] = { "probe_deps", "probe_stack", "probe_sub", "probe_miss",
-	"probe_big", "probe" };
+	"probe_big", "symsprog", "probe" };
 
 static char *normalize(const char *in, const struct subst *subs, size_t nsubs)
 {
@@ -376,22 +382,16 @@ static void obs_free(struct obs *o)
 static char *patterns[MAXPAT];
 static size_t npatterns;
 
-/* README.md's section "Where quickbind deliberately differs from musl's
- * loader": in each item, the backquoted CASE:KEY patterns after
+/* docs/DIFFERENCES.md, the list of deliberate differences from musl's
+ * loader: in each item, the backquoted CASE:KEY patterns after
  * "Observed as". */
-static void read_readme(void)
+static void read_differences(void)
 {
 	if (npatterns)
 		return;
-	char *readme = must_read_file(OBS_README, NULL);
-	const char *sec = strstr(readme, "### Where quickbind deliberately differs from musl's loader");
-	cr_assert(sec, "%s has no section of deliberate differences", OBS_README);
-	const char *end = strstr(sec + 4, "\n## ");
-	const char *sub = strstr(sec + 4, "\n### ");
-	if (!end || (sub && sub < end))
-		end = sub;
-	if (!end)
-		end = sec + strlen(sec);
+	char *text = must_read_file(OBS_DIFFERENCES, NULL);
+	const char *sec = text;
+	const char *end = sec + strlen(sec);
 	for (const char *item = sec; (item = strstr(item, "\n- ")) && item < end; item++) {
 		const char *next = strstr(item + 1, "\n- ");
 		if (!next || next > end)
@@ -409,9 +409,8 @@ static void read_readme(void)
 			q = close + 1;
 		}
 	}
-	free(readme);
-	cr_assert_gt(npatterns, 0, "no \"Observed as `CASE:KEY`\" in the deliberate differences of %s",
-		     OBS_README);
+	free(text);
+	cr_assert_gt(npatterns, 0, "no \"Observed as `CASE:KEY`\" in %s", OBS_DIFFERENCES);
 }
 
 /* Does pattern p (ARCH/CASE:KEY or CASE:KEY) apply to arch a? The rest
@@ -438,9 +437,9 @@ static int deliberate(const char *a, const char *fullkey, int *which)
 	return 0;
 }
 
-Test(observe, readme_names_cases_that_exist)
+Test(observe, differences_name_cases_that_exist)
 {
-	read_readme();
+	read_differences();
 	for (size_t i = 0; i < npatterns; i++) {
 		const char *rest;
 		applies(patterns[i], "", &rest);
@@ -449,22 +448,49 @@ Test(observe, readme_names_cases_that_exist)
 		int found = 0;
 		for (size_t k = 0; k < NCASES && !found; k++)
 			found = !fnmatch(cpat, cases[k].id, 0);
-		cr_expect(found, "README.md: `%s` names no case of the observables suite", patterns[i]);
+		cr_expect(found, "%s: `%s` names no case of the observables suite", OBS_DIFFERENCES, patterns[i]);
 	}
 	for (size_t k = 0; k < NCASES; k++)
 		for (size_t j = 0; j < k; j++)
 			cr_expect(strcmp(cases[j].id, cases[k].id), "case %s twice", cases[k].id);
 }
 
-static void compare(const struct arch *a)
+/* A difference that only a process with a vDSO can show. */
+static int about_vdso(const char *pattern)
+{
+	return strstr(pattern, "vdso") != NULL;
+}
+
+/* Does case id fall under the CASE part of one of the vDSO patterns? */
+static int vdso_case(const char *id)
+{
+	for (size_t i = 0; i < npatterns; i++) {
+		const char *rest;
+		applies(patterns[i], "", &rest);
+		char cpat[256];
+		snprintf(cpat, sizeof cpat, "%.*s", (int)(strchr(rest, ':') - rest), rest);
+		if (about_vdso(patterns[i]) && !fnmatch(cpat, id, 0))
+			return 1;
+	}
+	return 0;
+}
+
+/* Every case under musl's loader and quickbind, key by key; with
+ * vdso_only, only the cases and differences about the vDSO. Where the
+ * architecture runs under qemu-user its processes have no vDSO: the
+ * differences about it are left to the test that says it is skipped. */
+static void compare(const struct arch *a, int vdso_only)
 {
 	if (!arch_configured(OBS_ARCHS, a->name) || !*a->qb)
 		cr_skip_test("%s is not configured", a->name);
-	read_readme();
+	read_differences();
+	int no_vdso = !strcmp(a->name, "i386") && i386_exec_emulated();
 	int seen[MAXPAT] = { 0 };
 	size_t checked = 0;
 	for (size_t k = 0; k < NCASES; k++) {
 		const struct ocase *c = &cases[k];
+		if (vdso_only && !vdso_case(c->id))
+			continue;
 		struct obs m, q;
 		observe(&m, a, 0, c);
 		observe(&q, a, 1, c);
@@ -497,19 +523,27 @@ static void compare(const struct arch *a)
 	}
 	for (size_t i = 0; i < npatterns; i++) {
 		const char *rest;
+		if (about_vdso(patterns[i]) ? no_vdso : vdso_only)
+			continue;
 		if (applies(patterns[i], a->name, &rest))
-			cr_expect(seen[i], "%s: README.md lists `%s` as a deliberate difference, but musl "
-				  "and quickbind agree on it", a->name, patterns[i]);
+			cr_expect(seen[i], "%s: %s lists `%s` as a deliberate difference, but musl "
+				  "and quickbind agree on it", a->name, OBS_DIFFERENCES, patterns[i]);
 	}
 	cr_log_info("%s: %zu cases, %zu keys compared", a->name, NCASES, checked);
 }
 
 Test(observe, x86_64, .timeout = 600)
 {
-	compare(&archs[0]);
+	compare(&archs[0], 0);
 }
 
 Test(observe, i386, .timeout = 600)
 {
-	compare(&archs[1]);
+	compare(&archs[1], 0);
+}
+
+Test(observe, i386_vdso, .timeout = 600)
+{
+	SKIP_IF_I386_EMULATED(1, "its processes have no vDSO");
+	compare(&archs[1], 1);
 }

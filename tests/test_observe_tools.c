@@ -124,6 +124,7 @@ Test(tools, memcheck_x86_64, .timeout = 300)
 
 Test(tools, memcheck_i386, .timeout = 300)
 {
+	SKIP_IF_I386_EMULATED(1, "valgrind's x86 tool cannot run under it");
 	memcheck(need(1));
 }
 
@@ -268,5 +269,6 @@ Test(tools, fixed_address_program_refused_on_memory_in_use_x86_64)
 
 Test(tools, fixed_address_program_refused_on_memory_in_use_i386)
 {
+	SKIP_IF_I386_EMULATED(1, "qemu lays out the process's memory itself");
 	placement(need(1));
 }

@@ -62,8 +62,18 @@ extern char *const run_base_env[];
 	}
 
 /* Non-zero when i386 programs run under qemu-user through binfmt_misc
- * (scripts/i386-exec.sh registers it where the kernel cannot run them):
- * they run correctly, but gdb and valgrind cannot trace them. */
+ * (scripts/i386-exec.sh registers it where the kernel cannot run them,
+ * scripts/i386-qemu.sh in a namespace of its own): they run correctly,
+ * but gdb and valgrind cannot trace them, they get no vDSO, and qemu
+ * lays out their memory itself. */
 int i386_exec_emulated(void);
+
+/* A test of what only a natively run i386 process has: when the process
+ * would be emulated, Criterion reports the test skipped, with why. */
+#define SKIP_IF_I386_EMULATED(is_i386, why) \
+	do { \
+		if ((is_i386) && i386_exec_emulated()) \
+			cr_skip_test("i386 runs under qemu-user on this machine: %s", why); \
+	} while (0)
 
 #endif

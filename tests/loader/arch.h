@@ -26,13 +26,9 @@
 #endif
 
 /* gdb and valgrind trace i386 processes only when the kernel runs them
- * natively; under qemu-user the test says so and is skipped. */
+ * natively. */
 #ifdef LT_ARCH_I386
-#define LT_NEEDS_TRACEABLE_PROCESS() \
-	do { \
-		if (i386_exec_emulated()) \
-			cr_skip_test("i386 runs under qemu-user on this machine: gdb and valgrind cannot trace it"); \
-	} while (0)
+#define LT_NEEDS_TRACEABLE_PROCESS() SKIP_IF_I386_EMULATED(1, "gdb and valgrind cannot trace it")
 #else
 #define LT_NEEDS_TRACEABLE_PROCESS() ((void)0)
 #endif

@@ -6,7 +6,8 @@
  * elsewhere, -DTLS a thread-local variable; -DTHREADS a constructor that
  * waits for threads using the loader (musl runs constructors outside its
  * lock); -DDTOR_OPENS="lib" a destructor that dlopens lib; -DCTOR_EXIT a
- * constructor that calls exit. */
+ * constructor that calls exit; -DSYMS_DEF obs_f1, obs_f2 and obs_v3
+ * (symsprog.c uses them); -DREF_GONE a use of obs_gone. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <link.h>
@@ -158,5 +159,25 @@ int obs_undefined_fn(void);
 int obs_undef_call(void)
 {
 	return obs_undefined_fn();
+}
+#endif
+
+#ifdef SYMS_DEF
+int obs_f1(void)
+{
+	return 1;
+}
+int obs_f2(void)
+{
+	return 2;
+}
+int obs_v3 = 3;
+#endif
+
+#ifdef REF_GONE
+int obs_gone(void);
+int obs_ref_gone(void)
+{
+	return obs_gone();
 }
 #endif

@@ -23,14 +23,18 @@ static void usage(FILE *f)
 	      "       linkopt --interposers FILE...|--root DIR\n"
 	      "                                        symbols defined by more than one object\n"
 	      "options:\n"
-	      "  -L DIR               search DIR for needed libraries first\n"
+	      "  -L DIR               search DIR for needed libraries first (then\n"
+	      "                       LD_LIBRARY_PATH, as the program's run would; not with --root)\n"
 	      "  --sysroot DIR        resolve absolute library paths under DIR\n"
 	      "  --interpose-list F   never bind the symbols listed in F (one per line) directly\n"
 	      "  --nodirect           flag this object's own definitions as no-direct\n"
 	      "  --app PROG           bind as the loader loads PROG (repeatable; executables\n"
 	      "                       among the FILEs count too); other FILEs as its modules\n"
 	      "  --no-sort            keep the order of the relocations\n"
-	      "  -O1                  (reserved) rebuild hash tables with more buckets\n"
+	      "  -O0                  the default: tables added, the symbol strings\n"
+	      "                       reordered only where they fit in place\n"
+	      "  -O1                  also rebuild .gnu.hash and .hash with about one\n"
+	      "                       symbol per bucket (and a larger bloom filter)\n"
 	      "  -v, --verbose        say what was done\n"
 	      "  --help, --version\n"
 	      "exit status: 0 ok, 1 stale tables (--check), 2 error (no file changed)\n", f);
@@ -236,7 +240,13 @@ int main(int argc, char **argv)
 			if (o.so.nldirs < 256)
 				ldirs[o.so.nldirs++] = optarg;
 			break;
-		case 'O': o.level = atoi(optarg); break;
+		case 'O':
+			if (strcmp(optarg, "0") && strcmp(optarg, "1")) {
+				fprintf(stderr, "linkopt: -O%s: unknown level (-O0 or -O1)\n", optarg);
+				return LO_ERR;
+			}
+			o.level = optarg[0] - '0';
+			break;
 		case 'v': o.verbose = 1; break;
 		case OPT_DUMP: fn = dump_file; break;
 		case OPT_CHECK: fn = check_file; break;
@@ -259,6 +269,9 @@ int main(int argc, char **argv)
 		}
 	}
 	o.so.ldirs = ldirs;
+	/* a root's programs do not run with this environment */
+	if (!root)
+		o.so.env_path = getenv("LD_LIBRARY_PATH");
 	o.bo.verbose = o.verbose;
 	o.so.verbose = o.verbose;
 	/* the loader's $ORIGIN of a program is its real path, which has

@@ -179,7 +179,33 @@ struct finder {
 	char *err;
 	size_t errlen;
 	char origin[PATH_MAX];
+	char tried[1024];     /* the directories searched, for "not found" */
 };
+
+/* Adds the directory of path to f->tried once; a list too long to say
+ * ends in "...". */
+static void note_tried(struct finder *f, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	size_t dlen = slash ? (size_t)(slash - path) : 1, have = strlen(f->tried);
+	if (!slash)
+		path = ".";
+	else if (!dlen)
+		dlen = 1;
+	for (const char *t = f->tried; *t;) {
+		size_t n = strcspn(t, ":");
+		if (n == dlen && !strncmp(t, path, dlen))
+			return;
+		t += n + (t[n] == ':');
+	}
+	if (have && have + 4 >= sizeof f->tried)
+		return;
+	if (have + dlen + 5 >= sizeof f->tried) {
+		strcpy(f->tried + have, have ? ":..." : "...");
+		return;
+	}
+	snprintf(f->tried + have, sizeof f->tried - have, "%s%.*s", have ? ":" : "", (int)dlen, path);
+}
 
 /* The chain: closure entries (their needed_by indices) up to libs[0],
  * then the objects the caller says are above it (o->above). */
@@ -226,8 +252,10 @@ static int try_file(void *ctx, const char *path, enum qb_search_src src)
 		rooted(f->o, path, p, sizeof p);
 	int fd = open(p, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		if (errno == ENOENT || errno == ENOTDIR || errno == EACCES || errno == ENAMETOOLONG)
+		if (errno == ENOENT || errno == ENOTDIR || errno == EACCES || errno == ENAMETOOLONG) {
+			note_tried(f, p);
 			return 0;
+		}
 		snprintf(f->err, f->errlen, "%s: %s", p, strerror(errno));
 		return f->result = -1;
 	}
@@ -304,16 +332,20 @@ static int find_lib(struct closure *c, const struct search_opts *o, unsigned par
 		return 0;
 	}
 
-	/* -L directories take LD_LIBRARY_PATH's place: first. */
+	/* -L directories first, then LD_LIBRARY_PATH: both searched where
+	 * the run searches LD_LIBRARY_PATH. */
 	char *env = NULL;
-	size_t envlen = 0;
+	size_t envlen = o->env_path ? strlen(o->env_path) : 0;
 	for (unsigned i = 0; i < o->nldirs; i++)
 		envlen += strlen(o->ldirs[i]) + 1;
-	if (o->nldirs && (env = calloc(1, envlen + 1)))
+	if (envlen && (env = calloc(1, envlen + 1))) {
 		for (unsigned i = 0; i < o->nldirs; i++) {
 			strcat(env, o->ldirs[i]);
 			strcat(env, ":");
 		}
+		if (o->env_path)
+			strcat(env, o->env_path);
+	}
 	struct finder f = { .c = c, .o = o, .want = want, .out = out, .err = err, .errlen = errlen };
 	char *sys = path_file(o, arch);
 	char buf[PATH_MAX];
@@ -325,6 +357,9 @@ static int find_lib(struct closure *c, const struct search_opts *o, unsigned par
 	r = qb_search_library(&s, name) ? f.result : f.result < 0 ? -1 : 0;
 	free(env);
 	free(sys);
+	/* not found: err says where it was looked for */
+	if (!r)
+		snprintf(err, errlen, "%s", f.tried);
 	if (r || c->musl)
 		return r;
 	/* Not a musl object: also the multiarch directories of Debian-style
@@ -345,6 +380,7 @@ static int find_lib(struct closure *c, const struct search_opts *o, unsigned par
 		if ((r = take_file(c, want, p, out, 0, err, errlen)))
 			return r;
 	}
+	snprintf(err, errlen, "%s", f.tried);
 	return 0;
 }
 
@@ -479,10 +515,13 @@ int closure_expand(struct closure *c, const struct search_opts *o, unsigned from
 				return -1;
 			}
 			if (!r) {
+				const char *in = *why ? why : "no directory";
 				if (q == 0)
-					snprintf(err, errlen, "needed library %s not found", name);
+					snprintf(err, errlen, "needed library %s not found in %s (-L DIR searches DIR first)",
+						 name, in);
 				else
-					snprintf(err, errlen, "library %s (needed by %s) not found", name, c->libs[q].path);
+					snprintf(err, errlen, "library %s (needed by %s) not found in %s "
+						 "(-L DIR searches DIR first)", name, c->libs[q].path, in);
 				return -1;
 			}
 			if (r == 1) {

@@ -12,6 +12,7 @@ struct search_opts {
 	const char *root;      /* --root / --sysroot prefix, or NULL */
 	const char **ldirs;    /* -L directories, searched first */
 	unsigned nldirs;
+	const char *env_path;  /* LD_LIBRARY_PATH, after them, as the run would */
 	/* The objects above the file on the loader's needed-by chain (for a
 	 * library: the object that loads it, then the one that loaded that,
 	 * up to the program; for a dlopened plugin: the program). Their

@@ -1,0 +1,17 @@
+#!/bin/sh
+# scripts/i386-binfmt.sh: register qemu-user for i386 programs with the
+# binfmt_misc of this process's user namespace (mounted here when it is
+# not). 'F': the interpreter is opened now, so it works in chroots and
+# for set-uid programs. Used by i386-exec.sh (the machine's own
+# namespace) and i386-qemu.sh (a namespace of its own).
+set -eu
+qemu=""
+for q in /usr/bin/qemu-i386-static /usr/bin/qemu-i386; do
+	[ -x "$q" ] && { qemu=$q; break; }
+done
+[ -n "$qemu" ] || { echo "i386-binfmt.sh: no qemu-i386 (packages qemu-user-static or qemu-user)" >&2; exit 1; }
+bm=/proc/sys/fs/binfmt_misc
+[ -e $bm/register ] || mount -t binfmt_misc binfmt_misc $bm
+[ -e $bm/qemu-i386 ] && echo -1 > $bm/qemu-i386
+# ELF32, little endian, version 1, e_type EXEC or DYN, e_machine 3 (i386).
+printf '%s' ":qemu-i386:M::\\x7fELF\\x01\\x01\\x01\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x02\\x00\\x03\\x00:\\xff\\xff\\xff\\xff\\xff\\xfe\\xfe\\x00\\xff\\xff\\xff\\xff\\xff\\xff\\xff\\xff\\xfe\\xff\\xff\\xff:$qemu:F" > $bm/register
