@@ -1,5 +1,4 @@
-/* Loading at run time: dlopen, dlclose and the lock that keeps the
- * object list consistent across threads and fork.
+/* Loading at run time: dlopen and dlclose.
  *
  * dlclose, as musl's, drops the handle and nothing else: the object stays
  * loaded with its state, and its destructors run at exit. musl programs
@@ -123,7 +122,7 @@ QB_PUBLIC void *dlopen(const char *file, int mode)
 		return 0;
 	}
 	qb_txn_commit(&t);
-	qb_settle_lazy();
+	qb_drop_lazy(0);
 	struct dso *p = o.p;
 	for (struct dso *q = o.old_tail->next; q; q = q->next) {
 		qb_protect_relro(q);

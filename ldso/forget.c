@@ -1,7 +1,5 @@
-/* An object leaves the loader: its destructors run (if its constructors
- * did), nothing the loader keeps points at it any more, and its memory
- * goes. The one way out, for the objects of a failed dlopen and for
- * those the unload extension unloads. */
+/* The one way an object leaves the loader (a failed dlopen's, or one the
+ * unload extension unloads): destructors, references to it, memory. */
 #include <sys/mman.h>
 #include "ext/ext.h"
 
@@ -29,7 +27,7 @@ static void unmap_later(unsigned char *start, size_t len)
 
 static void free_dso(struct dso *p)
 {
-	qb_forget_lazy(p);
+	qb_drop_lazy(p);
 	qb_ext_released(p);
 	for (void **m = p->owned, **next; m; m = next) {
 		next = m[0];

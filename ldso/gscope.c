@@ -42,10 +42,8 @@ hidden void qb_global_leave(struct dso *p)
 /* p and everything it depends on, breadth first: the scope of a handle. */
 hidden void qb_build_scope(struct dso *p)
 {
-	if (p->scope)
-		return;
-	size_t cap = 8, n = 0;
-	struct dso **v = __libc_malloc(cap * sizeof *v);
+	struct dso **v = p->scope ? 0 : __libc_malloc(qb.ndso * sizeof *v);
+	size_t n = 0;
 	if (!v)
 		return;
 	for (struct dso *q = qb.head; q; q = q->next)
@@ -53,22 +51,11 @@ hidden void qb_build_scope(struct dso *p)
 	v[n++] = p;
 	p->mark = 1;
 	for (size_t i = 0; i < n; i++)
-		for (size_t k = 0; k < v[i]->ndeps; k++) {
-			struct dso *d = v[i]->deps[k];
-			if (d->mark)
-				continue;
-			if (n == cap) {
-				struct dso **nv = __libc_realloc(v, 2 * cap * sizeof *v);
-				if (!nv) {
-					__libc_free(v);
-					return;
-				}
-				v = nv;
-				cap *= 2;
+		for (size_t k = 0; k < v[i]->ndeps; k++)
+			if (!v[i]->deps[k]->mark) {
+				v[i]->deps[k]->mark = 1;
+				v[n++] = v[i]->deps[k];
 			}
-			d->mark = 1;
-			v[n++] = d;
-		}
 	p->scope = v;
 	p->nscope = n;
 }

@@ -253,6 +253,32 @@ hidden struct symdef qb_lookup_local(struct dso *root, struct qb_symreq *r, stru
 hidden struct symdef qb_lookup_std(struct dso *from, struct qb_symreq *r, struct dso *skip,
 	struct dso *root);
 
+/* The one DT_RELR decoder (stage 1 and reloc.c): an address word (even)
+ * relocates the word there, a bitmap (odd) bit i the i-th word after the
+ * last one covered. Inlined, and with p == 0 checking nothing, stage 1
+ * can run it; with p, every place must be writable: 1 at the first one
+ * that is not. */
+static inline __attribute__((always_inline)) int qb_relr(const struct dso *p, unsigned char *base,
+	const size_t *r, size_t n)
+{
+	for (size_t *next = 0; n; n--, r++) {
+		int odd = *r & 1;
+		size_t bits = odd ? *r >> 1 : 1;
+		if (!odd)
+			next = (size_t *)(base + *r);
+		else if (!next)
+			continue;
+		for (size_t *at = next; bits; at++, bits >>= 1)
+			if (bits & 1) {
+				if (p && !qb_writable(p, (size_t)((unsigned char *)at - base), sizeof *at))
+					return 1;
+				*at += (size_t)base;
+			}
+		next += odd ? 8 * sizeof(size_t) - 1 : 1;
+	}
+	return 0;
+}
+
 /* stage1.c: a REL symbolic relocation's addend in the loader itself, as
  * stage 1 found it before applying the relocation. */
 hidden size_t qb_ldso_rel_addend(size_t off);
@@ -260,8 +286,7 @@ hidden size_t qb_ldso_rel_addend(size_t off);
 /* reloc.c */
 hidden void qb_relocate(struct dso *p, int lazy_ok);
 hidden void qb_retry_lazy(void);
-hidden void qb_settle_lazy(void);
-hidden void qb_forget_lazy(struct dso *p);
+hidden void qb_drop_lazy(const struct dso *p);
 hidden void qb_relocate_all(void);
 hidden void qb_protect_relro(struct dso *p);
 

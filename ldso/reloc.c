@@ -4,7 +4,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "ext/ext.h"
-#include "relr.h"
 
 #if QB_TLS_VARIANT != 2
 #error "reloc.c computes thread-pointer offsets for TLS variant II only"
@@ -90,15 +89,8 @@ static inline __attribute__((always_inline)) int resolve(struct resolver *rs, si
 	const struct qb_verreq *ver = qb_verreq_of(p, symi, &vr) ? &vr : 0;
 	r.name = name;
 	r.ver = ver;
-	if (rs->prep.gnu) {  /* precomputed by linkopt */
-		r.nlen = 0;
-		r.gnu_h = rs->prep.gnu[symi];
-		r.have_sysv = rs->prep.sysv != 0;
-		r.sysv_h = r.have_sysv ? rs->prep.sysv[symi] : 0;
-		qb.stats.prehashed++;
-	} else {
+	if (!qb_prepared_hashes(&rs->prep, symi, &r))
 		qb_symreq_init(&r, name, ver);
-	}
 	if (copy || !qb_ext_bind(&rs->prep, p, symi, &r, out))
 		*out = qb_lookup(&r, copy ? p : 0, p->reloc_root);
 	if (!out->sym)
@@ -316,19 +308,18 @@ static inline __attribute__((always_inline)) int apply(struct dso *p, struct res
 	return 0;
 }
 
-/* The general path for one relocation a hinted mode leaves: out of
- * line, so that the mode's loop keeps its registers. */
-static __attribute__((noinline)) void apply_one(struct resolver *rs, const size_t *r, int rela)
-{
-	apply(rs->p, rs, r[1], r[0], rela ? r[2] : 0, rela);
-}
-
 /* A hinted mode's store: val plus RELA's addend, or for REL what the
- * place held (a word) or nothing (a GOT or PLT slot). */
+ * place held (a word) or nothing (a GOT or PLT slot); and its count. */
 static inline __attribute__((always_inline)) void put(size_t *where, size_t val, const size_t *r,
 	const int rela, unsigned type)
 {
 	*where = val + (rela ? r[2] : QB_TYPE_MASK(QB_IS_WORD) >> type & 1 ? *where : 0);
+}
+
+static void count(unsigned type)
+{
+	qb.stats.relocs++;
+	qb.stats.bykind[qb_rel_kind(type)]++;
 }
 
 /* A reference a hinted mode left (not bound directly), its place in the
@@ -345,10 +336,8 @@ static int bind_unnamed(struct resolver *rs, const size_t *r, int rela)
 	    !qb_ext_bind(&rs->prep, p, symi, 0, &d) || (d.sym->st_info & 0xc) || (d.dso->runtime && d.dso != p))
 		return 0;
 	put(where, (size_t)d.dso->base + d.sym->st_value, r, rela, type);
-	if (qb.debug & QB_DBG_STATS) {
-		qb.stats.relocs++;
-		qb.stats.bykind[qb_rel_kind(type)]++;
-	}
+	if (qb.debug & QB_DBG_STATS)
+		count(type);
 	return 1;
 }
 
@@ -389,10 +378,8 @@ static inline __attribute__((always_inline)) const size_t *bind_run(struct resol
 			if (info != QB_REL_INFO)
 				break;
 			*where = (size_t)base + (rela ? r[2] : *where);
-			if (stats) {
-				qb.stats.relocs++;
-				qb.stats.bykind[RK_RELATIVE]++;
-			}
+			if (stats)
+				count(type);
 			continue;
 		} else if (QB_R_SYM(info) < nsyms && qb_hinted_value(&s, QB_R_SYM(info), mode, &val)) {
 			if (stats)
@@ -405,10 +392,8 @@ static inline __attribute__((always_inline)) const size_t *bind_run(struct resol
 			break;
 		}
 		put(where, val, r, rela, type);
-		if (stats) {
-			qb.stats.relocs++;
-			qb.stats.bykind[qb_rel_kind(type)]++;
-		}
+		if (stats)
+			count(type);
 	}
 	if (cache) {
 		rs->last = last;
@@ -417,7 +402,8 @@ static inline __attribute__((always_inline)) const size_t *bind_run(struct resol
 	return r;
 }
 
-/* The engine's instances, one function each: the general mode, and the
+/* The engine's instances, one function each (out of line, so that a
+ * hinted mode's loop keeps its registers): the general mode, and the
  * hinted modes' loops. */
 #define GENERAL(name, rela) static __attribute__((noinline)) void name(struct resolver *rs, \
 	const size_t *r, const size_t *end) { for (; r != end; r += (rela) ? 3 : 2) \
@@ -446,19 +432,18 @@ static void apply_table(struct resolver *rs, size_t vaddr, size_t size, int rela
 	size_t ent = rela ? 3 : 2;
 	const size_t *r = qb_laddr(rs->p, vaddr), *end = r + size / (ent * sizeof(size_t)) * ent;
 	const size_t *(*bind)(struct resolver *, const size_t *, const size_t *);
+	void (*general)(struct resolver *, const size_t *, const size_t *) = rela ? general_rela : general_rel;
 	switch (mode) {
 	case QB_MODE_HINTED: bind = rela ? hinted_rela : hinted_rel; break;
 	case QB_MODE_VALUED: bind = rela ? valued_rela : valued_rel; break;
 	case QB_MODE_CAREFUL: bind = rela ? careful_rela : careful_rel; break;
-	default: (rela ? general_rela : general_rel)(rs, r, end); return;
+	default: general(rs, r, end); return;
 	}
-	while ((r = bind(rs, r, end)) != end) {
+	for (; (r = bind(rs, r, end)) != end; r += ent)
 		if (r[0] - rs->lo > rs->span && range_of(rs->p, r[0], &rs->lo, &rs->span))
-			continue;
-		if (!bind_unnamed(rs, r, rela))
-			apply_one(rs, r, rela);
-		r += ent;
-	}
+			r -= ent;  /* the next range: bound from here */
+		else if (!bind_unnamed(rs, r, rela))
+			general(rs, r, r + ent);
 }
 
 /* Text relocations need the read-only segments writable for a while. */
@@ -549,7 +534,7 @@ hidden void qb_relocate_all(void)
 /* Objects joined the global scope: retry the deferred PLT slots. The
  * place and the slot's mark are written through the dlopen's journal (the
  * binding may point into an object that a failure unloads again); the
- * slots stay in the list until qb_settle_lazy, once nothing can fail. */
+ * slots stay in the list until qb_drop_lazy, once nothing can fail. */
 hidden void qb_retry_lazy(void)
 {
 	for (size_t i = 0; i < nlazy; i++) {
@@ -565,21 +550,13 @@ hidden void qb_retry_lazy(void)
 	}
 }
 
-hidden void qb_settle_lazy(void)
+/* Drops p's deferred slots (it is going away), or with p == 0 the ones
+ * the dlopen now done bound. */
+hidden void qb_drop_lazy(const struct dso *p)
 {
 	size_t k = 0;
 	for (size_t i = 0; i < nlazy; i++)
-		if (!lazy[i].bound)
-			lazy[k++] = lazy[i];
-	nlazy = k;
-}
-
-/* p is going away: forget its deferred slots. */
-hidden void qb_forget_lazy(struct dso *p)
-{
-	size_t k = 0;
-	for (size_t i = 0; i < nlazy; i++)
-		if (lazy[i].p != p)
+		if (p ? lazy[i].p != p : !lazy[i].bound)
 			lazy[k++] = lazy[i];
 	nlazy = k;
 }

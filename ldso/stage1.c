@@ -1,7 +1,7 @@
 /* Stage 1: the loader relocates itself. Nothing here may read a global
  * through the GOT or call into libc: neither is usable until this is done,
  * and musl's code also needs the thread pointer, which stage 2 sets. */
-#include "relr.h"
+#include "ldso.h"
 
 extern const unsigned char __ehdr_start[] hidden;
 

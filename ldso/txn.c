@@ -1,15 +1,9 @@
-/* dlopen as a transaction: the journal. Everything a dlopen changes in
- * the loader's state is one of:
- *  - objects appended to the object list (with their TLS modules): the
- *    list only grows during a dlopen, so the transaction records where it
- *    ended, and the TLS module count and sizes;
- *  - a byte of an object that was already loaded (promotion to the global
- *    scope, a pin against unloading) or a word of its memory (a deferred
- *    PLT slot bound at last): recorded in a journal before it changes;
- *  - state derived from those (the interposer list and its bloom filter,
- *    scope and symbol caches), recomputed from them.
- * qb_txn_abort undoes the first two in one place (the objects leave
- * through qb_forget_since, forget.c); the third follows the scope. */
+/* dlopen as a transaction. What a dlopen changes is: objects appended to
+ * the list with their TLS modules (the transaction keeps where the list
+ * and the TLS layout ended; the objects leave by qb_forget_since); a byte
+ * or a word of what was already loaded (a promotion, a pin, a deferred
+ * PLT slot bound), journalled before it changes and restored by
+ * qb_txn_abort; state derived from those, recomputed from them. */
 #include "ldso.h"
 
 enum { UNDO_BYTE, UNDO_WORD };

@@ -169,6 +169,20 @@ static inline __attribute__((always_inline)) int qb_hinted_value(const struct qb
 	return 1;
 }
 
+/* Reference symi's hashes, when the extension that prepared p's
+ * relocations has them (linkopt computed them): 1 with r filled. */
+static inline int qb_prepared_hashes(const struct qb_prepared *s, size_t symi, struct qb_symreq *r)
+{
+	if (!s->gnu)
+		return 0;
+	r->nlen = 0;
+	r->gnu_h = s->gnu[symi];
+	r->have_sysv = s->sysv != 0;
+	r->sysv_h = r->have_sysv ? s->sysv[symi] : 0;
+	qb.stats.prehashed++;
+	return 1;
+}
+
 /* The hooks, each with the extensions that use it. */
 struct qb_ext {
 	const char *name;
