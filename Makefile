@@ -63,12 +63,10 @@ QB_EXT ?= all
 ifeq ($(QB_EXT),none)
 B := $(B)/noext
 LDSO_EXT_SRCS := ldso/ext/none.c
-LDSO_EXT_ASM :=
 # tests of an extension (unloading) are skipped, and say so
 HOST_CFLAGS += -DQB_TEST_NOEXT
 else
 LDSO_EXT_SRCS := $(filter-out ldso/ext/none.c,$(wildcard ldso/ext/*.c))
-LDSO_EXT_ASM := hintloop
 endif
 LDSO_SRCS := $(sort $(wildcard ldso/*.c $(filter-out common/elfbuf.c,$(wildcard common/*.c)))) \
 	$(LDSO_EXT_SRCS)
@@ -82,7 +80,7 @@ nasm_fmt_i386 := elf32
 define loader_rules
 LDSO_OBJS_$(1) := $$(LDSO_SRCS:%.c=$(B)/$(1)/%.o) \
 	$$(patsubst %.c,$(B)/$(1)/%.o,$$(wildcard arch/$(1)/*.c)) \
-	$$(patsubst %.asm,$(B)/$(1)/%.o,$$(filter-out $$(foreach x,hintloop,$$(if $$(filter $$x,$(LDSO_EXT_ASM)),,arch/$(1)/$$x.asm)),$$(wildcard arch/$(1)/*.asm)))
+	$$(patsubst %.asm,$(B)/$(1)/%.o,$$(wildcard arch/$(1)/*.asm))
 
 $(B)/$(1)/%.o: %.c $(CONFIG)
 	@mkdir -p $$(@D)

@@ -100,7 +100,7 @@ hidden void *qb_dlsym(void *h, const char *name, void *ra, const struct qb_verre
 	/* A definition found through the global scope keeps its object
 	 * loaded, as glibc records a dependency of the caller on it. */
 	if (d.sym && (h == RTLD_DEFAULT || h == qb.main || h == RTLD_NEXT))
-		qb_ext_bound(qb_dso_of_addr(ra), d.dso);
+		qb_ext_pin(qb_dso_of_addr(ra), d.dso);
 	void *addr = d.sym ? symbol_address(d) : 0;
 	qb_unlock();
 	if (!d.sym)

@@ -1,5 +1,4 @@
-/* Loading at run time: dlopen, dlclose and the lock that keeps the
- * object list consistent across threads and fork.
+/* Loading at run time: dlopen and dlclose.
  *
  * dlclose, as musl's, drops the handle and nothing else: the object stays
  * loaded with its state, and its destructors run at exit. musl programs
@@ -9,8 +8,9 @@
  * (ldso/ext/unload.c); the registrations that keep an object loaded for
  * it pass through here.
  *
- * A dlopen is a transaction (txn.c): on failure everything it changed is
- * undone, and unloading goes through the same qb_forget_object. */
+ * A dlopen is a transaction (txn.c): on failure the journal undoes what
+ * it changed, and the objects it added leave through forget.c, as
+ * unloaded ones do. */
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -21,81 +21,6 @@ void __dl_seterr(const char *, ...) hidden;
 int __qb_musl_cxa_atexit(void (*)(void *), void *, void *) hidden;
 int __qb_musl_atexit(void (*)(void)) hidden;
 int __qb_musl_pthread_atfork(void (*)(void), void (*)(void), void (*)(void)) hidden;
-
-static pthread_mutex_t mtx = PTHREAD_MUTEX_INITIALIZER;
-static pthread_t owner;
-static int depth;
-
-/* Recursive: constructors run by dlopen may call dlopen. */
-hidden void qb_lock(void)
-{
-	pthread_t self = pthread_self();
-	if (depth && pthread_equal(owner, self)) {
-		depth++;
-		return;
-	}
-	pthread_mutex_lock(&mtx);
-	owner = self;
-	depth = 1;
-}
-
-hidden void qb_unlock(void)
-{
-	if (--depth == 0)
-		pthread_mutex_unlock(&mtx);
-}
-
-/* fork: hold the lock across it so the child never sees a half-updated
- * list; the child, the only thread left, starts with a fresh lock. */
-void __ldso_atfork(int who)
-{
-	if (who < 0) {
-		qb_lock();
-		qb_initfini_atfork(who);
-	} else if (who == 0) {
-		qb_initfini_atfork(who);
-		qb_unlock();
-	} else {
-		pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
-		mtx = fresh;
-		depth = 0;
-		qb_initfini_atfork(who);
-	}
-}
-
-/* p and everything it depends on, breadth first: the scope of a handle. */
-hidden void qb_build_scope(struct dso *p)
-{
-	if (p->scope)
-		return;
-	size_t cap = 8, n = 0;
-	struct dso **v = __libc_malloc(cap * sizeof *v);
-	if (!v)
-		return;
-	for (struct dso *q = qb.head; q; q = q->next)
-		q->mark = 0;
-	v[n++] = p;
-	p->mark = 1;
-	for (size_t i = 0; i < n; i++)
-		for (size_t k = 0; k < v[i]->ndeps; k++) {
-			struct dso *d = v[i]->deps[k];
-			if (d->mark)
-				continue;
-			if (n == cap) {
-				struct dso **nv = __libc_realloc(v, 2 * cap * sizeof *v);
-				if (!nv) {
-					__libc_free(v);
-					return;
-				}
-				v = nv;
-				cap *= 2;
-			}
-			d->mark = 1;
-			v[n++] = d;
-		}
-	p->scope = v;
-	p->nscope = n;
-}
 
 /* The work of a dlopen that may fail, under qb_try. */
 struct opening {
@@ -186,6 +111,7 @@ QB_PUBLIC void *dlopen(const char *file, int mode)
 		qb_debug_change(1 /* RT_ADD */);
 	if (qb_try(open_work, &o)) {
 		qb_txn_abort(&t);
+		qb_forget_since(t.old_tail);
 		if (!(mode & RTLD_NOLOAD))
 			qb_debug_change(0 /* RT_CONSISTENT */);
 		/* qb.errbuf is shared: copy it to this thread's dlerror
@@ -196,6 +122,7 @@ QB_PUBLIC void *dlopen(const char *file, int mode)
 		return 0;
 	}
 	qb_txn_commit(&t);
+	qb_drop_lazy(0);
 	struct dso *p = o.p;
 	for (struct dso *q = o.old_tail->next; q; q = q->next) {
 		qb_protect_relro(q);

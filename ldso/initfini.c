@@ -165,16 +165,20 @@ hidden int qb_exiting(void)
 	return exiting;
 }
 
-/* fork (dlopen.c): init_lock is held across it; in the child, the only
- * thread left, it starts afresh, and an object another thread was
- * constructing can never be finished. */
-hidden void qb_initfini_atfork(int who)
+/* fork: the loader lock and init_lock are held across it, so that the
+ * child never sees a half-updated list; in the child, the only thread
+ * left, both start afresh, and an object another thread was constructing
+ * can never be finished. */
+void __ldso_atfork(int who)
 {
 	if (who < 0) {
+		qb_lock();
 		pthread_mutex_lock(&init_lock);
 	} else if (who == 0) {
 		pthread_mutex_unlock(&init_lock);
+		qb_unlock();
 	} else {
+		qb_lock_reset();
 		pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
 		pthread_cond_t fresh_cond = PTHREAD_COND_INITIALIZER;
 		init_lock = fresh;

@@ -61,8 +61,6 @@ static inline int qb_fileid_eq(const struct qb_fileid *a, const struct qb_fileid
 enum { QB_SLOT_FAST, QB_EXT_SLOTS };
 #define QB_EXT_SLOT_BYTES 256
 
-struct qb_ext;
-
 struct dso {
 	/* First: the public struct link_map view (l_addr, l_name, l_ld,
 	 * l_next, l_prev) that debuggers and dlinfo users read. */
@@ -73,7 +71,7 @@ struct dso {
 
 	struct qb_dyninfo dyn;
 	Phdr *phdr;
-	size_t phnum;
+	size_t phnum, nsyms;
 	Sym *syms;
 	const char *strings;
 	uint32_t *hashtab;
@@ -82,7 +80,6 @@ struct dso {
 	const uint32_t *sym_sysv;
 	uint16_t *versym;
 	Verdef *verdef;
-	size_t nsyms;
 	/* DT_GNU_HASH, decoded once (gh_bloom == 0: use DT_HASH) */
 	const size_t *gh_bloom;
 	const uint32_t *gh_buckets, *gh_chain;
@@ -90,48 +87,39 @@ struct dso {
 	struct qb_verdef_ent *vdefs, *vreqs;  /* by version index */
 	size_t nvdefs, nvreqs;
 
-	size_t dyn_size;        /* PT_DYNAMIC's size (objects we map) */
-	unsigned char *map;     /* whole reserved mapping (0 for kernel-mapped) */
-	size_t map_len;
-	size_t vmin, vmax;      /* link-time address range of the PT_LOADs */
+	/* PT_DYNAMIC's size (objects we map), the whole reserved mapping (0
+	 * for kernel-mapped), the link-time address range of the PT_LOADs */
+	size_t dyn_size, map_len, vmin, vmax;
+	unsigned char *map;
 	struct qb_fileid id;    /* its file's (map.c) */
-	const char *soname;
-	const char *shortname;  /* the name it was asked for */
+	const char *soname, *shortname;  /* shortname: the name it was asked for */
 	char *rpath, *runpath;  /* expanded lazily: raw dynamic strings */
-
-	struct dso **deps;
+	struct dso **deps, *needed_by;
 	size_t ndeps;
-	struct dso *needed_by;
-
 	struct qb_tls_module tls;
-	size_t tls_id;
-
-	size_t relro_start, relro_end;
+	size_t tls_id, relro_start, relro_end;
 	/* writable ranges: where relocations may write (patchelf adds one
 	 * writable segment per edit, linkopt one) */
 	size_t wr_lo[8], wr_hi[8];
 	unsigned char nwr;
-	struct dso *init_next;  /* order in which constructors run */
-	void *ctor_visitor;     /* the thread running its constructors (initfini.c) */
-	struct dso *fini_next;  /* reverse order of construction */
+	/* the order constructors run in and its reverse; the thread running
+	 * its constructors (initfini.c) */
+	struct dso *init_next, *fini_next;
+	void *ctor_visitor;
 
-	unsigned char is_ldso, is_main, relocated, constructed;
-	unsigned char deps_loaded, mark;
-	unsigned char preloaded;    /* by LD_PRELOAD or --preload */
+	unsigned char is_ldso, is_main, relocated, constructed, deps_loaded, mark;
+	/* preloaded: by LD_PRELOAD or --preload; global: in the global scope;
+	 * runtime: loaded by dlopen, may be unloaded; unloading: its
+	 * destructors are running, unload once */
+	unsigned char preloaded, global, runtime, nodelete, unloading;
 	size_t seq;                 /* load order (objindex.c) */
-	unsigned char global;       /* in the global scope */
 	struct dso *gnext;          /* next in the global scope (gscope.c) */
-	unsigned char runtime;      /* loaded by dlopen: may be unloaded */
-	unsigned char nodelete;
-	unsigned char unloading;    /* its destructors are running: unload once */
 	size_t refcnt;              /* dlopen handles not yet closed */
 	void *owned;                /* loader memory freed with the object */
 	struct dso **scope;         /* dlopen root: itself and its deps, BFS */
 	size_t nscope;
 	struct dso *reloc_root;     /* whose local scope relocations also see */
 
-	/* the extension whose tables bind its references (ldso/ext/ext.h) */
-	const struct qb_ext *binder;
 	/* the extensions' per-object state (ldso/ext/ext.h): zeroed with
 	 * the object, never read by the core */
 	union {
@@ -168,6 +156,7 @@ struct qb_state {
 	size_t verify_diffs;       /* LD_DIRECT_VERIFY: answers that differed */
 	struct qb_stats {
 		size_t lookups, probes, strcmps, relocs, cache_hits, hashed;
+		size_t prehashed, hinted;  /* for the extension that prepared them */
 		size_t bykind[RK_TLSDESC + 1];
 		uint64_t reloc_ns;
 	} stats;
@@ -199,24 +188,6 @@ hidden int qb_in_code(const struct dso *p, size_t vaddr);
 hidden const char *qb_find_writable(struct dso *p);
 hidden void qb_dso_view(const struct dso *p, struct qb_elfview *v);
 
-/* p's relocation entries that are not relative by the linker's count
- * (DT_RELACOUNT, a claim: only estimates rest on it), PLT slots included. */
-static inline size_t qb_nonrelative_relocs(const struct dso *p)
-{
-	const struct qb_dyninfo *d = &p->dyn;
-	size_t n = d->relasz / sizeof(Rela) + d->relsz / sizeof(Rel);
-	return n - (d->relcount < n ? d->relcount : n) +
-		d->pltrelsz / (d->pltrel == DT_RELA ? sizeof(Rela) : sizeof(Rel));
-}
-
-/* Is every binding verified (LD_DIRECT_VERIFY) or reported
- * (LD_DEBUG=bindings or direct)? The fast paths then leave it to the
- * general path, which does both. */
-static inline int qb_bindings_watched(void)
-{
-	return qb.env.verify || (qb.debug & (QB_DBG_BINDINGS | QB_DBG_DIRECT));
-}
-
 /* May relocations write [vaddr, vaddr+len)? Inside a writable segment, or
  * anywhere in the image of an object with text relocations. The loader
  * itself is trusted. */
@@ -230,15 +201,6 @@ static inline int qb_writable(const struct dso *p, size_t vaddr, size_t len)
 	return 0;
 }
 hidden void *qb_laddr(const struct dso *p, size_t vaddr);
-
-/* The store of a symbolic word relocation, in one place for the core's
- * apply (reloc.c) and an extension's runs (ldso/ext/hintloop.c): val plus
- * RELA's addend, or for REL what the place held (a word) or 0 (a slot). */
-static inline __attribute__((always_inline)) void qb_reloc_store(size_t *where, size_t val,
-	size_t addend)
-{
-	*where = val + addend;
-}
 
 /* Is [vaddr, vaddr+len) inside one readable segment of the object (not in
  * a gap between segments, which stays unmapped)? Only the loader itself is
@@ -288,8 +250,34 @@ hidden struct symdef qb_lookup_scope(struct dso **v, size_t n, struct qb_symreq 
 hidden struct symdef qb_lookup_global(struct dso *from, struct qb_symreq *r, struct dso *skip);
 hidden struct symdef qb_walk_global(struct dso *from, struct qb_symreq *r, struct dso *skip);
 hidden struct symdef qb_lookup_local(struct dso *root, struct qb_symreq *r, struct dso *skip);
-/* qb_lookup without any extension */
-hidden struct symdef qb_lookup_std(struct qb_symreq *r, struct dso *skip, struct dso *root);
+hidden struct symdef qb_lookup_std(struct dso *from, struct qb_symreq *r, struct dso *skip,
+	struct dso *root);
+
+/* The one DT_RELR decoder (stage 1 and reloc.c): an address word (even)
+ * relocates the word there, a bitmap (odd) bit i the i-th word after the
+ * last one covered. Inlined, and with p == 0 checking nothing, stage 1
+ * can run it; with p, every place must be writable: 1 at the first one
+ * that is not. */
+static inline __attribute__((always_inline)) int qb_relr(const struct dso *p, unsigned char *base,
+	const size_t *r, size_t n)
+{
+	for (size_t *next = 0; n; n--, r++) {
+		int odd = *r & 1;
+		size_t bits = odd ? *r >> 1 : 1;
+		if (!odd)
+			next = (size_t *)(base + *r);
+		else if (!next)
+			continue;
+		for (size_t *at = next; bits; at++, bits >>= 1)
+			if (bits & 1) {
+				if (p && !qb_writable(p, (size_t)((unsigned char *)at - base), sizeof *at))
+					return 1;
+				*at += (size_t)base;
+			}
+		next += odd ? 8 * sizeof(size_t) - 1 : 1;
+	}
+	return 0;
+}
 
 /* stage1.c: a REL symbolic relocation's addend in the loader itself, as
  * stage 1 found it before applying the relocation. */
@@ -298,8 +286,7 @@ hidden size_t qb_ldso_rel_addend(size_t off);
 /* reloc.c */
 hidden void qb_relocate(struct dso *p, int lazy_ok);
 hidden void qb_retry_lazy(void);
-hidden void qb_settle_lazy(void);
-hidden void qb_forget_lazy(struct dso *p);
+hidden void qb_drop_lazy(const struct dso *p);
 hidden void qb_relocate_all(void);
 hidden void qb_protect_relro(struct dso *p);
 
@@ -316,7 +303,6 @@ hidden void qb_queue_init(void);
 hidden void qb_ctor_queue(struct dso *root, struct dso ***q, size_t *n);
 hidden void qb_run_ctors(struct dso **q, size_t n);
 hidden int qb_exiting(void);
-hidden void qb_initfini_atfork(int who);
 hidden void qb_run_fini(struct dso *p);
 hidden void qb_set_init_args(int argc, char **argv, char **envp);
 
@@ -332,6 +318,7 @@ hidden void qb_debug_change(int state);
 
 /* dlapi.c */
 hidden struct dso *qb_dso_of_addr(const void *addr);
+hidden struct dso *qb_valid_handle(void *h);
 
 /* May p's DT_GNU_HASH hold a name with hash h? Its bloom filter's two
  * bits; "no" is certain (p must have a GNU hash table). */
@@ -353,15 +340,16 @@ hidden void qb_txn_commit(struct qb_txn *t);
 hidden void qb_txn_abort(struct qb_txn *t);
 hidden void qb_txn_flag(unsigned char *field, unsigned char v);
 hidden void qb_txn_save_word(size_t *where);
-hidden void *qb_owned_alloc(struct dso *p, size_t size);
+
+/* forget.c: an object leaves the loader */
 hidden void qb_forget_object(struct dso *p);
+hidden void qb_forget_since(struct dso *old_tail);
 hidden void qb_unmap_flush(void);
 
-/* dlopen.c */
+/* lock.c */
 hidden void qb_lock(void);
 hidden void qb_unlock(void);
-hidden struct dso *qb_valid_handle(void *h);
-hidden void qb_build_scope(struct dso *p);
+hidden void qb_lock_reset(void);
 
 /* objindex.c: the loaded objects by name and by file */
 hidden void qb_index_add(struct dso *p);
@@ -376,5 +364,6 @@ hidden void qb_vdso_attach(size_t ehdr_addr);
  * objects joined it. */
 hidden void qb_global_join(struct dso *p);
 hidden void qb_global_leave(struct dso *p);
+hidden void qb_build_scope(struct dso *p);
 
 #endif

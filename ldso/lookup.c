@@ -80,17 +80,6 @@ hidden struct symdef qb_walk_global(struct dso *from, struct qb_symreq *r, struc
 	return def;
 }
 
-/* The first object of the global scope, from `from` on in its order
- * (skipping `skip`), that defines r. The start-up objects come first and
- * never change: an extension may answer for them (the global table). */
-hidden struct symdef qb_lookup_global(struct dso *from, struct qb_symreq *r, struct dso *skip)
-{
-	struct symdef def;
-	if (from && !from->runtime && qb_ext_lookup_global(from, r, skip, &def))
-		return def;
-	return qb_walk_global(from, r, skip);
-}
-
 /* Objects loaded by dlopen also see the local scope of the dlopen root
  * that brought them in, after the global scope. */
 hidden struct symdef qb_lookup_local(struct dso *root, struct qb_symreq *r, struct dso *skip)
@@ -105,37 +94,28 @@ hidden struct symdef qb_lookup_local(struct dso *root, struct qb_symreq *r, stru
 	return def;
 }
 
-hidden struct symdef qb_lookup_std(struct qb_symreq *r, struct dso *skip, struct dso *root)
+/* The global scope from `from` on in its order (skipping `skip`), then
+ * (for objects loaded by dlopen) the local scope of the dlopen root that
+ * brought them in. */
+hidden struct symdef qb_lookup_std(struct dso *from, struct qb_symreq *r, struct dso *skip,
+	struct dso *root)
 {
-	struct symdef def = qb_walk_global(qb.head, r, skip);
+	struct symdef def = qb_walk_global(from, r, skip);
 	return def.sym ? def : qb_lookup_local(root, r, skip);
 }
 
-/* The extension that answers whole lookups (the first with a lookup
- * hook), looked for once: every lookup goes to it. */
-typedef struct symdef (*lookup_fn)(struct qb_symreq *, struct dso *, struct dso *);
-static lookup_fn lookup_hook(void)
-{
-	static lookup_fn fn;
-	static int known;
-	if (!known) {
-		fn = qb_lookup_std;
-		QB_EXT_EACH(e)
-			if ((*e)->lookup) {
-				fn = (*e)->lookup;
-				break;
-			}
-		known = 1;
-	}
-	return fn;
-}
-
-/* The global scope in its order, then (for objects loaded by dlopen)
- * the local scope of the dlopen root that brought them in. */
+/* Every lookup is answered by the first extension with a lookup hook
+ * (ext.h), which may hand it to qb_lookup_std. */
 hidden struct symdef qb_lookup(struct qb_symreq *r, struct dso *skip, struct dso *root)
 {
 	qb.stats.lookups++;
-	return lookup_hook()(r, skip, root);
+	return qb_ext_lookup()(qb.head, r, skip, root);
+}
+
+/* The first object of the global scope, from `from` on, that defines r. */
+hidden struct symdef qb_lookup_global(struct dso *from, struct qb_symreq *r, struct dso *skip)
+{
+	return from ? qb_ext_lookup()(from, r, skip, 0) : (struct symdef){ 0, 0 };
 }
 
 hidden struct symdef qb_lookup_scope(struct dso **v, size_t n, struct qb_symreq *r)

@@ -19,7 +19,9 @@ struct resolver {
 	int lazy_ok;    /* deferring unresolved PLT slots is allowed */
 	int lazy_plt;   /* the relocation being resolved is such a slot */
 	int retrying;   /* a deferred slot tried again: stays in the list */
-	const struct qb_ext *run;  /* the extension that takes runs of p's relocations */
+	struct qb_prepared prep;   /* what an extension prepared (ext.h) */
+	size_t lo, span;           /* its writable range: [lo, lo + span] holds a word */
+	size_t last, lastval;      /* CAREFUL: the last symbolic r_info and its value */
 	size_t key[CACHE_SLOTS];
 	struct symdef val[CACHE_SLOTS];
 };
@@ -28,7 +30,9 @@ static void resolver_init(struct resolver *rs, struct dso *p)
 {
 	rs->p = p;
 	rs->lazy_ok = rs->lazy_plt = rs->retrying = 0;
-	rs->run = 0;
+	rs->prep = (struct qb_prepared){ 0 };
+	rs->last = QB_NO_INFO;
+	rs->lastval = 0;
 	for (size_t i = 0; i < CACHE_SLOTS; i++)
 		rs->key[i] = (size_t)-1;
 }
@@ -69,8 +73,7 @@ static inline __attribute__((always_inline)) int resolve(struct resolver *rs, si
 		return 0;
 	}
 	/* an extension may know the definition without reading the name */
-	int ext = p->binder && !copy;
-	if (ext && qb_ext_bind(p, symi, out))
+	if (!copy && qb_ext_bind(&rs->prep, p, symi, 0, out))
 		goto bound;
 	Sym *ref = p->syms + symi;
 	if (ST_BIND(ref->st_info) == STB_LOCAL) {
@@ -86,13 +89,10 @@ static inline __attribute__((always_inline)) int resolve(struct resolver *rs, si
 	const struct qb_verreq *ver = qb_verreq_of(p, symi, &vr) ? &vr : 0;
 	r.name = name;
 	r.ver = ver;
-	if (!p->binder || !qb_ext_hash(p, symi, &r))
+	if (!qb_prepared_hashes(&rs->prep, symi, &r))
 		qb_symreq_init(&r, name, ver);
-	if (!ext || !qb_ext_bind_named(p, symi, &r, out)) {
+	if (copy || !qb_ext_bind(&rs->prep, p, symi, &r, out))
 		*out = qb_lookup(&r, copy ? p : 0, p->reloc_root);
-		if (ext)
-			qb_ext_chosen(p, symi, &r, out);
-	}
 	if (!out->sym)
 		qb_lfs64_bind(name, out);
 	if (qb.debug & QB_DBG_BINDINGS)
@@ -111,7 +111,7 @@ static inline __attribute__((always_inline)) int resolve(struct resolver *rs, si
 	}
 bound:
 	if (out->sym && out->dso->runtime && out->dso != p)
-		qb_ext_bound(p, out->dso);
+		qb_ext_pin(p, out->dso);
 	if (!copy && !qb.env.no_symcache) {
 		rs->key[slot] = symi;
 		rs->val[slot] = *out;
@@ -175,6 +175,18 @@ static __attribute__((noinline)) void apply_copy(struct dso *p, size_t symi, siz
 	memcpy((void *)(p->base + off), (void *)val, n);
 }
 
+/* Memory the loader allocates on behalf of p (TLS descriptor arguments)
+ * lives as long as p: a header links it to p->owned. */
+static void *owned_alloc(struct dso *p, size_t size)
+{
+	void **m = __libc_malloc(sizeof(void *) + size);
+	if (!m)
+		return 0;
+	m[0] = p->owned;
+	p->owned = m;
+	return m + 1;
+}
+
 /* The TLS kinds: the defining module's id, an offset in its block, an
  * offset from the thread pointer (static area only) or a descriptor
  * (static, or dynamic for a module dlopen added after threads exist). */
@@ -200,7 +212,7 @@ static __attribute__((noinline)) void apply_tls(struct dso *p, int kind, size_t 
 		if (kind != RK_TLSDESC)
 			qb_error("Error relocating %s: initial-exec TLS resolves to dynamic definition in %s",
 				p->name, def->dso->name);
-		size_t *arg = qb_owned_alloc(p, 2 * sizeof *arg);
+		size_t *arg = owned_alloc(p, 2 * sizeof *arg);
 		if (!arg)
 			qb_error("Error relocating %s: out of memory", p->name);
 		arg[0] = def->dso->tls_id;
@@ -275,9 +287,9 @@ static inline __attribute__((always_inline)) int apply(struct dso *p, struct res
 	size_t val = def_value(p, &def);
 
 	switch (kind) {
-	case RK_WORD: qb_reloc_store(where, val, addend); break;
+	case RK_WORD: *where = val + addend; break;
 	case RK_GOT:
-	case RK_PLT: qb_reloc_store(where, val, rela ? addend : 0); break;
+	case RK_PLT: *where = val + (rela ? addend : 0); break;
 	case RK_PCWORD: *where = val + addend - (size_t)where; break;
 	case RK_PC32: *(uint32_t *)where = (uint32_t)(val + addend - (size_t)where); break;
 	case RK_ABS32U:
@@ -296,48 +308,142 @@ static inline __attribute__((always_inline)) int apply(struct dso *p, struct res
 	return 0;
 }
 
-static void apply_table(struct dso *p, struct resolver *rs, size_t vaddr, size_t size, int rela)
+/* A hinted mode's store: val plus RELA's addend, or for REL what the
+ * place held (a word) or nothing (a GOT or PLT slot); and its count. */
+static inline __attribute__((always_inline)) void put(size_t *where, size_t val, const size_t *r,
+	const int rela, unsigned type)
+{
+	*where = val + (rela ? r[2] : QB_TYPE_MASK(QB_IS_WORD) >> type & 1 ? *where : 0);
+}
+
+static void count(unsigned type)
+{
+	qb.stats.relocs++;
+	qb.stats.bykind[qb_rel_kind(type)]++;
+}
+
+/* A reference a hinted mode left (not bound directly), its place in the
+ * mode's range, when its binder knows the definition without the name (a
+ * scope definer) and that is a plain one of a start-up object or of p:
+ * stored as the mode stores. Anything else is left to apply. */
+static int bind_unnamed(struct resolver *rs, const size_t *r, int rela)
+{
+	struct dso *p = rs->p;
+	size_t symi = QB_R_SYM(r[1]), *where = (size_t *)(p->base + r[0]);
+	unsigned type = QB_R_TYPE(r[1]);
+	struct symdef d;
+	if (!QB_SYM_TYPE(type) || !symi || symi >= p->nsyms || r[0] - rs->lo > rs->span ||
+	    !qb_ext_bind(&rs->prep, p, symi, 0, &d) || (d.sym->st_info & 0xc) || (d.dso->runtime && d.dso != p))
+		return 0;
+	put(where, (size_t)d.dso->base + d.sym->st_value, r, rela, type);
+	if (qb.debug & QB_DBG_STATS)
+		count(type);
+	return 1;
+}
+
+/* The writable range holding a word at off: 0 when none does. */
+static int range_of(const struct dso *p, size_t off, size_t *lo, size_t *span)
+{
+	for (unsigned i = 0; i < p->nwr; i++)
+		if (off >= p->wr_lo[i] && off <= p->wr_hi[i] && sizeof(size_t) <= p->wr_hi[i] - off) {
+			*lo = p->wr_lo[i];
+			*span = p->wr_hi[i] - *lo - sizeof(size_t);
+			return 1;
+		}
+	return 0;
+}
+
+/* A hinted mode over relocations from r on: returns the first one it
+ * leaves to the general path, or end. Nothing is called inside, so the
+ * loop has every register. */
+static inline __attribute__((always_inline)) const size_t *bind_run(struct resolver *rs,
+	const size_t *r, const size_t *end, const int rela, const int mode)
+{
+	const struct qb_prepared s = rs->prep;
+	unsigned char *const base = rs->p->base;
+	const size_t nsyms = rs->p->nsyms, lo = rs->lo, span = rs->span, ent = rela ? 3 : 2;
+	const int stats = mode == QB_MODE_CAREFUL && (qb.debug & QB_DBG_STATS);
+	const int cache = mode == QB_MODE_CAREFUL && !qb.env.no_symcache;
+	size_t last = rs->last, lastval = rs->lastval;
+	for (; r != end; r += ent) {
+		size_t off = r[0], info = r[1], val, *where = (size_t *)(base + off);
+		unsigned type = QB_R_TYPE(info);
+		if (off - lo > span)
+			break;
+		if (cache && info == last) {
+			val = lastval;
+			if (stats)
+				qb.stats.cache_hits += info != QB_NO_INFO;
+		} else if (!QB_SYM_TYPE(type)) {
+			if (info != QB_REL_INFO)
+				break;
+			*where = (size_t)base + (rela ? r[2] : *where);
+			if (stats)
+				count(type);
+			continue;
+		} else if (QB_R_SYM(info) < nsyms && qb_hinted_value(&s, QB_R_SYM(info), mode, &val)) {
+			if (stats)
+				qb.stats.hinted++;
+			if (cache) {
+				last = info;
+				lastval = val;
+			}
+		} else {
+			break;
+		}
+		put(where, val, r, rela, type);
+		if (stats)
+			count(type);
+	}
+	if (cache) {
+		rs->last = last;
+		rs->lastval = lastval;
+	}
+	return r;
+}
+
+/* The engine's instances, one function each (out of line, so that a
+ * hinted mode's loop keeps its registers): the general mode, and the
+ * hinted modes' loops. */
+#define GENERAL(name, rela) static __attribute__((noinline)) void name(struct resolver *rs, \
+	const size_t *r, const size_t *end) { for (; r != end; r += (rela) ? 3 : 2) \
+	apply(rs->p, rs, r[1], r[0], (rela) ? r[2] : 0, rela); }
+#define BIND_RUN(name, rela, mode) static __attribute__((noinline)) const size_t *name( \
+	struct resolver *rs, const size_t *r, const size_t *end) { return bind_run(rs, r, end, rela, mode); }
+GENERAL(general_rela, 1) GENERAL(general_rel, 0)
+BIND_RUN(hinted_rela, 1, QB_MODE_HINTED) BIND_RUN(hinted_rel, 0, QB_MODE_HINTED)
+BIND_RUN(valued_rela, 1, QB_MODE_VALUED)
+#ifdef QB_VALUED_REL_ARCH  /* the architecture's assembly (arch.h) */
+static const size_t *valued_rel(struct resolver *rs, const size_t *r, const size_t *end)
+{
+	return QB_VALUED_REL_ARCH(&rs->prep, rs->p, rs->lo, rs->span, r, end);
+}
+#else
+BIND_RUN(valued_rel, 0, QB_MODE_VALUED)
+#endif
+BIND_RUN(careful_rela, 1, QB_MODE_CAREFUL) BIND_RUN(careful_rel, 0, QB_MODE_CAREFUL)
+
+/* The engine: a table's relocations in p's mode (the one switch from
+ * mode to loop); each one a hinted mode leaves goes by the general path. */
+static void apply_table(struct resolver *rs, size_t vaddr, size_t size, int rela, int mode)
 {
 	if (!vaddr || !size)
 		return;
 	size_t ent = rela ? 3 : 2;
-	const size_t *r = qb_laddr(p, vaddr), *end = r + size / (ent * sizeof(size_t)) * ent;
-	/* An extension binds what it can, run by run; each relocation it
-	 * leaves is applied here, one by one. */
-	if (rs->run) {
-		while ((r = rs->run->reloc_run(p, r, end, rela)) != end) {
-			apply(p, rs, r[1], r[0], rela ? r[2] : 0, rela);
-			r += ent;
-		}
-		return;
+	const size_t *r = qb_laddr(rs->p, vaddr), *end = r + size / (ent * sizeof(size_t)) * ent;
+	const size_t *(*bind)(struct resolver *, const size_t *, const size_t *);
+	void (*general)(struct resolver *, const size_t *, const size_t *) = rela ? general_rela : general_rel;
+	switch (mode) {
+	case QB_MODE_HINTED: bind = rela ? hinted_rela : hinted_rel; break;
+	case QB_MODE_VALUED: bind = rela ? valued_rela : valued_rel; break;
+	case QB_MODE_CAREFUL: bind = rela ? careful_rela : careful_rel; break;
+	default: general(rs, r, end); return;
 	}
-	for (; r != end; r += ent)
-		apply(p, rs, r[1], r[0], rela ? r[2] : 0, rela);
-}
-
-static void apply_relr(struct dso *p)
-{
-	const size_t *r = qb_laddr(p, p->dyn.relr);
-	size_t *next = 0;
-	for (size_t n = p->dyn.relrsz / sizeof(size_t); n; n--, r++) {
-		if (!(*r & 1)) {
-			if (!qb_writable(p, *r, sizeof(size_t)))
-				qb_error("Error relocating %s: DT_RELR address outside the image", p->name);
-			next = (size_t *)(p->base + *r);
-			*next++ += (size_t)p->base;
-			continue;
-		}
-		if (!next)
-			continue;
-		size_t bits = *r >> 1;
-		for (size_t i = 0; bits; i++, bits >>= 1)
-			if (bits & 1) {
-				if (!qb_writable(p, (size_t)((unsigned char *)(next + i) - p->base), sizeof(size_t)))
-					qb_error("Error relocating %s: DT_RELR address outside the image", p->name);
-				next[i] += (size_t)p->base;
-			}
-		next += 8 * sizeof(size_t) - 1;
-	}
+	for (; (r = bind(rs, r, end)) != end; r += ent)
+		if (r[0] - rs->lo > rs->span && range_of(rs->p, r[0], &rs->lo, &rs->span))
+			r -= ent;  /* the next range: bound from here */
+		else if (!bind_unnamed(rs, r, rela))
+			general(rs, r, r + ent);
 }
 
 /* Text relocations need the read-only segments writable for a while. */
@@ -363,22 +469,29 @@ hidden void qb_relocate(struct dso *p, int lazy_ok)
 	struct resolver rs;
 	resolver_init(&rs, p);
 	rs.lazy_ok = lazy_ok;
-	rs.run = qb_ext_before_reloc(p);
+	/* the mode: what an extension prepared, careful when counting or
+	 * without the symbol cache, general without a writable range */
+	int mode = qb_ext_prepare(p, &rs.prep);
+	if (mode && ((qb.debug & QB_DBG_STATS) || qb.env.no_symcache))
+		mode = QB_MODE_CAREFUL;
+	if (mode && !range_of(p, p->wr_lo[0], &rs.lo, &rs.span))
+		mode = QB_MODE_GENERAL;
 	int textrel = (p->dyn.have & QB_HAVE_TEXTREL) || (p->dyn.flags & DF_TEXTREL);
 	if (textrel)
 		text_writable(p, 1);
 	/* The loader relocated itself in stage 1; only its symbolic
 	 * relocations are redone, now against the whole global scope. */
-	if (!p->is_ldso && p->dyn.relr)
-		apply_relr(p);
+	if (!p->is_ldso && p->dyn.relr &&
+	    qb_relr(p, p->base, qb_laddr(p, p->dyn.relr), p->dyn.relrsz / sizeof(size_t)))
+		qb_error("Error relocating %s: DT_RELR address outside the image", p->name);
 	/* The list mode runs no code and reports in musl's order: the PLT
 	 * table first. */
 	if (qb.list_mode)
-		apply_table(p, &rs, p->dyn.jmprel, p->dyn.pltrelsz, p->dyn.pltrel == DT_RELA);
-	apply_table(p, &rs, p->dyn.rel, p->dyn.relsz, 0);
-	apply_table(p, &rs, p->dyn.rela, p->dyn.relasz, 1);
+		apply_table(&rs, p->dyn.jmprel, p->dyn.pltrelsz, p->dyn.pltrel == DT_RELA, mode);
+	apply_table(&rs, p->dyn.rel, p->dyn.relsz, 0, mode);
+	apply_table(&rs, p->dyn.rela, p->dyn.relasz, 1, mode);
 	if (!qb.list_mode)
-		apply_table(p, &rs, p->dyn.jmprel, p->dyn.pltrelsz, p->dyn.pltrel == DT_RELA);
+		apply_table(&rs, p->dyn.jmprel, p->dyn.pltrelsz, p->dyn.pltrel == DT_RELA, mode);
 	if (textrel)
 		text_writable(p, 0);
 	qb_ext_relocated(p);
@@ -421,7 +534,7 @@ hidden void qb_relocate_all(void)
 /* Objects joined the global scope: retry the deferred PLT slots. The
  * place and the slot's mark are written through the dlopen's journal (the
  * binding may point into an object that a failure unloads again); the
- * slots stay in the list until qb_settle_lazy, once nothing can fail. */
+ * slots stay in the list until qb_drop_lazy, once nothing can fail. */
 hidden void qb_retry_lazy(void)
 {
 	for (size_t i = 0; i < nlazy; i++) {
@@ -437,21 +550,13 @@ hidden void qb_retry_lazy(void)
 	}
 }
 
-hidden void qb_settle_lazy(void)
+/* Drops p's deferred slots (it is going away), or with p == 0 the ones
+ * the dlopen now done bound. */
+hidden void qb_drop_lazy(const struct dso *p)
 {
 	size_t k = 0;
 	for (size_t i = 0; i < nlazy; i++)
-		if (!lazy[i].bound)
-			lazy[k++] = lazy[i];
-	nlazy = k;
-}
-
-/* p is going away: forget its deferred slots. */
-hidden void qb_forget_lazy(struct dso *p)
-{
-	size_t k = 0;
-	for (size_t i = 0; i < nlazy; i++)
-		if (lazy[i].p != p)
+		if (p ? lazy[i].p != p : !lazy[i].bound)
 			lazy[k++] = lazy[i];
 	nlazy = k;
 }

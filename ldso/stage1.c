@@ -68,21 +68,7 @@ hidden void qb_stage1(size_t *sp, size_t *dynv)
 	}
 	const Sym *syms = (const Sym *)(base + symtab);
 
-	/* DT_RELR: a run of relative relocations packed as address words
-	 * followed by bitmaps of the words after them. */
-	size_t *next = 0;
-	for (size_t *r = (size_t *)(base + relr); relrsz; r++, relrsz -= sizeof *r) {
-		if (!(*r & 1)) {
-			next = AT(base, *r);
-			*next++ += (size_t)base;
-			continue;
-		}
-		size_t bits = *r >> 1;
-		for (size_t i = 0; bits; i++, bits >>= 1)
-			if (bits & 1)
-				next[i] += (size_t)base;
-		next += 8 * sizeof(size_t) - 1;
-	}
+	qb_relr(0, base, (const size_t *)(base + relr), relrsz / sizeof(size_t));
 
 	size_t ent = QB_USE_RELA ? 3 : 2;
 	size_t *tabs[2] = { (size_t *)(base + rel), (size_t *)(base + jmprel) };

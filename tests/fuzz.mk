@@ -38,9 +38,9 @@ FUZZ_TARGETS := linkopt loader-x86_64 loader-i386 main
 
 fz_flags_linkopt := $(FUZZ_ASAN) -Icommon -Itools/linkopt -DFUZZ_SYSROOT='"$(abspath $(FZ)/sysroot)"'
 fz_flags_loader-x86_64 := $(FUZZ_ASAN) $(FUZZ_LDSO_SAN) $(MUSL_FACTS_x86_64) -Ildso -Ildso/ext -Icommon \
-	-Iarch/x86_64 -DQB_NO_ARCH_LOOPS
+	-Iarch/x86_64
 fz_flags_loader-i386 := --target=i686-linux-gnu -fsanitize=undefined -fno-sanitize-recover=all \
-	$(FUZZ_LDSO_SAN) $(MUSL_FACTS_i386) -Ildso -Ildso/ext -Icommon -Iarch/i386 -DQB_NO_ARCH_LOOPS
+	$(FUZZ_LDSO_SAN) $(MUSL_FACTS_i386) -Ildso -Ildso/ext -Icommon -Iarch/i386
 fz_srcs_linkopt := $(FUZZ_LO_SRCS)
 fz_srcs_loader-x86_64 := $(FUZZ_LDSO_SRCS)
 fz_srcs_loader-i386 := $(FUZZ_LDSO_SRCS)

@@ -61,16 +61,11 @@ static inline int qb_rel_kind(unsigned type)
 	}
 }
 
-/* arch/i386/hintloop.asm: the common case of the hinted relocation
- * loop (ldso/ext/hintloop.c) for REL tables */
-#ifndef QB_NO_ARCH_LOOPS
-#define QB_HINT_LOOP_RELA 0
-#define QB_HINT_LOOP_REL 1
-#define QB_VALUE_LOOP_REL 1
-#else  /* the C loops only (a build without nasm: fuzz targets) */
-#define QB_HINT_LOOP_RELA 0
-#define QB_HINT_LOOP_REL 0
-#define QB_VALUE_LOOP_REL 0
-#endif
+/* The valued mode over a REL table in assembly (arch/i386/valued.c) */
+struct qb_prepared;
+struct dso;
+#define QB_VALUED_REL_ARCH qb_valued_rel_arch
+__attribute__((visibility("hidden"))) const size_t *qb_valued_rel_arch(const struct qb_prepared *s, const struct dso *p, size_t lo,
+	size_t span, const size_t *r, const size_t *end);
 
 #endif

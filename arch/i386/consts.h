@@ -5,10 +5,8 @@
 #define QB_CONSTS_H
 #define QB_STACK_ALIGN 16
 #define QB_WORD_SIZE 4
-/* struct qb_fast_tgt (ldso/ext/fast.h): padded to 32 bytes, the
+/* struct qb_hint_tgt (ldso/ext/ext.h): padded to 32 bytes, the
  * assembly scales an index by a shift */
-#define QB_FT_CHAIN 0
-#define QB_FT_SYMS 4
 #define QB_FT_BASE 8
 #define QB_FT_LO 12
 #define QB_FT_N 16
@@ -16,7 +14,7 @@
 #define QB_FT_IP1 24
 #define QB_FT_SIZE 32
 #define QB_FT_SHIFT 5
-/* struct qb_hint_state (ldso/ext/fast.h) */
+/* struct qb_valued_state (arch/i386/valued.c) */
 #define QB_HS_END 0
 #define QB_HS_LO 4
 #define QB_HS_SPAN 8
@@ -24,14 +22,11 @@
 #define QB_HS_NTGT 16
 #define QB_HS_SI 20
 #define QB_HS_HINTS 24
-#define QB_HS_GNU 28
-#define QB_HS_TGT 32
-#define QB_HS_BASE 36
-#define QB_HS_VALUES 60
-/* the relocation types arch/i386/hintloop.asm binds (the word, GOT
- * and PLT types, also as a mask: 1, 6, 7) and the relative one;
- * hintloop.c checks them against qb_rel_kind */
-#define QB_HL_SYM_TYPES 194
+#define QB_HS_TGT 28
+#define QB_HS_BASE 32
+#define QB_HS_VALUES 36
+/* the relocation types valuedloop.asm binds: R_386_32, R_386_GLOB_DAT,
+ * R_386_JMP_SLOT, and the relative one, R_386_RELATIVE */
 #define QB_HL_R_WORD 1
 #define QB_HL_R_GOT 6
 #define QB_HL_R_PLT 7

@@ -50,16 +50,4 @@ static inline int qb_rel_kind(unsigned type)
 	}
 }
 
-/* arch/x86_64/hintloop.asm: the common case of the hinted relocation
- * loop (ldso/ext/hintloop.c) for RELA tables */
-#ifndef QB_NO_ARCH_LOOPS
-#define QB_HINT_LOOP_RELA 1
-#define QB_HINT_LOOP_REL 0
-#define QB_VALUE_LOOP_REL 0
-#else  /* the C loops only (a build without nasm: fuzz targets) */
-#define QB_HINT_LOOP_RELA 0
-#define QB_HINT_LOOP_REL 0
-#define QB_VALUE_LOOP_REL 0
-#endif
-
 #endif

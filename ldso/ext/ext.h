@@ -8,7 +8,7 @@
  * per-object state in its own slot of struct dso (dso.ext[]), which the
  * core zeroes with the object and never reads.
  *
- * A hook that binds (bind, bind_named, reloc_run, lookup_global) must
+ * A hook that binds (bind, lookup) and a hinted mode must
  * give the answer the standard lookup would give, or decline and leave
  * the decision to the core; it never fails a relocation the core would
  * apply. */
@@ -17,55 +17,217 @@
 
 #include "ldso.h"
 
+/* p's relocation entries that are not relative by the linker's count
+ * (DT_RELACOUNT, a claim: only estimates rest on it), PLT slots included. */
+static inline size_t qb_nonrelative_relocs(const struct dso *p)
+{
+	const struct qb_dyninfo *d = &p->dyn;
+	size_t n = d->relasz / sizeof(Rela) + d->relsz / sizeof(Rel);
+	return n - (d->relcount < n ? d->relcount : n) +
+		d->pltrelsz / (d->pltrel == DT_RELA ? sizeof(Rela) : sizeof(Rel));
+}
+
+/* Is every binding verified (LD_DIRECT_VERIFY) or reported
+ * (LD_DEBUG=bindings or direct)? The fast paths then leave it to the
+ * general path, which does both. */
+static inline int qb_bindings_watched(void)
+{
+	return qb.env.verify || (qb.debug & (QB_DBG_BINDINGS | QB_DBG_DIRECT));
+}
+
+/* The relocation modes (ldso/reloc.c), one per object, chosen in
+ * qb_relocate: GENERAL resolves every reference by the standard lookup
+ * and the bind hook; HINTED binds a reference linkopt bound directly by
+ * its definition hint, checked against the target's hash chain; VALUED
+ * by the definition's value linkopt recorded, the target being the
+ * library linkopt saw; CAREFUL is HINTED that also counts, reuses the
+ * last symbol's value and asks the interposers' bloom filter. A hinted
+ * mode leaves every relocation it cannot bind to the general path. */
+enum { QB_MODE_GENERAL, QB_MODE_HINTED, QB_MODE_VALUED, QB_MODE_CAREFUL };
+
+/* A direct target as the hinted modes read it: a hint h is usable when
+ * k = h - lo < n, and then chain[k] and syms[k] are its GNU hash chain
+ * entry and its symbol (both arrays start at symbol lo, the first one
+ * the hash table holds); n == 0: not a target. ip_def: definitions an
+ * interposer may take, in the same numbering (UINT32_MAX: none). On a
+ * 32-bit machine it is padded to 32 bytes, a shift in the assembly of
+ * arch/i386/valuedloop.asm. */
+struct qb_hint_tgt {
+	const uint32_t *chain;
+	const Sym *syms;
+	size_t base;
+	uint32_t lo, n;
+	uint32_t ip_def[2];
+#if UINTPTR_MAX == 0xffffffff
+	uint32_t pad;
+#endif
+};
+
+/* What the prepare hook leaves for p's relocations: for every mode, the
+ * extension whose bind hook knows p's references (binder) and their
+ * names' GNU and SysV hashes, by symbol index; for a hinted mode, p's
+ * syminfo entries, definition hints and recorded values, by symbol
+ * index, its targets, by the .dynamic index of the DT_NEEDED entry, and
+ * the interposers' bloom filter when every reference must ask it
+ * (CAREFUL). */
+struct qb_prepared {
+	const struct qb_ext *binder;
+	const uint32_t *gnu, *sysv;
+	const Syminfo *si;
+	const uint32_t *hints, *values;
+	const struct qb_hint_tgt *tgt;
+	size_t ntgt;
+	const size_t *ibloom;
+	size_t ibloom_mask;
+};
+
+/* The syminfo entry of a reference linkopt bound directly, (si_boundto,
+ * si_flags) = (index of the DT_NEEDED entry, SYMINFO_FLG_DIRECT), read as
+ * one word: the word minus QB_DIRECT_WORD is the entry's index, and any
+ * other flag makes it too large for one. */
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "the hinted modes read a syminfo entry as a little-endian word"
+#endif
+#define QB_DIRECT_WORD ((uint32_t)SYMINFO_FLG_DIRECT << 16)
+
+static inline uint32_t qb_syminfo_word(const Syminfo *e)
+{
+	uint32_t w;
+	__builtin_memcpy(&w, e, sizeof w);
+	return w;
+}
+
+/* The interposers' bloom filter: two bits per GNU hash value, each from
+ * the middle of a product (the hash's low bits barely mix). */
+#define QB_BLOOM_BITS (8 * sizeof(size_t))
+#define QB_IBLOOM_K1 0x9e3779b1u
+#define QB_IBLOOM_K2 0x85ebca6bu
+
+static inline size_t qb_ibloom_bit(uint32_t h, uint32_t k, size_t mask)
+{
+	return (size_t)((h * k) >> 16) & mask;
+}
+
+static inline int qb_ibloom_test(const size_t *bloom, size_t mask, uint32_t h)
+{
+	size_t b1 = qb_ibloom_bit(h, QB_IBLOOM_K1, mask);
+	if (!(bloom[b1 / QB_BLOOM_BITS] >> (b1 % QB_BLOOM_BITS) & 1))
+		return 0;
+	size_t b2 = qb_ibloom_bit(h, QB_IBLOOM_K2, mask);
+	return bloom[b2 / QB_BLOOM_BITS] >> (b2 % QB_BLOOM_BITS) & 1;
+}
+
+/* The kinds a hinted mode binds, as masks over type numbers below 64
+ * that the compiler folds from the architecture's mapping. */
+#define QB_TM1(t, c) ((uint64_t)!!c(qb_rel_kind(t)) << (t))
+#define QB_TM4(t, c) (QB_TM1(t, c) | QB_TM1(t + 1, c) | QB_TM1(t + 2, c) | QB_TM1(t + 3, c))
+#define QB_QB_TM16(t, c) (QB_TM4(t, c) | QB_TM4(t + 4, c) | QB_TM4(t + 8, c) | QB_TM4(t + 12, c))
+#define QB_TYPE_MASK(c) (QB_QB_TM16(0, c) | QB_QB_TM16(16, c) | QB_QB_TM16(32, c) | QB_QB_TM16(48, c))
+#define QB_IS_SYM(k) ((k) == RK_WORD || (k) == RK_GOT || (k) == RK_PLT)
+#define QB_IS_WORD(k) ((k) == RK_WORD)
+#define QB_IS_REL(k) ((k) == RK_RELATIVE)
+/* one register's shifts when every symbolic type is below 32 */
+#define QB_SYM_TYPE(t) (QB_TYPE_MASK(QB_IS_SYM) >> 32 ? (t) < 64 && (QB_TYPE_MASK(QB_IS_SYM) >> (t) & 1) : \
+	(t) < 32 && ((uint32_t)QB_TYPE_MASK(QB_IS_SYM) >> (t) & 1))
+/* r_info of a relative relocation (symbol 0), and of a word relocation
+ * against symbol 0, which the general path also binds to 0 (CAREFUL's
+ * last symbol before any) */
+#define QB_REL_INFO ((size_t)__builtin_ctzll(QB_TYPE_MASK(QB_IS_REL)))
+#define QB_NO_INFO ((size_t)__builtin_ctzll(QB_TYPE_MASK(QB_IS_WORD)))
+
+/* How a hinted mode binds reference symi (below p's symbol count): 1
+ * with *val the definition's address, 0 when the general path must
+ * decide (not bound directly, a target that changed, a definition an
+ * interposer may take, one that is undefined, TLS or an IFUNC, or no
+ * value recorded). */
+static inline __attribute__((always_inline)) int qb_hinted_value(const struct qb_prepared *s,
+	size_t symi, const int mode, size_t *val)
+{
+	uint32_t to = qb_syminfo_word(s->si + symi) - QB_DIRECT_WORD;
+	if (to >= s->ntgt)
+		return 0;
+	const struct qb_hint_tgt *f = &s->tgt[to];
+	uint32_t k = s->hints[symi] - f->lo;
+	if (mode == QB_MODE_VALUED) {
+		/* nothing of the target is read: its symbol table entries,
+		 * scattered over every library, cost a cache line each */
+		uint32_t v = s->values[symi];
+		if (!v || !f->n || k == f->ip_def[0] || k == f->ip_def[1])
+			return 0;
+		*val = f->base + v;
+		return 1;
+	}
+	if (k >= f->n || (f->chain[k] ^ s->gnu[symi]) > 1 || k == f->ip_def[0] || k == f->ip_def[1])
+		return 0;
+	const Sym *d = f->syms + k;
+	/* types 0-3: no type, object, function, section */
+	if (!d->st_shndx || (d->st_info & 0xc))
+		return 0;
+	if (mode == QB_MODE_CAREFUL && s->ibloom && qb_ibloom_test(s->ibloom, s->ibloom_mask, s->gnu[symi]))
+		return 0;
+	*val = f->base + d->st_value;
+	return 1;
+}
+
+/* Reference symi's hashes, when the extension that prepared p's
+ * relocations has them (linkopt computed them): 1 with r filled. */
+static inline int qb_prepared_hashes(const struct qb_prepared *s, size_t symi, struct qb_symreq *r)
+{
+	if (!s->gnu)
+		return 0;
+	r->nlen = 0;
+	r->gnu_h = s->gnu[symi];
+	r->have_sysv = s->sysv != 0;
+	r->sysv_h = r->have_sysv ? s->sysv[symi] : 0;
+	qb.stats.prehashed++;
+	return 1;
+}
+
+/* The hooks, each with the extensions that use it. */
 struct qb_ext {
 	const char *name;
-	/* p's segments are mapped; nothing of them has been read yet */
+	/* p's segments are mapped; nothing of them has been read yet
+	 * (pages: populate what relocation writes) */
 	void (*mapped)(struct dso *p);
-	/* p's dynamic section is decoded and its tables checked; an
-	 * extension whose tables bind p's references sets p->binder to
-	 * itself: bind, hash, bind_named and chosen are asked of p's binder
-	 * alone, once per reference, so without a walk of every extension */
+	/* p's dynamic section is decoded (fast: validate linkopt's tables;
+	 * pages: populate them) */
 	void (*decoded)(struct dso *p);
-	/* p's DT_NEEDED entry at .dynamic index idx is satisfied by dep */
+	/* p's DT_NEEDED entry at .dynamic index idx is satisfied by dep
+	 * (fast: the direct targets, and whether each is the library
+	 * linkopt saw) */
 	void (*needed)(struct dso *p, size_t idx, struct dso *dep);
 	/* the global scope changed: start-up loaded, a dlopen, its undo, an
-	 * unload; may fail with qb_error only inside a transaction */
+	 * unload; may fail with qb_error only inside a transaction (fast:
+	 * the interposer list; globaltab: its memo) */
 	void (*scope_changed)(void);
-	/* before p's first relocation: 1 when reloc_run takes p's tables */
-	int (*before_reloc)(struct dso *p);
-	/* applies relocations from r on, up to end or to the first one it
-	 * leaves to the core, which it returns; the core applies that one
-	 * and calls again after it */
-	const size_t *(*reloc_run)(struct dso *p, const size_t *r, const size_t *end, int rela);
-	/* reference symi of p, before its name is read: 1 with *out bound */
-	int (*bind)(struct dso *p, size_t symi, struct symdef *out);
-	/* fills r's hash values (r->name and r->ver are set): 1 when done */
-	int (*hash)(struct dso *p, size_t symi, struct qb_symreq *r);
-	/* reference symi of p with its name at hand: 1 with *out bound */
-	int (*bind_named)(struct dso *p, size_t symi, struct qb_symreq *r, struct symdef *out);
-	/* the standard lookup bound symi of p to *def */
-	void (*chosen)(struct dso *p, size_t symi, const struct qb_symreq *r, const struct symdef *def);
-	/* the first definition of r in the global scope from `from` (a
-	 * start-up object) on, skipping skip: 1 when answered */
-	int (*lookup_global)(struct dso *from, struct qb_symreq *r, struct dso *skip, struct symdef *out);
-	/* the standard lookup (qb_lookup's): the global scope, then root's
-	 * local scope; the first extension with this hook answers every
-	 * lookup, and may hand it to qb_lookup_std */
-	struct symdef (*lookup)(struct qb_symreq *r, struct dso *skip, struct dso *root);
-	/* p's relocations are all applied */
+	/* before p's first relocation: the mode its tables run in, and *s
+	 * (fast) */
+	int (*prepare)(struct dso *p, struct qb_prepared *s);
+	/* reference symi of p, asked of p's binder alone, twice: before its
+	 * name is read (r == 0), then with the name and its hash at hand;
+	 * 1 with *out bound (fast: a definition hint or a scope definer,
+	 * then direct binding; LD_DIRECT_VERIFY checks either) */
+	int (*bind)(struct dso *p, size_t symi, struct qb_symreq *r, struct symdef *out);
+	/* the first definition of r in the global scope from `from` on,
+	 * skipping skip, then in root's local scope: the first extension
+	 * with this hook answers every lookup, and may hand it to
+	 * qb_lookup_std (globaltab: one table of the start-up scope, or a
+	 * memo of its answers) */
+	struct symdef (*lookup)(struct dso *from, struct qb_symreq *r, struct dso *skip,
+		struct dso *root);
+	/* p's relocations are all applied (pages: give back its tables) */
 	void (*relocated)(struct dso *p);
-	/* p leaves the loader: nothing may point at it any more */
+	/* p leaves the loader: nothing may point at it any more (fast) */
 	void (*released)(struct dso *p);
-	/* a dlopen handle was closed (under the loader lock) */
+	/* a dlopen handle was closed, under the loader lock (unload: with
+	 * LD_DLCLOSE=unload, unload what nothing needs) */
 	void (*closed)(void);
-	/* a relocation of from, or a dlsym on its behalf, bound to def, an
-	 * object dlopen brought in */
-	void (*bound)(struct dso *from, struct dso *def);
-	/* an exit or fork handler, or a thread-specific value's destructor,
-	 * was registered, naming these addresses (0: none) */
-	void (*registered)(const void *a, const void *b, const void *c);
+	/* def, an object dlopen brought in, must stay loaded for from (a
+	 * binding of its relocation or dlsym), or for good (from == 0: an
+	 * exit or fork handler, or a key destructor, names it) (unload) */
+	void (*pin)(struct dso *from, struct dso *def);
 	/* LD_DEBUG=statistics: fold == 1, add to the core's counts; fold ==
-	 * 0, print the extension's own lines */
+	 * 0, print the extension's own lines (fast) */
 	void (*stats)(struct qb_stats *s, const char *when, int fold);
 };
 
@@ -95,42 +257,34 @@ static inline void qb_ext_scope_changed(void)
 	QB_EXT_EACH(e) if ((*e)->scope_changed) (*e)->scope_changed();
 }
 
-/* The extension whose reloc_run takes p's tables, or 0. */
-static inline const struct qb_ext *qb_ext_before_reloc(struct dso *p)
+/* The mode of p's relocations: the first extension's that has one. */
+static inline int qb_ext_prepare(struct dso *p, struct qb_prepared *s)
 {
-	const struct qb_ext *run = 0;
-	QB_EXT_EACH(e) if ((*e)->before_reloc && (*e)->before_reloc(p) && !run && (*e)->reloc_run)
-		run = *e;
-	return run;
+	int mode = QB_MODE_GENERAL;
+	QB_EXT_EACH(e) if ((*e)->prepare && (mode = (*e)->prepare(p, s))) break;
+	return mode;
 }
 
-static inline int qb_ext_bind(struct dso *p, size_t symi, struct symdef *out)
+static inline int qb_ext_bind(const struct qb_prepared *s, struct dso *p, size_t symi,
+	struct qb_symreq *r, struct symdef *out)
 {
-	return p->binder->bind && p->binder->bind(p, symi, out);
+	return s->binder && s->binder->bind(p, symi, r, out);
 }
 
-static inline int qb_ext_hash(struct dso *p, size_t symi, struct qb_symreq *r)
+/* The lookup function: the first extension's, or the standard one, found
+ * once. */
+typedef struct symdef (*qb_lookup_fn)(struct dso *, struct qb_symreq *, struct dso *, struct dso *);
+static inline qb_lookup_fn qb_ext_lookup(void)
 {
-	return p->binder->hash && p->binder->hash(p, symi, r);
-}
-
-static inline int qb_ext_bind_named(struct dso *p, size_t symi, struct qb_symreq *r, struct symdef *out)
-{
-	return p->binder->bind_named && p->binder->bind_named(p, symi, r, out);
-}
-
-static inline void qb_ext_chosen(struct dso *p, size_t symi, const struct qb_symreq *r,
-	const struct symdef *def)
-{
-	if (p->binder->chosen)
-		p->binder->chosen(p, symi, r, def);
-}
-
-static inline int qb_ext_lookup_global(struct dso *from, struct qb_symreq *r, struct dso *skip,
-	struct symdef *out)
-{
-	QB_EXT_EACH(e) if ((*e)->lookup_global && (*e)->lookup_global(from, r, skip, out)) return 1;
-	return 0;
+	static qb_lookup_fn fn;
+	if (!fn) {
+		fn = qb_lookup_std;
+		QB_EXT_EACH(e) if ((*e)->lookup) {
+			fn = (*e)->lookup;
+			break;
+		}
+	}
+	return fn;
 }
 
 static inline void qb_ext_relocated(struct dso *p)
@@ -156,14 +310,25 @@ static inline int qb_ext_unloads(void)
 	return 0;
 }
 
-static inline void qb_ext_bound(struct dso *from, struct dso *def)
+static inline void qb_ext_pin(struct dso *from, struct dso *def)
 {
-	QB_EXT_EACH(e) if ((*e)->bound) (*e)->bound(from, def);
+	QB_EXT_EACH(e) if ((*e)->pin) (*e)->pin(from, def);
 }
 
+/* An exit or fork handler, or a key destructor, names these addresses:
+ * their objects are pinned for good (it runs after any dlclose). */
 static inline void qb_ext_registered(const void *a, const void *b, const void *c)
 {
-	QB_EXT_EACH(e) if ((*e)->registered) (*e)->registered(a, b, c);
+	const void *v[] = { a, b, c };
+	if (!qb.unload || !qb_ext_unloads())
+		return;
+	qb_lock();
+	for (int i = 0; i < 3; i++) {
+		struct dso *p = v[i] ? qb_dso_of_addr(v[i]) : 0;
+		if (p)
+			qb_ext_pin(0, p);
+	}
+	qb_unlock();
 }
 
 static inline void qb_ext_stats(struct qb_stats *s, const char *when, int fold)

@@ -6,8 +6,6 @@
  * trusted. */
 #include <string.h>
 #include "fast.h"
-
-static const struct qb_ext *binder_for(struct dso *p);
 #include "globaltab.h"
 #include "elfhash.h"
 
@@ -128,8 +126,6 @@ static void fast_decoded(struct dso *p)
 	if (d->flags_1 & DF_1_INTERPOSE)
 		FX(p)->interposer = 1;
 	p->sym_sysv = FX(p)->pre_sysv;
-	/* this extension's binding hooks have something to do for p */
-	p->binder = FX(p)->syminfo || FX(p)->pre_gnu ? binder_for(p) : 0;
 }
 
 static void bloom_add(uint32_t h)
@@ -160,7 +156,7 @@ static void fast_needed(struct dso *p, size_t idx, struct dso *dep)
 		FX(p)->by_dynidx = __libc_calloc(n, sizeof *FX(p)->by_dynidx + sizeof *FX(p)->fast_tgt + 1);
 		if (!FX(p)->by_dynidx)
 			return;
-		FX(p)->fast_tgt = (struct qb_fast_tgt *)(FX(p)->by_dynidx + n);
+		FX(p)->fast_tgt = (struct qb_hint_tgt *)(FX(p)->by_dynidx + n);
 		FX(p)->hint_ok = (unsigned char *)(FX(p)->fast_tgt + n);
 		FX(p)->nby_dynidx = n;
 	}
@@ -261,25 +257,6 @@ static void interposers_sync(void)
 				ip_nhash++;
 			}
 	}
-}
-
-/* Fill the hash values of reference symi of p: from linkopt's table when
- * there is one, otherwise computed. */
-static int fast_hash(struct dso *p, size_t symi, struct qb_symreq *r)
-{
-	if (FX(p)->pre_gnu) {
-		r->nlen = 0;
-		r->gnu_h = FX(p)->pre_gnu[symi];
-		qb_fs.prehashed++;
-		if (FX(p)->pre_sysv) {
-			r->sysv_h = FX(p)->pre_sysv[symi];
-			r->have_sysv = 1;
-		} else {
-			r->have_sysv = 0;
-		}
-		return 1;
-	}
-	return 0;
 }
 
 /* The parent of a module (SYMINFO_BT_PARENT): the object of the global
@@ -476,7 +453,7 @@ static int gnu_same_hash(const struct dso *t, uint32_t h, uint32_t *out, size_t 
  * to the general path, all others need no interposer check. A program
  * exporting _init and _fini, which every library defines, is the usual
  * case. Returns 0 when every reference to t must ask the bloom filter. */
-static int interposed_defs(struct dso *t, struct qb_fast_tgt *f)
+static int interposed_defs(struct dso *t, struct qb_hint_tgt *f)
 {
 	if (ip_nhash > IP_HASHES)
 		return 0;
@@ -495,51 +472,72 @@ static int interposed_defs(struct dso *t, struct qb_fast_tgt *f)
 	return !FX(t)->ip_many;
 }
 
-static int fast_before_reloc(struct dso *p)
+/* The mode of p's relocations, and what a hinted one reads: decided
+ * once per object and per target (whether p's tables are in use, which
+ * DT_NEEDED entries name a library that is still the one linkopt saw,
+ * and for each such target that it has a GNU hash table, that none of its
+ * definitions forbids direct binding and which of them an interposer may
+ * take), so that per relocation only what the relocation itself may get
+ * wrong is left to check (qb_hinted_value). */
+extern const struct qb_ext qb_ext_fast hidden;
+
+static int fast_prepare(struct dso *p, struct qb_prepared *s)
 {
-	/* called once, before any relocation of p is applied */
 	if (FX(p)->tabseg)
 		seal_table_segment(p, FX(p)->tabseg);
+	/* what references to p will ask, while its pages are here (the
+	 * page policy may give them back once it is relocated) */
+	if (FX(p)->syminfo && !p->is_ldso)
+		qb_noextdirect_any(p);
+	/* its bind hook has something to do for p */
+	s->binder = FX(p)->syminfo || FX(p)->definers ? &qb_ext_fast : 0;
+	s->gnu = FX(p)->pre_gnu;
+	s->sysv = FX(p)->pre_sysv;
 	if (!FX(p)->syminfo || !FX(p)->hints || !FX(p)->pre_gnu || !FX(p)->fast_tgt || p->is_ldso ||
-	    !p->nwr || p->wr_hi[0] - p->wr_lo[0] < sizeof(size_t) || p->nsyms > 0xffffffff ||
-	    FX(p)->nby_dynidx > 0xffff || qb_bindings_watched())
-		return 0;
-	/* The loop takes a symbol index below nsyms for a reference, so
-	 * entry 0 must not look like one (linkopt leaves it empty). */
+	    p->nsyms > 0xffffffff || FX(p)->nby_dynidx > 0xffff || qb_bindings_watched())
+		return QB_MODE_GENERAL;
+	/* A reference takes a symbol index below nsyms, so entry 0 must not
+	 * look like one (linkopt leaves it empty). */
 	if (qb_syminfo_word(&FX(p)->syminfo[0]) - QB_DIRECT_WORD < FX(p)->nby_dynidx)
-		return 0;
-	int any = 0;
-	FX(p)->fast_careful = 0;
+		return QB_MODE_GENERAL;
+	s->si = FX(p)->syminfo;
+	s->hints = FX(p)->hints;
+	s->values = FX(p)->values;
+	s->tgt = FX(p)->fast_tgt;
+	s->ntgt = FX(p)->nby_dynidx;
 	/* No reference bound directly (linkopt's count: every symbolic
 	 * relocation is left to the loader): no target is asked anything,
-	 * and the loop still applies the relative relocations. */
+	 * and the mode still applies the relative relocations. */
 	if (FX(p)->std_known && qb_nonrelative_relocs(p) <= FX(p)->std_relocs) {
 		memset(FX(p)->fast_tgt, 0, FX(p)->nby_dynidx * sizeof *FX(p)->fast_tgt);
-		return 1;
+		return QB_MODE_HINTED;
 	}
+	int any = 0, bloom = 0;
 	for (size_t i = 0; i < FX(p)->nby_dynidx; i++) {
 		struct dso *t = FX(p)->hint_ok[i] ? FX(p)->by_dynidx[i] : 0;
-		struct qb_fast_tgt *f = &FX(p)->fast_tgt[i];
-		*f = (struct qb_fast_tgt){ .ip_def = { UINT32_MAX, UINT32_MAX } };
+		struct qb_hint_tgt *f = &FX(p)->fast_tgt[i];
+		*f = (struct qb_hint_tgt){ .ip_def = { UINT32_MAX, UINT32_MAX } };
 		if (!t || !t->gh_bloom || t->nsyms <= t->gh_symoffset || t->nsyms > 0xffffffff ||
 		    qb_noextdirect_any(t))
 			continue;
-		/* no qb_pin_binding: a DT_NEEDED library is in p's own
-		 * scope, which it never pins */
+		/* no pin: a DT_NEEDED library is in p's own scope */
 		f->lo = t->gh_symoffset;
 		f->n = (uint32_t)(t->nsyms - t->gh_symoffset);
 		f->chain = t->gh_chain + f->lo;
 		f->syms = t->syms + f->lo;
 		f->base = (size_t)t->base;
-		if (qb_fg.ninterposers) {
-			if (!interposed_defs(t, f))
-				FX(p)->fast_careful |= FAST_BLOOM;
-			if ((f->ip_def[0] & f->ip_def[1]) != UINT32_MAX)
-				FX(p)->fast_careful |= FAST_IPDEF;
-		}
+		if (qb_fg.ninterposers && !interposed_defs(t, f))
+			bloom = 1;
 		any = 1;
 	}
-	return any;
+	if (!any)
+		return QB_MODE_GENERAL;
+	if (bloom) {
+		s->ibloom = qb_fg.ibloom;
+		s->ibloom_mask = qb_fg.ibloom_mask;
+		return QB_MODE_CAREFUL;
+	}
+	return FX(p)->values ? QB_MODE_VALUED : QB_MODE_HINTED;
 }
 
 /* Standard and direct answers differ: report, and keep the standard one. */
@@ -554,50 +552,40 @@ static void verify_direct(struct dso *p, struct qb_symreq *r, struct symdef *dir
 	*direct = std;
 }
 
-static int fast_bind_named(struct dso *p, size_t symi, struct qb_symreq *r, struct symdef *out)
+/* Reference symi of p: before its name is read (r == 0), a definition
+ * hint or the scope definer linkopt recorded; with the name, direct
+ * binding. LD_DIRECT_VERIFY compares either with the standard lookup,
+ * whose answer is kept. */
+static int fast_bind(struct dso *p, size_t symi, struct qb_symreq *r, struct symdef *out)
 {
-	if (!FX(p)->syminfo || !direct_lookup(p, symi, r, out))
+	if (!r) {
+		if (FX(p)->syminfo && qb_bind_hinted(p, symi, out))
+			return 1;
+		if (FX(p)->definers && !qb_bindings_watched() && qb_scope_def(p, symi, out)) {
+			qb_fs.scoped++;
+			return 1;
+		}
 		return 0;
-	qb.stats.lookups++;
-	if (qb.env.verify)
-		verify_direct(p, r, out);
-	return 1;
-}
-
-/* Before the name is read: a definition hint, or the scope definer
- * linkopt recorded in the global scope. */
-static int fast_bind(struct dso *p, size_t symi, struct symdef *out)
-{
-	if (FX(p)->syminfo && qb_bind_hinted(p, symi, out))
-		return 1;
-	if (FX(p)->definers && !qb_bindings_watched() && qb_scope_def(p, symi, out)) {
-		qb_fs.scoped++;
+	}
+	if (FX(p)->syminfo && direct_lookup(p, symi, r, out)) {
+		qb.stats.lookups++;
+		if (qb.env.verify)
+			verify_direct(p, r, out);
 		return 1;
 	}
-	return 0;
-}
-
-/* LD_DIRECT_VERIFY: the scope definer's answer against the standard one
- * (which is kept). */
-static void fast_chosen(struct dso *p, size_t symi, const struct qb_symreq *r, const struct symdef *std)
-{
 	struct symdef def;
-	if (!qb.env.verify || !FX(p)->definers || !qb_scope_def(p, symi, &def))
-		return;
-	qb_fs.scoped++;
-	if (def.sym == std->sym)
-		return;
-	qb.verify_diffs++;
-	qb_dbg("verify: %s: %s: scope definer gives %s, standard lookup gives %s", p->name, r->name,
-		def.dso->name, std->sym ? std->dso->name : "<undefined>");
-}
-
-/* Once relocated, what references to p will ask, while its pages are
- * here (the page policy may give them back). */
-static void fast_relocated(struct dso *p)
-{
-	if (FX(p)->syminfo && !p->is_ldso)
-		qb_noextdirect_any(p);
+	if (!qb.env.verify || !FX(p)->definers)
+		return 0;
+	*out = qb_lookup(r, 0, p->reloc_root);
+	if (qb_scope_def(p, symi, &def)) {
+		qb_fs.scoped++;
+		if (def.sym != out->sym) {
+			qb.verify_diffs++;
+			qb_dbg("verify: %s: %s: scope definer gives %s, standard lookup gives %s", p->name,
+				r->name, def.dso->name, out->sym ? out->dso->name : "<undefined>");
+		}
+	}
+	return 1;
 }
 
 /* p leaves: a module whose parent it was looks for it again. */
@@ -616,6 +604,10 @@ static void fast_stats(struct qb_stats *s, const char *when, int fold)
 {
 	struct qb_fast_stats *f = &qb_fs;
 	if (fold) {
+		/* what the core counted for this extension */
+		f->prehashed += s->prehashed;
+		f->hinted_fast += s->hinted;
+		s->prehashed = s->hinted = 0;
 		f->direct_hits += f->hinted_fast;
 		f->hinted += f->hinted_fast;
 		f->prehashed += f->hinted_fast;
@@ -632,34 +624,13 @@ static void fast_stats(struct qb_stats *s, const char *when, int fold)
 		f->scoped);
 }
 
-/* The binding hooks, one descriptor for each set an object may need: the
- * core asks each reference of p only what p->binder holds, which costs a
- * call per hook, so p's binder holds only the hooks its tables give work
- * to (bind: definition hints or scope definers; hash: precomputed hash
- * values; bind_named: direct binding; chosen: LD_DIRECT_VERIFY of scope
- * definers). */
-#define BINDER(m) { .name = "fast", .bind = (m) & 1 ? fast_bind : 0, .hash = (m) & 2 ? fast_hash : 0, \
-		    .bind_named = (m) & 4 ? fast_bind_named : 0, .chosen = (m) & 8 ? fast_chosen : 0 }
-static const struct qb_ext binders[16] = {
-	BINDER(0), BINDER(1), BINDER(2), BINDER(3), BINDER(4), BINDER(5), BINDER(6), BINDER(7),
-	BINDER(8), BINDER(9), BINDER(10), BINDER(11), BINDER(12), BINDER(13), BINDER(14), BINDER(15),
-};
-
-static const struct qb_ext *binder_for(struct dso *p)
-{
-	const struct qb_fast *f = FX(p);
-	return &binders[(f->syminfo || f->definers) | !!f->pre_gnu << 1 | !!f->syminfo << 2 |
-			(qb.env.verify && f->definers) << 3];
-}
-
 hidden const struct qb_ext qb_ext_fast = {
 	.name = "fast",
 	.decoded = fast_decoded,
 	.needed = fast_needed,
 	.scope_changed = interposers_sync,
-	.before_reloc = fast_before_reloc,
-	.reloc_run = qb_fast_run,
-	.relocated = fast_relocated,
+	.prepare = fast_prepare,
+	.bind = fast_bind,
 	.released = fast_released,
 	.stats = fast_stats,
 };

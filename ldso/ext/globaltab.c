@@ -415,19 +415,6 @@ static __attribute__((noinline)) struct symdef verified(struct dso *from, struct
 	return std;
 }
 
-/* The lookup_global hook: from is a start-up object. */
-static int gtab_lookup(struct dso *from, struct qb_symreq *r, struct dso *skip, struct symdef *out)
-{
-	if (!qb_gtab_on())
-		return 0;
-	struct symdef def = { 0, 0 };
-	if (!table_global(from == qb.head ? 0 : order_of(from), r, skip, &def))
-		def = qb_walk_global(qb_gtab.last->gnext, r, skip);
-	*out = qb.env.verify ? verified(from, r, skip, def) : def;
-	return 1;
-}
-
-/* The lookup hook: the whole global scope from its start. */
 /* Without the table, the answers of the global scope to names asked
  * again: a start-up object's reference (no local scope, nothing skipped,
  * no version) gets the first definition of its name in the global scope,
@@ -456,31 +443,35 @@ static struct symdef memo_lookup(struct qb_symreq *r)
 	if (!memo && !memo_off && !(memo = __libc_calloc(MEMO_SLOTS, sizeof *memo)))
 		memo_off = 1;
 	if (!memo)
-		return qb_lookup_std(r, 0, 0);
+		return qb_walk_global(qb.head, r, 0);
 	struct memo_ent *e = &memo[r->gnu_h & (MEMO_SLOTS - 1)];
 	if (e->name && e->h == r->gnu_h && qb_names_equal(e->name, r->name))
 		return e->def;
-	struct symdef def = qb_lookup_std(r, 0, 0);
+	struct symdef def = qb_walk_global(qb.head, r, 0);
 	*e = (struct memo_ent){ r->gnu_h, r->name, def };
 	return def;
 }
 
-static struct symdef gtab_lookup_all(struct qb_symreq *r, struct dso *skip, struct dso *root)
+/* The lookup hook: the global scope from a start-up object on, through
+ * the table; without it, the memo for a start-up object's questions. */
+static struct symdef gtab_lookup(struct dso *from, struct qb_symreq *r, struct dso *skip,
+	struct dso *root)
 {
 	if (!qb_gtab_on())
-		return skip || root || r->ver || qb.env.verify ? qb_lookup_std(r, skip, root) :
-			memo_lookup(r);
+		return from != qb.head || skip || root || r->ver || qb.env.verify ?
+			qb_lookup_std(from, r, skip, root) : memo_lookup(r);
+	if (from->runtime)
+		return qb_lookup_std(from, r, skip, root);
 	struct symdef def = { 0, 0 };
-	if (!table_global(0, r, skip, &def))
+	if (!table_global(from == qb.head ? 0 : order_of(from), r, skip, &def))
 		def = qb_walk_global(qb_gtab.last->gnext, r, skip);
 	if (qb.env.verify)
-		def = verified(qb.head, r, skip, def);
+		def = verified(from, r, skip, def);
 	return def.sym ? def : qb_lookup_local(root, r, skip);
 }
 
 hidden const struct qb_ext qb_ext_gtab = {
 	.name = "globaltab",
-	.lookup_global = gtab_lookup,
-	.lookup = gtab_lookup_all,
+	.lookup = gtab_lookup,
 	.scope_changed = memo_clear,
 };

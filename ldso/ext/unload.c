@@ -65,11 +65,12 @@ static void collect(void)
 	qb_unmap_flush();
 }
 
-/* A binding from `from` into def, a dlopened object, made by a relocation
- * or a dlsym through the global scope: unless def is from itself or one of
- * its dependencies (which from's DT_NEEDED keeps loaded), def stays loaded
- * for good, as glibc keeps it for as long as from. */
-static void pin_binding(struct dso *from, struct dso *def)
+/* def, a dlopened object, stays loaded for good: named by an exit or fork
+ * handler (from == 0: such a handler runs after any dlclose), or bound by
+ * a relocation or a dlsym of from through the global scope, unless def is
+ * from itself or one of its dependencies (which from's DT_NEEDED keeps
+ * loaded), as glibc keeps it for as long as from. */
+static void pin(struct dso *from, struct dso *def)
 {
 	if (!qb.unload || !def->runtime || def->nodelete || def == from)
 		return;
@@ -82,26 +83,8 @@ static void pin_binding(struct dso *from, struct dso *def)
 	qb_txn_flag(&def->nodelete, 1);
 }
 
-/* A handler registered for exit or fork runs after any dlclose: every
- * object it names (its code, its argument, the __dso_handle of the object
- * that registered it) stays loaded. */
-static void pin_objects_of(const void *a, const void *b, const void *c)
-{
-	const void *v[] = { a, b, c };
-	if (!qb.unload)
-		return;
-	qb_lock();
-	for (int i = 0; i < 3; i++) {
-		struct dso *p = v[i] ? qb_dso_of_addr(v[i]) : 0;
-		if (p)
-			p->nodelete = 1;
-	}
-	qb_unlock();
-}
-
 hidden const struct qb_ext qb_ext_unload = {
 	.name = "unload",
 	.closed = collect,
-	.bound = pin_binding,
-	.registered = pin_objects_of,
+	.pin = pin,
 };
