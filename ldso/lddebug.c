@@ -13,8 +13,8 @@ static int dbg_fd = 2;
 
 static const struct { const char *name; unsigned bit; const char *what; } cats[] = {
 	{ "libs", QB_DBG_LIBS, "library search and load decisions" },
-	{ "bindings", QB_DBG_BINDINGS, "each symbol binding: referencing object, symbol, definition" },
-	{ "statistics", QB_DBG_STATS, "counts of objects, relocations, lookups, probes, comparisons; time" },
+	{ "bindings", QB_DBG_BINDINGS, "each symbol binding of the program's objects: referencing object, symbol, definition" },
+	{ "statistics", QB_DBG_STATS, "counts of objects, relocations, lookups, probes, comparisons; time, with what each counts" },
 	{ "direct", QB_DBG_DIRECT, "each direct-binding decision" },
 	{ "all", QB_DBG_ALL, "all of the above" },
 };
@@ -97,6 +97,12 @@ hidden void qb_debug_stats(const char *when)
 		if (s->bykind[i])
 			k += snprintf(kinds + k, sizeof kinds - k, " %s=%zu", kind_names[i], s->bykind[i]);
 	kinds[k] = 0;
+	static int told;
+	if (!told++)
+		qb_dbg("statistics: counts since start-up: objects loaded; relocations applied [by kind]; "
+			"lookups of a name in a scope; probes: objects asked in them; strcmps: names compared; "
+			"cache_reuses: relocations bound by an earlier one against the same symbol; "
+			"relocation_time in milliseconds of the clock");
 	qb_dbg("statistics (%s): objects=%zu relocations=%zu [%s ]", when, qb.ndso, s->relocs, kinds);
 	qb_dbg("statistics (%s): lookups=%zu probes=%zu probes/lookup=%.2f strcmps=%zu cache_reuses=%zu",
 		when, s->lookups, s->probes, s->lookups ? (double)s->probes / s->lookups : 0.0,

@@ -95,7 +95,8 @@ static inline __attribute__((always_inline)) int resolve(struct resolver *rs, si
 		*out = qb_lookup(&r, copy ? p : 0, p->reloc_root);
 	if (!out->sym)
 		qb_lfs64_bind(name, out);
-	if (qb.debug & QB_DBG_BINDINGS)
+	/* the loader binding itself is not the program's business */
+	if ((qb.debug & QB_DBG_BINDINGS) && !p->is_ldso)
 		qb_dbg("binding file %s to %s: symbol `%s'", p->name,
 			out->sym ? out->dso->name : "<undefined>", name);
 	if (!out->sym) {

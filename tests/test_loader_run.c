@@ -230,3 +230,24 @@ Test(LT_SUITE(loader), valgrind_finds_no_error, .timeout = 180)
 	run_result_free(&ref);
 	run_result_free(&r);
 }
+
+/* LD_DEBUG for people: bindings are the program's objects' (the loader
+ * binding its own references is left out), and statistics say what each
+ * figure counts and in which unit. */
+Test(LT_SUITE(loader), ld_debug_bindings_and_statistics_for_people)
+{
+	const char *const env[] = {"LD_LIBRARY_PATH=.", "LD_DEBUG=bindings,statistics", NULL};
+	struct lt_case c = {.dir = "tls", .prog = "prog", .env = env};
+	struct run_result r;
+	lt_run(&r, &c, LT_WAY_INTERP);
+	cr_assert(r.exited && r.exit_code == 0, "%s\n%s", run_describe(&r), r.err);
+	char own[4200];
+	snprintf(own, sizeof own, "binding file %s ", lt_loader());
+	cr_expect(strstr(r.err, "binding file "), "no binding reported:\n%s", r.err);
+	cr_expect(!strstr(r.err, own), "the loader's own bindings are reported:\n%s", r.err);
+	cr_expect(strstr(r.err, "statistics: counts since start-up: objects loaded;"),
+		  "no line says what the statistics count:\n%s", r.err);
+	const char *t = strstr(r.err, "relocation_time=");
+	cr_expect(t && strstr(t, " ms\n"), "the relocation time has no unit:\n%s", r.err);
+	run_result_free(&r);
+}

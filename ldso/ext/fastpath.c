@@ -619,6 +619,12 @@ static void fast_stats(struct qb_stats *s, const char *when, int fold)
 		}
 		return;
 	}
+	static int told;
+	if (!told++)
+		qb_dbg("statistics: direct_hits/direct_misses: references bound in (or missing from) the library "
+			"linkopt recorded; interposer_hits: references an interposer took; precomputed_hashes / "
+			"names_hashed: names whose hash the file carried / the loader computed; definition_hints, "
+			"scope_definers: references bound at their recorded definition / through their recorded definer");
 	qb_dbg("statistics (%s): direct_hits=%zu direct_misses=%zu interposer_hits=%zu precomputed_hashes=%zu names_hashed=%zu definition_hints=%zu scope_definers=%zu",
 		when, f->direct_hits, f->direct_misses, f->interposer_hits, f->prehashed, s->hashed, f->hinted,
 		f->scoped);

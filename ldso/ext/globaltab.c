@@ -189,8 +189,8 @@ static void definer_walks(struct dso *p, uint32_t self, uint32_t nobj, const str
 static int decide(double walks, double build)
 {
 	if (qb.debug & QB_DBG_STATS)
-		qb_dbg("global table: estimated walks=%.0f build=%.0f: %s", walks, build,
-			walks > build ? "built" : "not built");
+		qb_dbg("global table: estimated instructions: lookups without it=%.0f, building it=%.0f: %s",
+			walks, build, walks > build ? "built" : "not built");
 	return walks > build;
 }
 
@@ -316,7 +316,8 @@ static int build(void)
 	t->bytes = n * sizeof *t->ent + ((size_t)slots + 1) * sizeof *t->start +
 		3 * nobj * sizeof(void *);
 	if (qb.debug & QB_DBG_STATS)
-		qb_dbg("global table: objects=%u entered=%u entries=%u slots=%u bytes=%zu",
+		qb_dbg("global table: objects=%u entered=%u entries=%u slots=%u bytes=%zu "
+			"(objects of the scope, those whose symbols it holds, symbols, hash slots, memory)",
 			t->nobj, t->nobj - t->nwalk, t->nent, slots, t->bytes);
 	return 1;
 fail:
