@@ -3,6 +3,7 @@
  * behave exactly as under musl's own loader of the same architecture.
  * Compiled once per architecture (see loader/arch.h). */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
