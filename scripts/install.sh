@@ -17,8 +17,8 @@
 #       beside the system's loader, /etc/ld-quickbind-ARCH.path when
 #       absent, linkopt in PREFIX/bin and its link-step wrapper in
 #       PREFIX/lib/linkopt (gcc -B PREFIX/lib/linkopt).
-# The loader goes in stripped, as a distribution ships it; its debugging
-# information goes to /usr/lib/debug, where gdb and valgrind look: by
+# The loader goes in stripped, as a distribution ships it; on a system its
+# debugging information goes to /usr/lib/debug, where gdb and valgrind look: by
 # build id (.build-id/XX/REST.debug) and by the name its .gnu_debuglink
 # gives (lib/ld-quickbind-ARCH.so.1.debug).
 set -eu
@@ -94,7 +94,6 @@ for spec in "$@"; do
 		install -m 755 "$loader" "$root/lib/.ld-musl-$a.so.1.new"
 		mv -f "$root/lib/.ld-musl-$a.so.1.new" "$root/lib/ld-musl-$a.so.1"
 		ln -sfn "ld-musl-$a.so.1" "$root/lib/ld-quickbind-$a.so.1"
-		install_debug "$a" "$work/$a"
 		echo "install: $root/lib/ld-musl-$a.so.1 is now quickbind (musl ${spec#*=})" ;;
 	*)
 		[ -z "$image" ] || continue
