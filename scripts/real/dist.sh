@@ -18,6 +18,7 @@ shift
 cache=${QB_CACHE:-/var/cache/quickbind}
 work=$top/build/real/dist
 timeout_s=${REAL_TIMEOUT:-600}
+skipped=$(dirname "$summary")/skipped
 
 # PT_INTERP of these programs has room for 23 (x86_64) or 21 (i386)
 # characters: each loader is reached through a short link.
@@ -43,6 +44,13 @@ while read -r id tool pkg ver arch musl prog; do
 	[ -n "$id" ] || continue
 	if [ $# -gt 0 ]; then
 		case " $* " in *" $id "*) ;; *) continue ;; esac
+	fi
+	# Dart's ia32 VM spins without end under qemu-user (its --version ran
+	# for minutes under musl's own loader): nothing to compare there.
+	if [ "$arch" = i386 ] && i386_emulated; then
+		echo "$id $arch: skipped: i386 runs under qemu-user on this machine, where Dart's ia32 VM does not finish" |
+			tee -a "$skipped" >&2
+		continue
 	fi
 	t0=$(date +%s)
 	short=${arch%"${arch#?}"}

@@ -25,6 +25,11 @@
 
 die() { echo "real: $*" >&2; exit 1; }
 
+# True where the kernel hands i386 programs to qemu-user (scripts/i386-exec.sh)
+i386_emulated() {
+	[ "$(head -n 1 /proc/sys/fs/binfmt_misc/qemu-i386 2>/dev/null)" = enabled ]
+}
+
 # Every dynamically linked ELF executable or shared object under DIR, read
 # by one readelf for all files (a process per file is slow on big trees).
 elf_files() {

@@ -26,6 +26,7 @@ fi
 
 summary=$work/summary
 : > "$summary"
+: > "$work/skipped"
 t0=$(date +%s)
 broken=
 for spec in "$@"; do
@@ -53,5 +54,7 @@ for b in $broken; do
 	fail=$((fail + 1))
 done
 echo "real: $(( $(date +%s) - t0 ))s in all"
-echo "check-real: $pass passed, $fail failed"
+nskip=$(wc -l < "$work/skipped")
+[ "$nskip" = 0 ] || sed 's/^/real: /' "$work/skipped"
+echo "check-real: $pass passed, $fail failed, $nskip programs skipped"
 [ "$fail" = 0 ]
