@@ -161,15 +161,9 @@ QB_PUBLIC int dl_iterate_phdr(int (*cb)(struct dl_phdr_info *, size_t, void *), 
 	int r = 0;
 	qb_lock();
 	for (struct dso *p = qb.head; p && !r; p = p->next) {
-		struct dl_phdr_info info;
-		info.dlpi_addr = (ElfW(Addr))p->base;
-		info.dlpi_name = p->name;
-		info.dlpi_phdr = p->phdr;
-		info.dlpi_phnum = p->phnum;
-		info.dlpi_adds = qb.adds;
-		info.dlpi_subs = qb.subs;
-		info.dlpi_tls_modid = p->tls_id;
-		info.dlpi_tls_data = qb_tls_block(p);
+		struct dl_phdr_info info = { .dlpi_addr = (ElfW(Addr))p->base, .dlpi_name = p->name,
+			.dlpi_phdr = p->phdr, .dlpi_phnum = p->phnum, .dlpi_adds = qb.adds,
+			.dlpi_subs = qb.subs, .dlpi_tls_modid = p->tls_id, .dlpi_tls_data = qb_tls_block(p) };
 		if (!qb.unload)
 			qb_unlock();
 		r = cb(&info, sizeof info, data);

@@ -31,16 +31,6 @@ struct opening {
 	size_t nctors;
 };
 
-static void promote_global(struct dso *p)
-{
-	qb_build_scope(p);
-	if (!p->scope)
-		qb_error("Error loading shared library %s: out of memory", p->name);
-	for (size_t i = 0; i < p->nscope; i++)
-		qb_global_join(p->scope[i]);
-	qb_ext_scope_changed();
-}
-
 static void open_work(void *arg)
 {
 	struct opening *o = arg;
@@ -66,12 +56,17 @@ static void open_work(void *arg)
 			if ((q->dyn.flags_1 & DF_1_NODELETE) || q->tls.size)
 				q->nodelete = 1;
 		}
+	}
+	if (first_new || (mode & RTLD_GLOBAL)) {
 		qb_build_scope(p);
 		if (!p->scope)
 			qb_error("Error loading shared library %s: out of memory", o->file);
 	}
-	if (mode & RTLD_GLOBAL)
-		promote_global(p);
+	if (mode & RTLD_GLOBAL) {
+		for (size_t i = 0; i < p->nscope; i++)
+			qb_global_join(p->scope[i]);
+		qb_ext_scope_changed();
+	}
 	if (first_new) {
 		uint64_t t0 = qb.debug & QB_DBG_STATS ? qb_now_ns() : 0;
 		for (struct dso *q = qb.tail; q != o->old_tail; q = q->prev)

@@ -10,7 +10,6 @@ hidden void *qb_laddr(const struct dso *p, size_t vaddr)
 	return p->base + vaddr;
 }
 
-
 /* The object as the shared ELF reader sees it: its mapped image. */
 static const void *image_at(const struct qb_elfview *v, uint64_t addr, uint64_t len)
 {

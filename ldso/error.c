@@ -7,6 +7,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 #include "ldso.h"
 
@@ -21,11 +22,8 @@ static struct catcher *innermost;
 static void report(const char *msg)
 {
 	char buf[1024];
-	int n = snprintf(buf, sizeof buf - 1, "%s", msg);
-	if (n < 0)
-		return;
-	if ((size_t)n > sizeof buf - 2)
-		n = sizeof buf - 2;
+	int n = (int)strnlen(msg, sizeof buf - 1);
+	memcpy(buf, msg, n);
 	/* one line, whatever the names in it hold (a newline in a DT_NEEDED) */
 	for (int i = 0; i < n; i++)
 		if ((unsigned char)buf[i] < 0x20 || buf[i] == 0x7f)

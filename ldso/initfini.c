@@ -67,23 +67,25 @@ hidden void qb_queue_init(void)
 }
 
 /* A constructor or destructor must be code of its object: a damaged
- * table is reported, not jumped through. */
-static void check_code(struct dso *p, size_t addr)
+ * table is reported, not jumped through. Destructors take no arguments;
+ * on x86 the caller's extra ones are harmless. */
+static void call(struct dso *p, size_t addr)
 {
 	if (addr < (size_t)p->base || !qb_in_code(p, addr - (size_t)p->base))
 		qb_fatal("%s: initialization or termination function outside the code", p->name);
+	((initfn)addr)(init_argc, init_argv, init_envp);
 }
 
-static void run_array(struct dso *p, size_t vaddr, size_t size)
+/* An init array in order, or a fini array backwards; 0 and -1 are not
+ * functions. */
+static void run_array(struct dso *p, size_t vaddr, size_t size, int backwards)
 {
-	if (!vaddr)
-		return;
-	size_t *fn = qb_laddr(p, vaddr);
-	for (size_t i = 0; i < size / sizeof *fn; i++)
-		if (fn[i] && fn[i] != (size_t)-1) {
-			check_code(p, fn[i]);
-			((initfn)fn[i])(init_argc, init_argv, init_envp);
-		}
+	size_t *fn = vaddr ? qb_laddr(p, vaddr) : 0, n = vaddr ? size / sizeof *fn : 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t f = fn[backwards ? n - 1 - i : i];
+		if (f && f != (size_t)-1)
+			call(p, f);
+	}
 }
 
 static void construct(struct dso *p)
@@ -101,11 +103,9 @@ static void construct(struct dso *p)
 	fini_head = p;
 	pthread_mutex_unlock(&init_lock);
 	if (!p->is_ldso) {
-		if (p->dyn.have & QB_HAVE_INIT) {
-			check_code(p, (size_t)p->base + p->dyn.init);
-			((initfn)(p->base + p->dyn.init))(init_argc, init_argv, init_envp);
-		}
-		run_array(p, p->dyn.init_array, p->dyn.init_arraysz);
+		if (p->dyn.have & QB_HAVE_INIT)
+			call(p, (size_t)p->base + p->dyn.init);
+		run_array(p, p->dyn.init_array, p->dyn.init_arraysz, 0);
 	}
 	pthread_mutex_lock(&init_lock);
 	p->ctor_visitor = 0;
@@ -194,18 +194,9 @@ static void fini_one(struct dso *p)
 {
 	if (p->is_ldso)
 		return;
-	if (p->dyn.fini_array) {
-		size_t *fn = qb_laddr(p, p->dyn.fini_array);
-		for (size_t i = p->dyn.fini_arraysz / sizeof *fn; i--;)
-			if (fn[i] && fn[i] != (size_t)-1) {
-				check_code(p, fn[i]);
-				((void (*)(void))fn[i])();
-			}
-	}
-	if (p->dyn.have & QB_HAVE_FINI) {
-		check_code(p, (size_t)p->base + p->dyn.fini);
-		((void (*)(void))(p->base + p->dyn.fini))();
-	}
+	run_array(p, p->dyn.fini_array, p->dyn.fini_arraysz, 1);
+	if (p->dyn.have & QB_HAVE_FINI)
+		call(p, (size_t)p->base + p->dyn.fini);
 }
 
 /* dlclose is unloading p: run its destructors now, not at exit. */
@@ -227,7 +218,7 @@ void __libc_start_init(void)
 {
 	struct dso *m = qb.main;
 	if (m && !m->constructed)
-		run_array(m, m->dyn.preinit_array, m->dyn.preinit_arraysz);
+		run_array(m, m->dyn.preinit_array, m->dyn.preinit_arraysz, 0);
 	for (struct dso *p = qb.init_head; p; p = p->init_next)
 		construct(p);
 }

@@ -16,46 +16,25 @@
 #define QB_VERSION "0.1.0"
 
 #if QB_ELFCLASS == ELFCLASS64
-typedef Elf64_Ehdr Ehdr;
-typedef Elf64_Phdr Phdr;
-typedef Elf64_Sym Sym;
-typedef Elf64_Rela Rela;
-typedef Elf64_Rel Rel;
-typedef Elf64_Dyn Dyn;
-typedef Elf64_Verdef Verdef;
-typedef Elf64_Verdaux Verdaux;
-typedef Elf64_Verneed Verneed;
-typedef Elf64_Vernaux Vernaux;
-typedef Elf64_Syminfo Syminfo;
-#define ST_TYPE ELF64_ST_TYPE
-#define ST_BIND ELF64_ST_BIND
+#define QB_ELF(t) Elf64_##t
+#define QB_ELF_ST(f) ELF64_ST_##f
 #else
-typedef Elf32_Ehdr Ehdr;
-typedef Elf32_Phdr Phdr;
-typedef Elf32_Sym Sym;
-typedef Elf32_Rela Rela;
-typedef Elf32_Rel Rel;
-typedef Elf32_Dyn Dyn;
-typedef Elf32_Verdef Verdef;
-typedef Elf32_Verdaux Verdaux;
-typedef Elf32_Verneed Verneed;
-typedef Elf32_Vernaux Vernaux;
-typedef Elf32_Syminfo Syminfo;
-#define ST_TYPE ELF32_ST_TYPE
-#define ST_BIND ELF32_ST_BIND
+#define QB_ELF(t) Elf32_##t
+#define QB_ELF_ST(f) ELF32_ST_##f
 #endif
+typedef QB_ELF(Ehdr) Ehdr; typedef QB_ELF(Phdr) Phdr; typedef QB_ELF(Sym) Sym;
+typedef QB_ELF(Rela) Rela; typedef QB_ELF(Rel) Rel; typedef QB_ELF(Dyn) Dyn;
+typedef QB_ELF(Verdef) Verdef; typedef QB_ELF(Verdaux) Verdaux;
+typedef QB_ELF(Verneed) Verneed; typedef QB_ELF(Vernaux) Vernaux;
+typedef QB_ELF(Syminfo) Syminfo;
+#define ST_TYPE QB_ELF_ST(TYPE)
+#define ST_BIND QB_ELF_ST(BIND)
 
 /* A file's identity: device, inode, size, modification and change times
  * (nanoseconds). The same identity: the same file, unchanged. */
 struct qb_fileid {
 	uint64_t dev, ino, size, mtime, ctime;
 };
-
-static inline int qb_fileid_eq(const struct qb_fileid *a, const struct qb_fileid *b)
-{
-	return a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
-		a->mtime == b->mtime && a->ctime == b->ctime;
-}
 
 /* Room for the extensions' per-object state, one slot each (ext.h). */
 enum { QB_SLOT_FAST, QB_EXT_SLOTS };
@@ -224,6 +203,7 @@ hidden int qb_verreq_of(struct dso *p, size_t i, struct qb_verreq *out);
 
 /* map.c */
 hidden void qb_stack_request(size_t size);
+hidden void qb_note_phdr(struct dso *p, const Phdr *ph);
 struct stat;
 hidden struct dso *qb_map_file(int fd, const struct stat *st, const char *path, int allow_exec,
 	const char **why);
@@ -234,6 +214,7 @@ hidden struct dso *qb_load_library(const char *name, struct dso *needed_by, cons
 hidden struct dso *qb_find_library(const char *name);
 hidden void qb_load_deps(struct dso *p);
 hidden void qb_load_preloads(const char *list);
+hidden const char *qb_exe_path(void);
 
 /* lookup.c */
 struct qb_symreq {

@@ -42,6 +42,29 @@ hidden void qb_stack_request(size_t size)
 		__default_stacksize = size < max ? size : max;
 }
 
+/* What a header other than PT_LOAD says of the object, its addresses
+ * not yet biased (the TLS image is checked with the dynamic section). */
+hidden void qb_note_phdr(struct dso *p, const Phdr *ph)
+{
+	size_t page = __libc.page_size;
+	switch (ph->p_type) {
+	case PT_DYNAMIC:
+		p->dynv = (size_t *)ph->p_vaddr;
+		p->dyn_size = ph->p_memsz;
+		break;
+	case PT_TLS:
+		p->tls = (struct qb_tls_module){ .image = (void *)ph->p_vaddr, .len = ph->p_filesz,
+			.size = ph->p_memsz, .align = ph->p_align ? ph->p_align : 1 };
+		break;
+	case PT_GNU_RELRO:
+		p->relro_start = ph->p_vaddr & -page;
+		p->relro_end = (ph->p_vaddr + ph->p_memsz) & -page;
+		break;
+	case PT_GNU_STACK:
+		qb_stack_request(ph->p_memsz);
+	}
+}
+
 static int prot_of(unsigned flags)
 {
 	return (flags & PF_R ? PROT_READ : 0) | (flags & PF_W ? PROT_WRITE : 0) |
@@ -77,20 +100,8 @@ static const char *check_phdrs(struct dso *p, size_t fsize, size_t page, size_t 
 				vmax = ph->p_vaddr + ph->p_memsz;
 			if (ph->p_align > *align && !(ph->p_align & (ph->p_align - 1)))
 				*align = ph->p_align;
-		} else if (ph->p_type == PT_DYNAMIC) {
-			p->dynv = (size_t *)ph->p_vaddr;  /* biased after mapping */
-			p->dyn_size = ph->p_memsz;
-		} else if (ph->p_type == PT_TLS) {
-			/* checked with the dynamic section (qb_dso_decode) */
-			p->tls.len = ph->p_filesz;
-			p->tls.size = ph->p_memsz;
-			p->tls.align = ph->p_align ? ph->p_align : 1;
-			p->tls.image = (void *)ph->p_vaddr;
-		} else if (ph->p_type == PT_GNU_RELRO) {
-			p->relro_start = ph->p_vaddr & -page;
-			p->relro_end = (ph->p_vaddr + ph->p_memsz) & -page;
-		} else if (ph->p_type == PT_GNU_STACK) {
-			qb_stack_request(ph->p_memsz);
+		} else {
+			qb_note_phdr(p, ph);
 		}
 	}
 	if (!nload)

@@ -57,8 +57,9 @@ static const char *system_path(void)
 	return sys_path;
 }
 
-/* The kernel-mapped program's file, for its $ORIGIN. */
-static const char *exe_path(void)
+/* The file the kernel ran: the program's for its $ORIGIN, the loader's
+ * when run as a command (its argv[0] may be a link such as ldd). */
+hidden const char *qb_exe_path(void)
 {
 	static char buf[PATH_MAX];
 	static int state;   /* 0 not read, 1 read, -1 unavailable */
@@ -79,7 +80,7 @@ static const void *chain_link(void *ctx, const void *obj, struct qb_chain_link *
 	out->program = p->is_main;
 	out->path = p->name;
 	if (p->is_main && !p->map)
-		out->path = out->rpath && strchr(out->rpath, '$') ? exe_path() : 0;
+		out->path = out->rpath && strchr(out->rpath, '$') ? qb_exe_path() : 0;
 	return p->needed_by;
 }
 

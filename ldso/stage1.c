@@ -5,14 +5,11 @@
 
 extern const unsigned char __ehdr_start[] hidden;
 
-/* Word at a link-time address of the loader. */
-#define AT(base, off) ((size_t *)((base) + (off)))
-
 /* With REL, a relocation's addend is the word it overwrites. The loader's
  * symbolic relocations are applied again once the global scope is known
  * (qb_relocate), so their addends are kept here: no allocator yet. */
 #define MAX_SAVED_ADDENDS (QB_USE_RELA ? 1 : 256)
-static struct { size_t off, addend; } saved[MAX_SAVED_ADDENDS];
+static struct saved { size_t off, addend; } saved[MAX_SAVED_ADDENDS];
 static size_t nsaved;
 
 static void save_addend(size_t type, size_t symi, size_t off, size_t addend)
@@ -22,9 +19,7 @@ static void save_addend(size_t type, size_t symi, size_t off, size_t addend)
 		return;
 	if (nsaved == MAX_SAVED_ADDENDS)
 		__builtin_trap();  /* a property of the loader's own build */
-	saved[nsaved].off = off;
-	saved[nsaved].addend = addend;
-	nsaved++;
+	saved[nsaved++] = (struct saved){ off, addend };
 }
 
 hidden size_t qb_ldso_rel_addend(size_t off)
@@ -76,7 +71,7 @@ hidden void qb_stage1(size_t *sp, size_t *dynv)
 	for (int t = 0; t < 2; t++) {
 		size_t *r = tabs[t];
 		for (size_t n = sizes[t] / (ent * sizeof(size_t)); n; n--, r += ent) {
-			size_t *where = AT(base, r[0]);
+			size_t *where = (size_t *)(base + r[0]);
 			size_t addend = QB_USE_RELA ? r[2] : *where;
 			save_addend(QB_R_TYPE(r[1]), QB_R_SYM(r[1]), r[0], addend);
 			apply(base, syms, QB_R_TYPE(r[1]), QB_R_SYM(r[1]), where, addend);

@@ -44,10 +44,8 @@ static void setup_ldso(const char *name)
 		p->id.ino = st.st_ino;
 	}
 	for (size_t i = 0; i < p->phnum; i++)
-		if (p->phdr[i].p_type == PT_GNU_RELRO) {
-			p->relro_start = p->phdr[i].p_vaddr & -__libc.page_size;
-			p->relro_end = (p->phdr[i].p_vaddr + p->phdr[i].p_memsz) & -__libc.page_size;
-		}
+		if (p->phdr[i].p_type == PT_GNU_RELRO)
+			qb_note_phdr(p, &p->phdr[i]);
 	qb.ldso = p;
 }
 
@@ -128,27 +126,12 @@ static void setup_kernel_main(size_t *aux, char *argv0)
 	p->base = (unsigned char *)bias;  /* PT_PHDR gives it too, and agrees */
 	p->phdr = (Phdr *)aux[AT_PHDR];
 	p->phnum = aux[AT_PHNUM];
-	size_t dyn = 0;
-	for (size_t i = 0; i < p->phnum; i++) {
-		Phdr *ph = &p->phdr[i];
-		if (ph->p_type == PT_PHDR)
-			p->base = (unsigned char *)(aux[AT_PHDR] - ph->p_vaddr);
-		else if (ph->p_type == PT_DYNAMIC) {
-			dyn = ph->p_vaddr;
-			p->dyn_size = ph->p_memsz;
-		}
-		else if (ph->p_type == PT_TLS) {
-			p->tls.image = (void *)ph->p_vaddr;
-			p->tls.len = ph->p_filesz;
-			p->tls.size = ph->p_memsz;
-			p->tls.align = ph->p_align ? ph->p_align : 1;
-		} else if (ph->p_type == PT_GNU_RELRO) {
-			p->relro_start = ph->p_vaddr & -__libc.page_size;
-			p->relro_end = (ph->p_vaddr + ph->p_memsz) & -__libc.page_size;
-		} else if (ph->p_type == PT_GNU_STACK) {
-			qb_stack_request(ph->p_memsz);
-		}
-	}
+	for (size_t i = 0; i < p->phnum; i++)
+		if (p->phdr[i].p_type == PT_PHDR)
+			p->base = (unsigned char *)(aux[AT_PHDR] - p->phdr[i].p_vaddr);
+		else
+			qb_note_phdr(p, &p->phdr[i]);
+	size_t dyn = (size_t)p->dynv;
 	if (!dyn)
 		qb_fatal("%s: not a dynamic program", argv0);
 	if (!qb_in_image(p, dyn, p->dyn_size) || p->dyn_size < sizeof(Dyn))
@@ -170,9 +153,7 @@ static void setup_kernel_main(size_t *aux, char *argv0)
 static char *main_name(const size_t *aux, char *argv0)
 {
 	char *fn = (char *)aux[AT_EXECFN];
-	if (fn && strncmp(fn, "/proc/", 6))
-		return fn;
-	return argv0 ? argv0 : "";
+	return fn && strncmp(fn, "/proc/", 6) ? fn : argv0 ? argv0 : "";
 }
 
 /* The loader's name as the program asked for it (PT_INTERP), or null. */
@@ -320,29 +301,15 @@ static void list_objects(const char *argv0)
 			dprintf(1, "\t%s => %s (%p)\n", p->shortname, p == qb.ldso ? self : p->name, (void *)p->base);
 }
 
-/* The loader's own path when run as a command (argv[0] may be a link
- * such as ldd). */
-static const char *self_path(const char *fallback)
-{
-	static char buf[4096];
-	ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-	if (n <= 0)
-		return fallback;
-	buf[n] = 0;
-	return buf;
-}
-
 static void check_malloc_replaced(void)
 {
 	struct qb_symreq r;
 	qb_symreq_init(&r, "malloc", 0);
 	struct symdef d = qb_lookup(&r, 0, 0);
-	if (d.dso && d.dso != qb.ldso)
-		__malloc_replaced = 1;
+	__malloc_replaced = d.dso && d.dso != qb.ldso;
 	qb_symreq_init(&r, "aligned_alloc", 0);
 	d = qb_lookup(&r, 0, 0);
-	if (d.dso && d.dso != qb.ldso)
-		__aligned_alloc_replaced = 1;
+	__aligned_alloc_replaced = d.dso && d.dso != qb.ldso;
 }
 
 hidden struct qb_entry qb_stage2(size_t *sp)
@@ -385,7 +352,7 @@ hidden struct qb_entry qb_stage2(size_t *sp)
 	int direct = aux[AT_ENTRY] == (size_t)_dlstart;
 	const char *invoked_as = argv[0] ? argv[0] : QB_LDSO_NAME;
 	if (direct) {
-		setup_ldso(self_path(invoked_as));
+		setup_ldso(qb_exe_path() ? qb_exe_path() : invoked_as);
 		sp = invoked_directly(sp, aux, auxv, &list);
 		qb.list_mode = list;
 		argc = (int)sp[0];

@@ -37,9 +37,7 @@ static inline int bytes_equal(const char *a, const char *b, size_t n)
 static inline __attribute__((always_inline)) int qb_candidate(struct dso *p, size_t i, const struct qb_symreq *r)
 {
 	const Sym *s = p->syms + i;
-	if (!qb_def_accepted(s->st_shndx, s->st_info, s->st_value))
-		return 0;
-	if (s->st_name >= p->dyn.strsz)
+	if (!qb_def_accepted(s->st_shndx, s->st_info, s->st_value) || s->st_name >= p->dyn.strsz)
 		return 0;
 	qb.stats.strcmps++;
 	/* with the name's length known (hashing found it), a comparison of

@@ -116,11 +116,6 @@ hidden void qb_tls_install(int early)
 	started = !early;
 }
 
-static struct qb_pthread_head *self_td(void)
-{
-	return qb_thread_self();
-}
-
 /* The main thread's blocks were laid out before relocation (so that IFUNC
  * resolvers run with TLS), from images that relocations may still change
  * (a .tdata pointer needs its RELATIVE or symbolic relocation): once every
@@ -138,15 +133,23 @@ hidden void qb_tls_init_main(void)
 }
 
 /* Memory for one thread: the new dtv, then each new module's block. */
-static size_t per_thread_size(size_t first)
+static size_t per_thread_size(void)
 {
 	size_t sz = (qb.tls_cnt + 1) * sizeof(void *);
-	size_t i = committed_cnt + 1;
-	for (struct qb_tls_module *m = committed_tail ? committed_tail->next : __libc.tls_head;
-	     m; m = m->next, i++)
-		if (i >= first)
-			sz += m->size + m->align;
+	for (struct qb_tls_module *m = committed_tail ? committed_tail->next : __libc.tls_head; m; m = m->next)
+		sz += m->size + m->align;
 	return sz;
+}
+
+static size_t count_threads(struct qb_pthread_head *self)
+{
+	size_t n = 0;
+	struct qb_pthread_head *td = self;
+	do {
+		n++;
+		td = td->next;
+	} while (td != self);
+	return n;
 }
 
 static void fill_thread(unsigned char *mem, struct qb_pthread_head *td)
@@ -158,7 +161,7 @@ static void fill_thread(unsigned char *mem, struct qb_pthread_head *td)
 	size_t i = committed_cnt + 1;
 	for (struct qb_tls_module *m = committed_tail ? committed_tail->next : __libc.tls_head;
 	     m; m = m->next, i++) {
-		blk += (0 - ((size_t)blk - 0)) & (m->align - 1);
+		blk += (0 - (size_t)blk) & (m->align - 1);
 		memcpy(blk, m->image, m->len);
 		memset(blk + m->len, 0, m->size - m->len);
 		dtv[i] = (uintptr_t)blk + QB_DTP_OFFSET;
@@ -175,17 +178,13 @@ hidden int qb_tls_commit_runtime(void)
 {
 	if (qb.tls_cnt == committed_cnt)
 		return 0;
-	size_t each = per_thread_size(committed_cnt + 1);
+	size_t each = per_thread_size();
 	sigset_t set;
 	for (;;) {
-		size_t n = 0;
 		__block_app_sigs(&set);
 		__tl_lock();
-		struct qb_pthread_head *self = self_td(), *td = self;
-		do {
-			n++;
-			td = td->next;
-		} while (td != self);
+		struct qb_pthread_head *self = qb_thread_self(), *td;
+		size_t n = count_threads(self);
 		__tl_unlock();
 		__restore_sigs(&set);
 
@@ -194,13 +193,7 @@ hidden int qb_tls_commit_runtime(void)
 			return -1;
 		__block_app_sigs(&set);
 		__tl_lock();
-		size_t k = 0;
-		td = self;
-		do {
-			k++;
-			td = td->next;
-		} while (td != self);
-		if (k != n) {
+		if (count_threads(self) != n) {
 			/* Threads came or went meanwhile: count again. */
 			__tl_unlock();
 			__restore_sigs(&set);
@@ -208,14 +201,10 @@ hidden int qb_tls_commit_runtime(void)
 			continue;
 		}
 		td = self;
-		k = 0;
-		do {
+		for (size_t k = 0; k < n; k++, td = td->next) {
 			unsigned char *m = mem + k * (each + 16);
-			m += (0 - (size_t)m) & 15;
-			fill_thread(m, td);
-			k++;
-			td = td->next;
-		} while (td != self);
+			fill_thread(m + ((0 - (size_t)m) & 15), td);
+		}
 		publish_sizes();
 		__tl_unlock();
 		__restore_sigs(&set);
@@ -227,9 +216,8 @@ hidden int qb_tls_commit_runtime(void)
 /* The calling thread's block of p's TLS. */
 hidden void *qb_tls_block(struct dso *p)
 {
-	if (!p->tls_id)
-		return 0;
-	return (void *)(self_td()->dtv[p->tls_id] - QB_DTP_OFFSET);
+	struct qb_pthread_head *td = qb_thread_self();
+	return p->tls_id ? (void *)(td->dtv[p->tls_id] - QB_DTP_OFFSET) : 0;
 }
 
 /* musl's __libc_start_main calls this to set up a static program's TLS;

@@ -18,7 +18,6 @@ hidden void qb_vdso_attach(size_t ehdr_addr)
 		return;
 	p->phdr = (Phdr *)(ehdr_addr + eh->e_phoff);
 	p->phnum = eh->e_phnum;
-	size_t dyn = 0;
 	int have_load = 0;
 	for (size_t i = 0; i < p->phnum; i++) {
 		const Phdr *ph = &p->phdr[i];
@@ -26,13 +25,12 @@ hidden void qb_vdso_attach(size_t ehdr_addr)
 			p->base = (unsigned char *)(ehdr_addr + ph->p_offset - ph->p_vaddr);
 			have_load = 1;
 		} else if (ph->p_type == PT_DYNAMIC) {
-			dyn = ph->p_vaddr;
-			p->dyn_size = ph->p_memsz;
+			qb_note_phdr(p, ph);
 		}
 	}
-	if (!have_load || !dyn)
+	if (!have_load || !p->dynv)
 		return;
-	p->dynv = (size_t *)(p->base + dyn);
+	p->dynv = (size_t *)(p->base + (size_t)p->dynv);
 	/* musl's names: no path, and the name a dlopen may use */
 	p->name = "";
 	p->shortname = "linux-gate.so.1";
