@@ -71,13 +71,19 @@ static const char *other_version(const char *not)
 	return "1.2.9";
 }
 
+/* The configuration an accepted configure wrote to out (in tmp). */
+static char *accepted_config(struct shell_result *r, const char *out, const char *what)
+{
+	cr_assert_eq(r->status, 0, "configure refused %s:\n%s", what, r->err);
+	char path[600];
+	snprintf(path, sizeof path, "%s/%s", tmp, out);
+	return must_read_file(path, NULL);
+}
+
 Test(musl_config, accepts_the_configured_musl)
 {
 	struct shell_result r = configure(NULL, fake("same", ""), "same.mak");
-	cr_assert_eq(r.status, 0, "configure refused a copy of the musl it accepted:\n%s", r.err);
-	char path[600];
-	snprintf(path, sizeof path, "%s/same.mak", tmp);
-	char *cfg = must_read_file(path, NULL);
+	char *cfg = accepted_config(&r, "same.mak", "a copy of the musl it accepted");
 	char want[64];
 	snprintf(want, sizeof want, "MUSL_VERSION_x86_64 = %s\n", MC_VERSION);
 	cr_expect(strstr(cfg, want), "no '%s' in:\n%s", want, cfg);
@@ -126,10 +132,7 @@ Test(musl_config, known_version_other_facts)
 Test(musl_config, api_extra_missing_accepted)
 {
 	struct shell_result r = configure(NULL, fake("noapi", "drop=getrandom.lo"), "noapi.mak");
-	cr_assert_eq(r.status, 0, "configure refused a musl without getrandom:\n%s", r.err);
-	char path[600];
-	snprintf(path, sizeof path, "%s/noapi.mak", tmp);
-	char *cfg = must_read_file(path, NULL);
+	char *cfg = accepted_config(&r, "noapi.mak", "a musl without getrandom");
 	const char *api = strstr(cfg, "MUSL_API_x86_64 =");
 	cr_assert(api, "no MUSL_API_x86_64 line in:\n%s", cfg);
 	const char *eol = strchr(api, '\n');
