@@ -54,8 +54,9 @@ build() {
 	rm -rf zlib ffi pcre2 glib
 	# the uninstalled libraries and plugins of the build directories: the
 	# tests load the stage's (LD_LIBRARY_PATH and the plugin path come
-	# first), and a second copy of each would double linkopt's work
-	find _build base/_build good/_build -name '*.so*' ! -path '*/tests/*' -delete
+	# first), and a second copy of each would double linkopt's work;
+	# files and links only (meson's object directories are named *.so.p)
+	find _build base/_build good/_build \( -type f -o -type l \) -name '*.so*' ! -path '*/tests/*' -delete
 	rm -rf _build/meson-private base/_build/meson-private good/_build/meson-private
 	# the tests' HOME: made here, since a glibc mkdir in a test command
 	# would load the stage's musl libpcre2 through LD_LIBRARY_PATH
