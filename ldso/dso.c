@@ -14,9 +14,8 @@ hidden void *qb_laddr(const struct dso *p, size_t vaddr)
 static const void *image_at(const struct qb_elfview *v, uint64_t addr, uint64_t len)
 {
 	const struct dso *p = v->ctx;
-	if (addr > (size_t)-1 || len > (size_t)-1 || !qb_in_image(p, (size_t)addr, (size_t)len))
-		return 0;
-	return p->base + (size_t)addr;
+	int in = addr <= (size_t)-1 && len <= (size_t)-1 && qb_in_image(p, (size_t)addr, (size_t)len);
+	return in ? p->base + (size_t)addr : 0;
 }
 
 hidden void qb_dso_view(const struct dso *p, struct qb_elfview *v)

@@ -92,7 +92,7 @@ static int open_file(const char *path)
 }
 
 struct attempt {
-	int fd;
+	int fd, quiet;
 	char path[PATH_MAX];
 	const char *why;    /* why the search stopped early */
 };
@@ -103,7 +103,7 @@ static int try_open(void *ctx, const char *path, enum qb_search_src src)
 	struct attempt *a = ctx;
 	a->fd = open_file(path);
 	int err = errno;
-	if (qb.debug & QB_DBG_LIBS)
+	if ((qb.debug & QB_DBG_LIBS) && !a->quiet)
 		qb_dbg("  trying file=%s%s", path, a->fd >= 0 ? "" : " (not found)");
 	if (a->fd >= 0)
 		return 1;
@@ -126,6 +126,12 @@ static int find_file(struct attempt *a, const char *name, struct dso *needed_by)
 		.buf = a->path, .bufsz = sizeof a->path,
 	};
 	return qb_search_library(&s, name);
+}
+
+hidden int qb_search_open(const char *name, struct dso *needed_by)
+{
+	struct attempt a = { .fd = -1, .quiet = 1 };
+	return strchr(name, '/') ? open_file(name) : find_file(&a, name, needed_by) ? a.fd : -1;
 }
 
 static char *dup_str(const char *s)
@@ -189,8 +195,7 @@ static struct dso *load(const char *name, struct dso *needed_by, const char **wh
 	if (p)
 		return p;
 
-	struct attempt a;
-	a.fd = -1;
+	struct attempt a = { .fd = -1 };
 	if (strchr(name, '/')) {
 		size_t n = strlen(name);
 		if (n >= sizeof a.path)

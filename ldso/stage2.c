@@ -20,7 +20,6 @@ struct qb_entry {
 };
 
 #define AUX_MAX 64
-
 static struct dso ldso_dso, main_dso;
 
 static void setup_ldso(const char *name)
@@ -32,17 +31,14 @@ static void setup_ldso(const char *name)
 	p->phdr = (Phdr *)(p->base + eh->e_phoff);
 	p->phnum = eh->e_phnum;
 	p->is_ldso = 1;
-	p->relocated = 0;
 	p->name = (char *)name;
 	p->shortname = "libc.so";
 	const char *why = qb_dso_decode(p);
 	if (why)
 		qb_fatal("%s: %s", QB_LDSO_NAME, why);
 	struct stat st;
-	if (!stat(name, &st)) {
-		p->id.dev = st.st_dev;
-		p->id.ino = st.st_ino;
-	}
+	if (!stat(name, &st))
+		qb_fileid_of(&st, &p->id);
 	for (size_t i = 0; i < p->phnum; i++)
 		if (p->phdr[i].p_type == PT_GNU_RELRO)
 			qb_note_phdr(p, &p->phdr[i]);
@@ -361,9 +357,8 @@ hidden struct qb_entry qb_stage2(size_t *sp)
 		setup_kernel_main(aux, main_name(aux, argv[0]));
 		setup_ldso(interp_of(&main_dso) ? interp_of(&main_dso) : QB_LDSO_NAME);
 	}
-	struct dso *m = &main_dso;
+	struct dso *m = qb.main = &main_dso;
 	m->is_main = 1;
-	qb.main = m;
 	qb_dso_append(m);
 	qb_tls_register(m);
 
@@ -381,7 +376,6 @@ hidden struct qb_entry qb_stage2(size_t *sp)
 	if (list)
 		list_objects(invoked_as);
 	qb_vdso_attach(aux[AT_SYSINFO_EHDR]);
-
 	qb_tls_install(0);
 	__init_ssp((void *)aux[AT_RANDOM]);
 

@@ -27,6 +27,8 @@
 		"no per-object symbol-lookup cache") \
 	X("LD_NOHINTS", no_hints, FLAG, \
 		"ignore definition hints and scope definers") \
+	X("LD_NOPREFETCH", no_prefetch, FLAG, \
+		"do not ask the kernel early for the files start-up will read") \
 	X("LD_DIRECT_VERIFY", verify, FLAG, \
 		"resolve every fast-path binding the standard way too, report differences, use the standard answer") \
 	X("LD_GLOBALTAB", globaltab, STR, \

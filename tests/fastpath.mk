@@ -16,7 +16,7 @@ FP_LINKOPT := $(B)/bin/linkopt
 FP_SRC := $(FPS)
 FP_MK := tests/fastpath.mk
 FP_CHECK := check-fastpath
-FP_TESTS := $(addprefix tests/test_fastpath_,bind tables app tools unload)
+FP_TESTS := $(addprefix tests/test_fastpath_,bind tables app tools unload prefetch)
 FP_MUSL := yes
 FP_testflags = $(FP_DEFS_$(1))
 FP_APP_N := 50
@@ -113,6 +113,17 @@ $(call fp_lib,$(1),resident/libbig.so,resident/libbig.c,,-Wl$(fp_comma)--hash-st
 $(call fp_exe,$(1),resident/prog,resident/main.c,resident/libbig.so,-Wl$(fp_comma)--hash-style=both -lbig)
 $(call fp_exe,$(1),resident/prog_dl,resident/main.c,resident/libbig.so,-DDLOPEN)
 $(call fp_opt,$(1),resident,libbig.so prog prog_dl)
+
+# ------------------------------------------------------------ early reads --
+# a/ and b/ hold two builds of libpf.so; prog is linked against a/'s,
+# prog_bad needs libpfbad.so first. The tests copy them into a directory
+# of their own, optimize prog there and make the files cold.
+$(call fp_lib,$(1),prefetch/a/libpf.so,prefetch/libpf.c,,-DWHICH='"a"')
+$(call fp_lib,$(1),prefetch/b/libpf.so,prefetch/libpf.c,,-DWHICH='"b"')
+$(call fp_lib,$(1),prefetch/bad/libpfbad.so,prefetch/libpfbad.c)
+$(call fp_exe,$(1),prefetch/prog,prefetch/main.c,prefetch/a/libpf.so,-L$(FPT_$(1))/prefetch/a -lpf)
+$(call fp_exe,$(1),prefetch/prog_bad,prefetch/main.c,prefetch/a/libpf.so prefetch/bad/libpfbad.so,\
+	-DWITH_BAD -L$(FPT_$(1))/prefetch/bad -lpfbad -L$(FPT_$(1))/prefetch/a -lpf)
 
 # ------------------------------------ one symbol in two needed libraries --
 # prog needs libd12, libd2, libd1 (libd2 first in load order); libd12 needs

@@ -183,6 +183,10 @@ static inline int qb_prepared_hashes(const struct qb_prepared *s, size_t symi, s
 	return 1;
 }
 
+/* The file a load of name for needed_by would open now, opened, or -1
+ * (ldso/search.c; pages asks early for what it will read). */
+hidden int qb_search_open(const char *name, struct dso *needed_by);
+
 /* The hooks, each with the extensions that use it. */
 struct qb_ext {
 	const char *name;
@@ -190,11 +194,12 @@ struct qb_ext {
 	 * (pages: populate what relocation writes) */
 	void (*mapped)(struct dso *p);
 	/* p's dynamic section is decoded (fast: validate linkopt's tables;
-	 * pages: populate them) */
+	 * pages: populate them, and ask early for the libraries p needs, or
+	 * for the closure the program records) */
 	void (*decoded)(struct dso *p);
 	/* p's DT_NEEDED entry at .dynamic index idx is satisfied by dep
 	 * (fast: the direct targets, and whether each is the library
-	 * linkopt saw) */
+	 * linkopt saw; pages: ask for what dep's own libraries will read) */
 	void (*needed)(struct dso *p, size_t idx, struct dso *dep);
 	/* the global scope changed: start-up loaded, a dlopen, its undo, an
 	 * unload; may fail with qb_error only inside a transaction (fast:

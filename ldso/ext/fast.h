@@ -60,6 +60,9 @@ struct qb_fast_stats {
 };
 extern struct qb_fast_stats qb_fs hidden;
 
+/* prefetch.c, for the page policy */
+hidden void qb_prefetch_decoded(struct dso *p);
+hidden void qb_prefetch_loaded(struct dso *dep);
 hidden int qb_scope_def(struct dso *p, size_t symi, struct symdef *out);
 hidden int qb_noextdirect_any(struct dso *t);
 

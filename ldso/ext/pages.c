@@ -317,6 +317,7 @@ static void pages_mapped(struct dso *p)
 
 static void pages_decoded(struct dso *p)
 {
+	qb_prefetch_decoded(p);
 	if (!p->map)
 		return;
 	/* first: prefault_written reads the PLT's relocations */
@@ -324,9 +325,16 @@ static void pages_decoded(struct dso *p)
 	prefault_written(p, __libc.page_size, 1);
 }
 
+static void pages_needed(struct dso *p, size_t idx, struct dso *dep)
+{
+	(void)p, (void)idx;
+	qb_prefetch_loaded(dep);
+}
+
 hidden const struct qb_ext qb_ext_pages = {
 	.name = "pages",
 	.mapped = pages_mapped,
 	.decoded = pages_decoded,
+	.needed = pages_needed,
 	.relocated = release_tables,
 };

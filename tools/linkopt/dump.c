@@ -2,8 +2,10 @@
 #include <string.h>
 
 #include "elfhash.h"
+#include "elffile.h"
 #include "linkopt.h"
 #include "qbtable.h"
+#include "startread.h"
 
 static const char *bound_to(const struct elf *e, uint16_t bt, uint16_t fl, char *buf, size_t len)
 {
@@ -25,6 +27,32 @@ static const char *bound_to(const struct elf *e, uint16_t bt, uint16_t fl, char 
 	}
 	snprintf(buf, len, "<bad index %u>", bt);
 	return buf;
+}
+
+/* The program's closure record (docs/FORMAT.md 6), one line a library. */
+static void dump_closure(const struct elf *e)
+{
+	int found, sfound;
+	uint64_t va = elf_dyn_get(e, DT_QB_CLOSURE, &found), sz = elf_dyn_get(e, DT_QB_CLOSURESZ, &sfound), off;
+	if (!found)
+		return;
+	if (!sfound || elf_v2o(e, va, sz, &off) || ((uintptr_t)(e->buf + off) & 3) ||
+	    !qb_closure_valid(e->buf + off, sz)) {
+		printf("DT_QB_CLOSURE: [INVALID]\n");
+		return;
+	}
+	const uint8_t *b = e->buf + off;
+	uint32_t nlibs = rd32(b + 4), nranges = rd32(b + 8);
+	const char *paths = (const char *)b + 16 + 24ull * nlibs + 8ull * nranges;
+	printf("DT_QB_CLOSURE: %u libraries at offset 0x%llx\n", nlibs, (unsigned long long)off);
+	for (uint32_t i = 0; i < nlibs; i++) {
+		const uint8_t *l = b + 16 + 24 * i;
+		uint64_t bytes = 0;
+		for (uint32_t k = rd32(l + 4); k < rd32(l + 4) + rd32(l + 8); k++)
+			bytes += rd32(b + 16 + 24ull * nlibs + 8ull * k + 4);
+		printf("closure [%u] %s: %u bytes, %u ranges, %llu bytes asked for\n", i, paths + rd32(l),
+		       rd32(l + 16), rd32(l + 8), (unsigned long long)bytes);
+	}
 }
 
 int dump_file(const char *path, const struct opts *o)
@@ -91,6 +119,7 @@ int dump_file(const char *path, const struct opts *o)
 	} else {
 		printf("DT_QB_TABLE: none\n");
 	}
+	dump_closure(&e);
 	printf("%6s  %-24s %-6s %-10s %-10s %-6s %s\n", "Index", "Bound to", "Flags", "GNU hash", "SysV hash", "Hint", "Name");
 	for (uint32_t i = 1; i < e.nsyms; i++) {
 		char b[64], g[16] = "-", s[16] = "-", hn[24] = "-";

@@ -1,5 +1,5 @@
 # linkopt: the ELF table writer and inspector, a host tool.
-LINKOPT_SRCS := $(sort $(wildcard tools/linkopt/*.c)) common/qbtable.c common/libsearch.c common/elfview.c common/elfbuf.c
+LINKOPT_SRCS := $(sort $(wildcard tools/linkopt/*.c)) common/qbtable.c common/startread.c common/libsearch.c common/elfview.c common/elfbuf.c
 LINKOPT_OBJS := $(LINKOPT_SRCS:%.c=$(B)/host/%.o)
 
 $(B)/host/%.o: %.c

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "appview.h"
 #include "dynsort.h"
 #include "dynstr.h"
 #include "layout.h"
@@ -12,6 +13,7 @@
 #include "output.h"
 #include "qbtable.h"
 #include "relsort.h"
+#include "startread.h"
 #include "tables.h"
 
 int lo_files_written;
@@ -36,8 +38,8 @@ struct work {
 	struct needed_id *needed;
 	long moved;
 	/* tables */
-	uint8_t *qbt, *sib, *strb;
-	size_t qlen, slen, strlen_;
+	uint8_t *qbt, *sib, *strb, *rec;
+	size_t qlen, slen, strlen_, rlen;
 	/* the new file */
 	uint8_t *out;
 	size_t olen;
@@ -254,6 +256,10 @@ static int build_tables(struct work *w, const struct opts *o)
 		}
 	}
 	w->sib = syminfo_build(w->si, e->nsyms, &w->slen);
+	/* a program's loader can then ask for every library's start-up
+	 * reads before it maps the first */
+	if (appview_is_program(e) && w->c.n > 1 && !(w->rec = closure_record(&w->c, o->so.root, &w->rlen)))
+		return report(w->path, "out of memory");
 	if (!w->qbt || !w->sib)
 		return report(w->path, "out of memory");
 	/* last: from here on symbol names are read through the new table.
@@ -271,7 +277,7 @@ static int build_tables(struct work *w, const struct opts *o)
 static int lay_out(struct work *w)
 {
 	struct elf *e = &w->e;
-	struct blob b[5] = {
+	struct blob b[6] = {
 		{ .secname = ".SUNW_syminfo", .shtype = SHT_SUNW_syminfo, .entsize = 4, .align = 4,
 		  .ptag = DT_SYMINFO, .stag = DT_SYMINSZ, .link_dynsym = 1, .info_dynamic = 1,
 		  .data = w->sib, .len = w->slen },
@@ -279,6 +285,9 @@ static int lay_out(struct work *w)
 		  .ptag = DT_QB_TABLE, .stag = DT_QB_TABLESZ, .data = w->qbt, .len = w->qlen },
 	};
 	unsigned nb = 2;
+	if (w->rec)
+		b[nb++] = (struct blob){ .secname = ".qb.closure", .shtype = SHT_PROGBITS, .align = 4,
+					 .ptag = DT_QB_CLOSURE, .stag = DT_QB_CLOSURESZ, .data = w->rec, .len = w->rlen };
 	if (w->sysvb)
 		b[nb++] = (struct blob){ .secname = ".hash", .shtype = SHT_HASH, .entsize = 4, .align = e->is64 ? 8 : 4,
 					 .ptag = DT_HASH, .link_dynsym = 1, .data = w->sysvb, .len = w->sysvlen,
@@ -347,6 +356,7 @@ static void work_free(struct work *w)
 	free(w->definers);
 	free(w->needed);
 	free(w->qbt);
+	free(w->rec);
 	free(w->sib);
 	free(w->gnub);
 	free(w->sysvb);

@@ -1,11 +1,15 @@
 #include "tables.h"
 
+#include <limits.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "elfhash.h"
+#include "libsearch.h"
 #include "qbtable.h"
+#include "startread.h"
 
 uint8_t *qbt_build(const struct elf *e, uint32_t flags, size_t *len)
 {
@@ -125,4 +129,90 @@ int rel_grouped(const struct elf *e)
 	}
 	free(seen);
 	return ok;
+}
+
+/* The path the loader will open for lib: the image's own path under
+ * --root (in_root resolved its links inside the image), else the file's
+ * real path, which holds from any working directory. */
+static int record_path(const struct lib *lib, const char *root, char *out, size_t len)
+{
+	size_t rl = root ? strlen(root) : 0;
+	if (rl && !strncmp(lib->path, root, rl) && lib->path[rl] == '/')
+		return (size_t)snprintf(out, len, "%s", lib->path + rl) < len ? 0 : -1;
+	if (rl)
+		return -1;
+	char real[PATH_MAX];
+	if (!realpath(lib->path, real))
+		return -1;
+	return (size_t)snprintf(out, len, "%s", real) < len ? 0 : -1;
+}
+
+/* A library the loader stands for itself (musl's libc) is never opened. */
+static int loader_itself(const struct lib *lib)
+{
+	const char *base = strrchr(lib->path, '/');
+	base = base ? base + 1 : lib->path;
+	return (lib->shortname && qb_search_reserved(lib->shortname)) || !strncmp(base, "ld-musl-", 8) ||
+	       !strncmp(base, "libc.musl-", 10);
+}
+
+uint8_t *closure_record(const struct closure *c, const char *root, size_t *len)
+{
+	struct qb_closure_hdr h = { .magic = QB_CLOSURE_MAGIC };
+	unsigned n = c->n > 1 ? c->n - 1 : 0;
+	size_t cap = sizeof h + n * (sizeof(struct qb_closure_lib) + QB_START_RANGES * sizeof(struct qb_closure_range)) +
+		n * (size_t)PATH_MAX + 1;
+	uint8_t *b = calloc(1, cap);
+	struct qb_closure_lib *lib = calloc(n ? n : 1, sizeof *lib);
+	struct qb_closure_range *rg = calloc(n ? n * QB_START_RANGES : 1, sizeof *rg);
+	char *paths = calloc(1, n * (size_t)PATH_MAX + 1);
+	if (!b || !lib || !rg || !paths) {
+		free(b), free(lib), free(rg), free(paths);
+		return NULL;
+	}
+	for (unsigned k = 1; k < c->n; k++) {
+		const struct lib *l = &c->libs[k];
+		char path[PATH_MAX];
+		if (loader_itself(l) || l->e.size > UINT32_MAX || record_path(l, root, path, sizeof path) < 0)
+			continue;
+		struct qb_seg seg[64];
+		unsigned ns = 0;
+		for (unsigned i = 0; i < l->e.phnum && ns < 64; i++)
+			seg[ns++] = (struct qb_seg){ l->e.ph[i].p_type, l->e.ph[i].p_flags, l->e.ph[i].p_offset,
+						     l->e.ph[i].p_filesz };
+		struct qb_range r[QB_START_RANGES];
+		size_t nr = qb_start_ranges(seg, ns, r);
+		struct qb_closure_lib *e = &lib[h.nlibs++];
+		e->path = h.strsz;
+		e->first = h.nranges;
+		e->n = (uint32_t)nr;
+		e->size[0] = (uint32_t)l->e.size;
+		for (size_t i = 0; i < nr; i++)
+			rg[h.nranges++] = (struct qb_closure_range){ (uint32_t)r[i].off, (uint32_t)r[i].len };
+		memcpy(paths + h.strsz, path, strlen(path) + 1);
+		h.strsz += (uint32_t)strlen(path) + 1;
+	}
+	/* the paths' area ends 4-byte aligned, as the next table may start there */
+	h.strsz = (h.strsz + 3) & ~3u;
+	if (!h.strsz)
+		h.strsz = 4;
+	uint8_t *o = b;
+	memcpy(o, &h, sizeof h), o += sizeof h;
+	for (uint32_t i = 0; i < h.nlibs; i++) {
+		const uint32_t f[6] = { lib[i].path, lib[i].first, lib[i].n, 0, lib[i].size[0], 0 };
+		for (int j = 0; j < 6; j++)
+			wr32(o + 4 * j, f[j]);
+		o += sizeof *lib;
+	}
+	for (uint32_t i = 0; i < h.nranges; i++, o += 8) {
+		wr32(o, rg[i].off);
+		wr32(o + 4, rg[i].len);
+	}
+	memcpy(o, paths, h.strsz), o += h.strsz;
+	wr32(b + 4, h.nlibs);
+	wr32(b + 8, h.nranges);
+	wr32(b + 12, h.strsz);
+	*len = (size_t)(o - b);
+	free(lib), free(rg), free(paths);
+	return b;
 }

@@ -4,6 +4,7 @@
 
 #include "bind.h"
 #include "elffile.h"
+#include "search.h"
 
 /* The quickbind table for e; *len receives its size. */
 uint8_t *qbt_build(const struct elf *e, uint32_t flags, size_t *len);
@@ -27,6 +28,9 @@ uint64_t elf_symtab_id(const struct elf *e);
 /* Write e's own identity into its quickbind table (e->buf). */
 int qbt_set_self_id(struct elf *e);
 uint8_t *syminfo_build(const struct syminfo *si, uint32_t nsyms, size_t *len);
+/* The record of a program's closure, c->libs[1..] as the search found
+ * them (docs/FORMAT.md 6); root: --root's prefix, or NULL. */
+uint8_t *closure_record(const struct closure *c, const char *root, size_t *len);
 /* 1 when the non-PLT relocations against symbols are grouped by symbol. */
 int rel_grouped(const struct elf *e);
 

@@ -1,0 +1,189 @@
+/* Early reads, part of the page policy (pages.c): the loader asks the
+ * kernel for what start-up will read of every library before it waits on
+ * any, so that a device serves them together instead of one fault after
+ * another. Two sources: the closure linkopt recorded in the program
+ * (common/startread.h), all of it as soon as the program is decoded; or,
+ * without one, the DT_NEEDED libraries of each object as soon as it is
+ * decoded, level after level. Only requests: the search, the load and
+ * every check happen as they would without them, so a record that no
+ * longer holds (a file replaced, moved, preloaded around) costs wasted
+ * requests and nothing else. In secure mode the record is not read and
+ * a level opens only what the search itself would open. */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "fast.h"
+#include "libsearch.h"
+#include "startread.h"
+
+#define HEAD 4096   /* enough for the ELF header and program headers */
+#define LEVEL_MAX 64
+
+/* Files asked for already, by device and inode, so that a library
+ * several objects need is asked for once. Past the end, asking twice
+ * costs only a system call. */
+#define SEEN_MAX 1024
+static struct { uint64_t dev, ino; } seen[SEEN_MAX];
+static size_t nseen;
+/* the program's record was followed: the levels have nothing to add */
+static int recorded;
+
+static int seen_before(const struct stat *st)
+{
+	for (size_t i = 0; i < nseen; i++)
+		if (seen[i].ino == st->st_ino && seen[i].dev == st->st_dev)
+			return 1;
+	if (nseen < SEEN_MAX)
+		seen[nseen++] = (typeof(seen[0])){ st->st_dev, st->st_ino };
+	return 0;
+}
+
+static void ask(int fd, uint64_t off, uint64_t len)
+{
+	posix_fadvise(fd, (off_t)off, (off_t)len, POSIX_FADV_WILLNEED);
+}
+
+/* The closure record of the program, when it has a well-formed one. */
+static const struct qb_closure_hdr *record_of(const struct dso *p, size_t *size)
+{
+	size_t at = 0, sz = 0;
+	for (const size_t *d = p->dynv; d[0]; d += 2) {
+		if (d[0] == DT_QB_CLOSURE)
+			at = d[1];
+		else if (d[0] == DT_QB_CLOSURESZ)
+			sz = d[1];
+	}
+	if (!at || !qb_in_image(p, at, sz))
+		return 0;
+	const void *rec = qb_laddr(p, at);
+	*size = sz;
+	return qb_closure_valid(rec, sz) ? rec : 0;
+}
+
+static void follow_record(const struct qb_closure_hdr *h)
+{
+	const struct qb_closure_lib *lib = (const void *)(h + 1);
+	const struct qb_closure_range *r = (const void *)(lib + h->nlibs);
+	const char *paths = (const char *)(r + h->nranges);
+	size_t asked = 0;
+	for (uint32_t i = 0; i < h->nlibs; i++) {
+		const char *path = paths + lib[i].path;
+		int fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		struct stat st;
+		if (fd < 0)
+			continue;
+		uint64_t size = lib[i].size[0] | (uint64_t)lib[i].size[1] << 32;
+		if (!fstat(fd, &st) && S_ISREG(st.st_mode) && (uint64_t)st.st_size == size &&
+		    !seen_before(&st)) {
+			for (uint32_t k = lib[i].first; k < lib[i].first + lib[i].n; k++)
+				ask(fd, r[k].off, r[k].len);
+			asked++;
+		}
+		close(fd);
+	}
+	if (qb.debug & QB_DBG_LIBS)
+		qb_dbg("prefetch: recorded closure of %u libraries, %zu asked for", h->nlibs, asked);
+	recorded = 1;
+}
+
+/* The ranges of the file open at fd, from its headers (read from head,
+ * n bytes): the rule linkopt records with. */
+static void ask_ranges(int fd, const unsigned char *head, size_t n)
+{
+	const Ehdr *eh = (const void *)head;
+	if (n < sizeof *eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_phentsize != sizeof(Phdr) ||
+	    eh->e_phoff > n || eh->e_phnum > (n - eh->e_phoff) / sizeof(Phdr))
+		return;
+	struct qb_seg seg[32];
+	size_t ns = 0;
+	for (size_t i = 0; i < eh->e_phnum && ns < 32; i++) {
+		Phdr ph;
+		memcpy(&ph, head + eh->e_phoff + i * sizeof ph, sizeof ph);
+		seg[ns++] = (struct qb_seg){ ph.p_type, ph.p_flags, ph.p_offset, ph.p_filesz };
+	}
+	struct qb_range r[QB_START_RANGES];
+	size_t nr = qb_start_ranges(seg, ns, r);
+	for (size_t k = 0; k < nr; k++)
+		ask(fd, r[k].off, r[k].len);
+}
+
+/* p's DT_NEEDED libraries not loaded or asked for yet: each found as the
+ * load will find it, its headers asked for, then, all in flight, read,
+ * and its ranges asked for. */
+static void ask_level(struct dso *p)
+{
+	int fd[LEVEL_MAX];
+	size_t n = 0;
+	for (const size_t *d = p->dynv; d[0] && n < LEVEL_MAX; d += 2) {
+		if (d[0] != DT_NEEDED || d[1] >= p->dyn.strsz)
+			continue;
+		const char *name = p->strings + d[1];
+		struct stat st;
+		if (qb_find_loaded(name) || qb_search_reserved(name))
+			continue;
+		int f = qb_search_open(name, p);
+		if (f < 0)
+			continue;
+		if (fstat(f, &st) || !S_ISREG(st.st_mode) || qb_find_file(st.st_dev, st.st_ino) ||
+		    seen_before(&st)) {
+			close(f);
+			continue;
+		}
+		ask(f, 0, HEAD);
+		fd[n++] = f;
+	}
+	for (size_t i = 0; i < n; i++) {
+		unsigned char head[HEAD] __attribute__((aligned(8)));
+		ssize_t got = pread(fd[i], head, sizeof head, 0);
+		if (got > 0)
+			ask_ranges(fd[i], head, (size_t)got);
+		close(fd[i]);
+	}
+}
+
+/* An object decoded during a load is described (its name, the object
+ * that needs it) only once the load returns: its level is asked for then,
+ * when the next object is decoded or the library is handed to the object
+ * that needs it. Held by file identity: a load that fails gives the
+ * object back. */
+static struct { uint64_t dev, ino; int set; } pending;
+
+static void flush(void)
+{
+	if (!pending.set)
+		return;
+	pending.set = 0;
+	struct dso *p = qb_find_file(pending.dev, pending.ino);
+	if (p && (!recorded || qb.started))
+		ask_level(p);
+}
+
+hidden void qb_prefetch_decoded(struct dso *p)
+{
+	if (qb.env.no_prefetch || qb.list_mode || p->is_ldso)
+		return;
+	flush();
+	if (!qb.main) {
+		/* the program, decoded before anything it needs */
+		size_t size;
+		const struct qb_closure_hdr *h = qb.secure ? 0 : record_of(p, &size);
+		if (h)
+			follow_record(h);
+		else
+			ask_level(p);
+		return;
+	}
+	if (p->id.ino) {
+		pending.dev = p->id.dev;
+		pending.ino = p->id.ino;
+		pending.set = 1;
+	}
+}
+
+hidden void qb_prefetch_loaded(struct dso *dep)
+{
+	if (pending.set && dep->id.ino == pending.ino && dep->id.dev == pending.dev)
+		flush();
+}

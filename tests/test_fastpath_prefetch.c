@@ -1,0 +1,211 @@
+/* The loader's early requests (docs/FORMAT.md 6): what it asks the kernel
+ * for ahead of the load, from the closure linkopt recorded in the program
+ * or level by level. Each test works on copies of its own, made cold with
+ * POSIX_FADV_DONTNEED, and tells by mincore whether a file the loader did
+ * NOT load was asked for: only the requests can have brought it in. The
+ * requests never decide which file is loaded, and bad records change
+ * nothing but the requests. No time is measured. */
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fpcommon.h"
+#include "lib/file.h"
+
+struct pf {
+	char *dir;          /* absolute */
+	char rel[256];      /* the same, under the fixture root */
+};
+
+/* A directory of copies: a/libpf.so, b/libpf.so, bad/libpfbad.so and
+ * prog (prefetch/PROG's plain build). */
+static void pf_setup(struct pf *t, const char *prog)
+{
+	char src[4096], tmpl[4200];
+	snprintf(src, sizeof src, "%s", lt_fixture_path("prefetch"));
+	snprintf(tmpl, sizeof tmpl, "%s/tmp.XXXXXX", src);
+	t->dir = make_tmpdir(tmpl);
+	snprintf(t->rel, sizeof t->rel, "prefetch/%s", strrchr(t->dir, '/') + 1);
+	shell_ok("copy the fixtures", "cd %s && mkdir a b bad && cp %s/a/libpf.so a/ && cp %s/b/libpf.so b/ && "
+		 "cp %s/bad/libpfbad.so bad/ && cp %s/%s prog", t->dir, src, src, src, src, prog);
+}
+
+static void pf_teardown(struct pf *t)
+{
+	shell_status("rm -rf %s", t->dir);
+	free(t->dir);
+}
+
+static void pf_linkopt(struct pf *t)
+{
+	shell_ok("linkopt records the closure", "cd %s && %s -L a prog", t->dir, fp_linkopt());
+}
+
+static char *pf_path(const struct pf *t, const char *file)
+{
+	static char buf[4][4400];
+	static unsigned k;
+	char *b = buf[k++ % 4];
+	snprintf(b, sizeof buf[0], "%s/%s", t->dir, file);
+	return b;
+}
+
+/* Pages of the file in the page cache, or -1 when it cannot be mapped. */
+static long resident_pages(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) || !st.st_size) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	long page = sysconf(_SC_PAGESIZE);
+	size_t n = ((size_t)st.st_size + page - 1) / page;
+	void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return -1;
+	unsigned char *v = calloc(n, 1);
+	long count = -1;
+	if (v && !mincore(m, (size_t)st.st_size, v)) {
+		count = 0;
+		for (size_t i = 0; i < n; i++)
+			count += v[i] & 1;
+	}
+	free(v);
+	munmap(m, (size_t)st.st_size);
+	return count;
+}
+
+/* Out of the page cache, or the test is skipped: a file system that keeps
+ * every file in memory (tmpfs) has no cold files. */
+static void make_cold(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	cr_assert(fd >= 0, "cannot open %s", path);
+	fsync(fd);
+	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+	close(fd);
+	if (resident_pages(path) != 0)
+		cr_skip_test("%s stays in the page cache after POSIX_FADV_DONTNEED on this file system", path);
+}
+
+/* Requests the loader made may still be on their way to the page cache
+ * when it exits: wait for the first page, a while, never asserting a time. */
+static long resident_after_requests(const char *path)
+{
+	long n = 0;
+	for (int i = 0; i < 200 && (n = resident_pages(path)) == 0; i++)
+		usleep(10000);
+	return n;
+}
+
+static void pf_run(struct run_result *r, const struct pf *t, const char *libpath, const char *const *env)
+{
+	struct fp_run run = {.dir = t->rel, .prog = "prog", .libpath = libpath, .env = env};
+	fp_exec(r, lt_loader(), &run);
+}
+
+/* prog optimized, then change (a shell line run in the test's directory,
+ * or NULL), then run with LD_LIBRARY_PATH=b: it must load b/libpf.so
+ * whatever the record says; when report is not NULL, the loader's
+ * LD_DEBUG=libs must say it. Returns a/libpf.so's resident pages (-1:
+ * there is none). */
+static long recorded_case(const char *change, const char *const *env, const char *report)
+{
+	struct pf t;
+	pf_setup(&t, "prog");
+	pf_linkopt(&t);
+	if (change)
+		shell_ok(change, "cd %s && %s", t.dir, change);
+	const char *a = pf_path(&t, "a/libpf.so");
+	if (!access(a, F_OK))
+		make_cold(a);
+	struct run_result r;
+	pf_run(&r, &t, "b", env);
+	cr_assert(r.exited && r.exit_code == 0, "%s\n%s", run_describe(&r), r.err);
+	cr_expect_str_eq(r.out, "libpf b\n", "the run must load the library its search finds");
+	if (report)
+		cr_expect(strstr(r.err, report), "expected '%s' from LD_DEBUG=libs:\n%s", report, r.err);
+	run_result_free(&r);
+	long n = report && strstr(report, ", 1 asked") ? resident_after_requests(a) : resident_pages(a);
+	pf_teardown(&t);
+	return n;
+}
+
+#define ASKED(n) "prefetch: recorded closure of 1 libraries, " #n " asked for"
+
+/* linkopt saw a/libpf.so; the run loads b/'s: a/'s is asked for all the
+ * same, and nothing else decides which file is loaded. */
+Test(FP_SUITE(prefetch), recorded_closure_is_asked_for_and_decides_nothing)
+{
+	cr_expect_gt(recorded_case(NULL, ENV("LD_DEBUG=libs"), ASKED(1)), 0,
+		     "the library linkopt recorded was not asked for");
+}
+
+Test(FP_SUITE(prefetch), nothing_is_asked_for_when_switched_off)
+{
+	cr_expect_eq(recorded_case(NULL, ENV("LD_NOPREFETCH=1"), NULL), 0, "LD_NOPREFETCH=1 still asked for a/libpf.so");
+}
+
+/* A recorded library replaced by a file of another size is not asked for. */
+Test(FP_SUITE(prefetch), replaced_library_is_not_asked_for)
+{
+	cr_expect_eq(recorded_case("cat b/libpf.so b/libpf.so > a/libpf.so", ENV("LD_DEBUG=libs"), ASKED(0)), 0,
+		     "a file of another size was asked for");
+}
+
+Test(FP_SUITE(prefetch), missing_library_of_the_record_changes_nothing)
+{
+	recorded_case("rm a/libpf.so", ENV("LD_DEBUG=libs"), ASKED(0));
+}
+
+/* nlibs far beyond the record; the first library's path past the paths */
+static void damaged_record_is_ignored(long field, const char *value)
+{
+	char change[256];
+	snprintf(change, sizeof change, "printf '%s' | dd of=prog bs=1 seek=$(( $(grep -boa QBC1 prog | "
+		 "cut -d: -f1 | head -n 1) + %ld )) conv=notrunc 2>/dev/null", value, field);
+	cr_expect_eq(recorded_case(change, ENV("LD_DEBUG=libs"), NULL), 0, "a damaged record was followed");
+}
+
+Test(FP_SUITE(prefetch), record_with_too_many_libraries_is_ignored) { damaged_record_is_ignored(4, "\\0\\0\\0\\020"); }
+Test(FP_SUITE(prefetch), record_with_a_path_outside_it_is_ignored) { damaged_record_is_ignored(16, "\\377\\377\\017\\0"); }
+
+/* Without a record: the program's libraries are asked for as soon as the
+ * program is decoded, before the first is loaded. The first,
+ * bad/libpfbad.so, is not an object: the load stops there with its error,
+ * yet a/libpf.so, never loaded, was asked for. */
+static long level_case(const char *const *env)
+{
+	struct pf t;
+	pf_setup(&t, "prog_bad");
+	shell_ok("break libpfbad.so", "echo 'not an object' > %s/bad/libpfbad.so", t.dir);
+	make_cold(pf_path(&t, "a/libpf.so"));
+	struct run_result r;
+	pf_run(&r, &t, "bad:a", env);
+	cr_assert(r.exited && r.exit_code == 127, "%s\n%s", run_describe(&r), r.err);
+	cr_expect(strstr(r.err, "Error loading shared library libpfbad.so") && count_lines(r.err) == 1,
+		  "one line naming the bad library expected:\n%s", r.err);
+	long n = env ? resident_pages(pf_path(&t, "a/libpf.so")) : resident_after_requests(pf_path(&t, "a/libpf.so"));
+	run_result_free(&r);
+	pf_teardown(&t);
+	return n;
+}
+
+Test(FP_SUITE(prefetch), needed_libraries_are_asked_for_before_the_first_load)
+{
+	cr_expect_gt(level_case(NULL), 0, "a/libpf.so was not asked for");
+}
+
+Test(FP_SUITE(prefetch), needed_libraries_are_not_asked_for_when_switched_off)
+{
+	cr_expect_eq(level_case(ENV("LD_NOPREFETCH=1")), 0, "LD_NOPREFETCH=1 still asked for a/libpf.so");
+}
