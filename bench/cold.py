@@ -241,6 +241,38 @@ def interp_of(path):
     return None
 
 
+def unloaded_bytes(path):
+    """Bytes of the sections of an ELF file that no segment loads (debugging
+    information, the full symbol table): readahead may bring them in all
+    the same. 0 for what cannot be read."""
+    try:
+        with open(path, "rb") as f:
+            h = f.read(64)
+            if h[:4] != b"\x7fELF":
+                return 0
+            if h[4] == 2:
+                shoff, = struct.unpack_from("<Q", h, 40)
+                shentsize, shnum = struct.unpack_from("<HH", h, 58)
+                fmt, flags_at, size_at = "<Q", 8, 32
+            else:
+                shoff, = struct.unpack_from("<I", h, 32)
+                shentsize, shnum = struct.unpack_from("<HH", h, 46)
+                fmt, flags_at, size_at = "<I", 8, 20
+            total = 0
+            for i in range(shnum):
+                f.seek(shoff + i * shentsize)
+                sh = f.read(shentsize)
+                typ, = struct.unpack_from("<I", sh, 4)
+                flags, = struct.unpack_from(fmt, sh, flags_at)
+                size, = struct.unpack_from(fmt, sh, size_at)
+                # SHT_NOBITS takes no room in the file; SHF_ALLOC is loaded
+                if typ not in (0, 8) and not flags & 2:
+                    total += size
+            return total
+    except (OSError, struct.error):
+        return 0
+
+
 def in_root(root, p, depth=0):
     """The host path of p inside root, its symbolic links resolved as
     inside the chroot (an absolute link target stays in the image)."""
@@ -308,6 +340,7 @@ def closure(v, extra_elfs=(), extra_files=()):
     names = [v["exe"]]
     if interp:
         names.append(interp)
+        v["loader"] = in_root(root, interp) if root else os.path.realpath(interp)
         names += listed(interp, v["exe"], v["env"], v["cwd"], root)
         for e in extra_elfs:
             names.append(e)
@@ -374,7 +407,8 @@ def measure_set(vs, runs, method, log, seed=0):
     rss = {v["name"]: [] for v in live}
     before = {v["name"]: [] for v in live}
     after = {v["name"]: [] for v in live}
-    per_file = {v["name"]: {f: [] for f in v["closure"]} for v in live}
+    # per file: [resident just before, just after] of every run
+    per_file = {v["name"]: {f: ([], []) for f in v["closure"]} for v in live}
     bad = {}
     for _ in range(runs):
         order = list(live)
@@ -384,7 +418,7 @@ def measure_set(vs, runs, method, log, seed=0):
             if n in bad:
                 continue
             evict(method, everything)
-            b = sum(resident(f) for f in v["closure"])
+            pre = {f: resident(f) for f in v["closure"]}
             t, kb, rc = spawn(v)
             if rc != 0:
                 bad[n] = rc if isinstance(rc, str) else "exit %d in a cold run" % rc
@@ -392,10 +426,11 @@ def measure_set(vs, runs, method, log, seed=0):
             got = {f: resident(f) for f in v["closure"]}
             wall[n].append(t * 1e3)
             rss[n].append(kb)
-            before[n].append(b)
+            before[n].append(sum(pre.values()))
             after[n].append(sum(got.values()))
             for f, x in got.items():
-                per_file[n][f].append(x)
+                per_file[n][f][0].append(pre[f])
+                per_file[n][f][1].append(x)
     out = {}
     for v in vs:
         n = v["name"]
@@ -418,7 +453,9 @@ def measure_set(vs, runs, method, log, seed=0):
                      brought_bytes=msum([a - b for a, b in zip(after[n], before[n])]),
                      closure_files=len(v["closure"]),
                      closure_bytes=sum(sizes.values()),
-                     files={f: [sizes[f], msum(per_file[n][f])] for f in v["closure"]})
+                     loader=v.get("loader"),
+                     files={f: [sizes[f], msum(per_file[n][f][0]), msum(per_file[n][f][1])]
+                            for f in v["closure"]})
         out[n] = e
     return out
 
@@ -451,7 +488,13 @@ def check_runs(vs):
 
 
 def entry(key, title, variants, order):
-    return {"key": key, "title": title, "order": order, "variants": variants}
+    loaders = {}
+    for v in variants.values():
+        p = v.get("loader")
+        if p and p not in loaders and os.path.exists(p):
+            loaders[p] = [os.path.getsize(p), unloaded_bytes(p)]
+    return {"key": key, "title": title, "order": order, "variants": variants,
+            "loaders": loaders}
 
 
 # ----------------------------------------------------------- workloads --
@@ -552,7 +595,7 @@ def icu_entries(a, out, loader, linkopt, method, log):
             if prog[0] not in ("version", "icuinfo"):
                 continue
             vs = realapp_vs(lambda n: icubench.variant(n, trees, out, prog))
-            res.append(program_entry("ICU: " + prog[1], "ICU's %s" % prog[1], vs,
+            res.append(program_entry("ICU: " + prog[1], "ICU's `%s`" % prog[1], vs,
                                      a.cold_runs, method, log))
     finally:
         shutil.rmtree(lnk, ignore_errors=True)
@@ -584,7 +627,7 @@ def gst_entries(a, out, loader, linkopt, method, log):
             if prog[3]:
                 continue
             vs = realapp_vs(lambda n: gstbench.variant(n, trees, debdir, out, prog))
-            res.append(program_entry("GStreamer: " + prog[1], "GStreamer's %s" % prog[1], vs,
+            res.append(program_entry("GStreamer: " + prog[1], "GStreamer's `%s`" % prog[1], vs,
                                      a.cold_runs, method, log, extras))
     finally:
         shutil.rmtree(lnk, ignore_errors=True)
@@ -608,7 +651,7 @@ def image_entries(a, out, loader, linkopt, method, log):
             vs = with_nopf([{"name": n, "label": lab, "root": roots[n], "exe": argv[0],
                              "args": argv[1:], "env": dict(image.ENV), "cwd": image.SCRATCH}
                             for n, lab in image.ROOTS])
-            res.append(program_entry("image: " + label, "the musl image's %s" % label, vs,
+            res.append(program_entry("image: " + label, "The musl image's `%s`" % label, vs,
                                      a.cold_runs, method, log))
     finally:
         for root in roots.values():
@@ -658,20 +701,22 @@ def main(argv):
     run.ensure_launcher(a.launcher)
     method, note = choose_method(a.evict)
     log = lambda m: print(m, file=sys.stderr, flush=True)  # noqa: E731
+    import report
     res = {"method": method, "method_note": note, "runs": a.runs, "workloads": []}
     for w in a.workloads:
         w = os.path.abspath(w)
         fdir = None if a.no_floor else w.rstrip("/") + "-floor"
         if fdir and not os.path.exists(os.path.join(fdir, "workload.json")):
             fdir = None
-        res["workloads"].append(office_entry(os.path.basename(w), w, w, fdir,
+        with open(os.path.join(w, "workload.json")) as f:
+            title = report.describe(json.load(f))
+        res["workloads"].append(office_entry(os.path.basename(w), title, w, fdir,
                                              os.path.abspath(a.loader), a.runs, method, log))
     res["read_ahead_kb"] = read_ahead_kb(a.workloads[0])
     res["main"] = res["workloads"][0]["key"]
     if a.out:
         with open(a.out, "w") as f:
             json.dump(res, f, indent=1)
-    import report
     print("\n".join(report.cold_section({"cold": res}, None)))
     return 0
 

@@ -742,6 +742,15 @@ def cold_section(res, outdir):
         if w.get("title"):
             lines += [w["title"] + ".", ""]
         lines += [cold_table(w), ""]
+        ld = w.get("loaders") or {}
+        if ld:
+            lines += ["Loader files: " + "; ".join(
+                "`%s` %s MiB%s" % (p, mib(size), ", %s MiB of it in sections no segment "
+                                   "loads (debugging information, symbol table: a stripped "
+                                   "copy, as `make install` puts in, has none), which "
+                                   "readahead brings in too" % mib(extra)
+                                   if extra >= 64 * 1024 else "")
+                for p, (size, extra) in ld.items()) + ".", ""]
     return lines
 
 
