@@ -699,7 +699,8 @@ def cold_chart(res, outdir):
         "plot '%s' using 1:3:xticlabels(2) with boxes, "
         "'' using 1:3:4:5 with yerrorbars lc rgb 'black' pt 0" % dat,
         "set title 'page cache: the closure after the run'", "set ylabel 'MiB'",
-        "set key top left font ',8'",
+        # headroom above the tallest bar for the key
+        "set key top left font ',8'", "set offsets 0, 0, graph 0.15, 0",
         "plot '%s' using 1:6:xticlabels(2) with boxes title 'resident after', "
         "'' using 1:7 with points pt 7 lc rgb 'black' title 'brought in by the run'" % dat,
         "unset multiplot"])
