@@ -11,6 +11,11 @@
 #                                        bench/icubench.py, each skipped with
 #                                        the reason when make check-real-large
 #                                        has not built it)
+#   make bench BENCH_ARGS=--cold-only  (the cold start-up rows alone, chart in
+#                                        build/bench/cold.png: bench/cold.py; as
+#                                        root the whole page cache is dropped
+#                                        before each run, --evict files evicts
+#                                        only the measured files)
 # The i386 column is skipped, with the reason in the report, when the i386
 # toolchains or loaders are absent.
 # See docs/BENCHMARKS.md.  Neither target is part of `make all` or `make check`.

@@ -17,6 +17,10 @@ OUT/startup.png.
                            ICU of make check-real-large against Debian's
                            glibc build; skipped when not built)
   bench.py --sweep-only    only the library-count sweep (x86_64)
+  bench.py --cold-only     only the cold start-up rows (bench/cold.py: files
+                           out of the page cache before each run; as root
+                           the whole cache is dropped unless --evict files)
+  bench.py --no-cold       without the cold start-up rows
 
 Workload parameters (--libs, --funcs, ...) override the defaults.  The i386
 column (glibc i386 lazy and LD_BIND_NOW=1, musl's i386 loader, quickbind
@@ -35,6 +39,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import cold  # noqa: E402
 import cxxbench  # noqa: E402
 import gstbench  # noqa: E402
 import icubench  # noqa: E402
@@ -97,6 +102,7 @@ def parse(argv):
                     "the variants the issue-15 targets compare (for the slow block-log "
                     "counter; the plugin counts every variant in seconds)")
     cxxbench.add_args(ap)
+    cold.add_args(ap)
     a = ap.parse_args(argv)
     if a.no_i386 and a.i386_only:
         ap.error("--no-i386 and --i386-only exclude each other")
@@ -129,6 +135,7 @@ def parse(argv):
                 k.replace("_", "-"), ", ".join(bad), ",".join(run.VARIANT_NAMES)))
         setattr(a, k, names)
     cxxbench.defaults(a)
+    cold.defaults(a, ap.error)
     a.runs = max(1, a.runs)
     return a
 
@@ -358,6 +365,16 @@ def x86_64_part(a, res):
     sweep_part(a, res)
 
 
+def cold_part(a, res):
+    """The cold start-up rows (bench/cold.py) of the main office workload,
+    its floor, the C++ workload, ICU, GStreamer and the image."""
+    main_dir = build(a, "office", office_dir(a, a.libs), **office_params(a, a.libs))
+    floor_dir = None if a.no_floor else build(a, "office", office_dir(a, a.libs) + "-floor",
+                                              floor="", **office_params(a, a.libs))
+    res["cold"] = cold.measure(a, log, main_dir, floor_dir, "office-%d" % a.libs,
+                               report.describe(workload_meta(main_dir)))
+
+
 def main(argv):
     a = parse(argv)
     os.makedirs(a.out, exist_ok=True)
@@ -366,9 +383,9 @@ def main(argv):
            "warmup": a.warmup, "machine": run.machine_info(),
            "musl_version": musl_version(), "workloads": {}, "sweep": []}
     t0 = time.time()
-    if not a.i386_only:
+    if not a.i386_only and not a.cold_only:
         x86_64_part(a, res)
-    if not a.i386_only and not a.sweep_only:
+    if not a.i386_only and not a.sweep_only and not a.cold_only:
         if not a.no_image and not a.demo:
             res["image"] = image.measure(os.path.join(a.out, "image"), a.loader, a.linkopt,
                                          a.runs, a.warmup, not a.no_callgrind, log)
@@ -379,16 +396,24 @@ def main(argv):
             res["icu"] = icubench.measure(os.path.join(a.out, "icu"), a.loader, a.linkopt,
                                           a.runs, a.warmup, not a.no_callgrind, log)
         res["cxx"] = cxxbench.measure(a, log, os.path.join(a.out, "work", office_dir(a, a.libs)))
-    if a.no_i386:
+    if a.cold_only:
+        pass
+    elif a.no_i386:
         res["i386"] = {"skipped": a.no_i386 if isinstance(a.no_i386, str) else "--no-i386"}
     else:
         res["i386"] = run_i386(a)
+    if a.no_cold:
+        if not a.demo:
+            res["cold"] = {"skipped": a.no_cold if isinstance(a.no_cold, str) else "--no-cold"}
+    else:
+        cold_part(a, res)
     with open(os.path.join(a.out, "results.json"), "w") as f:
         json.dump(res, f, indent=1)
     report.render(res, a.out)
     log("done in %.0f s: %s" % (time.time() - t0, os.path.join(a.out, "report.md")))
+    i386 = res.get("i386", {})
     w = res["workloads"].get(res.get("main_office")) or \
-        res["i386"].get("workloads", {}).get(res["i386"].get("main_office"))
+        i386.get("workloads", {}).get(i386.get("main_office"))
     if a.demo and w:
         print()
         print(report.describe(w))

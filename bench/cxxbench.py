@@ -98,14 +98,13 @@ def mixes(wdir):
     return out, meta
 
 
-def measure(a, log, c_dir):
-    """c_dir: the C office workload's directory (for its relocation mix)."""
-    if a.no_cxx:
-        return {"skipped": "--no-cxx" if not a.demo else "not part of the demo"}
+def build(a, log):
+    """The C++ workload generated and built (reused when unchanged):
+    (its directory, workload.json's contents), or (None, why not)."""
     why = cxxgen.missing()
     if why:
         log("C++ workload skipped: " + why)
-        return {"skipped": why}
+        return None, why
     sub = "cxx-office-%d-%d" % (a.cxx_libs, a.cxx_classes)
     wdir = os.path.join(a.out, "work", sub)
     argv = [wdir, "--libs", str(a.cxx_libs), "--classes", str(a.cxx_classes),
@@ -117,8 +116,19 @@ def measure(a, log, c_dir):
         meta = cxxgen.generate(cxxgen.parse_args(argv))
     except cxxgen.dag.BuildError as e:
         log("C++ workload failed to build: %s" % str(e)[:300])
-        return {"skipped": "build failed: %s" % str(e).splitlines()[0][:200]}
+        return None, "build failed: %s" % str(e).splitlines()[0][:200]
     log("built %s in %.0f s (linkopt: %s)" % (sub, time.time() - t0, meta["linkopt"]))
+    return wdir, meta
+
+
+def measure(a, log, c_dir):
+    """c_dir: the C office workload's directory (for its relocation mix)."""
+    if a.no_cxx:
+        return {"skipped": "--no-cxx" if not a.demo else "not part of the demo"}
+    wdir, meta = build(a, log)
+    if wdir is None:
+        return {"skipped": meta}
+    sub = os.path.basename(wdir)
     w = run.run_workload(wdir, os.path.abspath(a.loader), a.runs, a.warmup,
                          not a.no_callgrind, True, log=log, variants=VARIANTS)
     w["linkopt_symbols"] = meta.get("linkopt_symbols")

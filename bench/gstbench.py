@@ -142,19 +142,24 @@ def for_callgrind(v):
     return v
 
 
+def missing():
+    """Why the row cannot be measured here, or None."""
+    if not stage_dir():
+        return ("the musl GStreamer stack is not built (make check-real-large "
+                "REAL_LARGE=gst builds it into %s)" % CACHE)
+    if not os.path.exists("/usr/bin/gst-inspect-1.0") or not os.path.exists(DEB_SCANNER):
+        return "Debian's GStreamer is not installed (scripts/deps.sh installs it)"
+    return None
+
+
 def measure(out, loader, linkopt, runs, warmup, do_cg, log):
     # every run has cwd=out: the paths of its programs must not be relative
     out = os.path.abspath(out)
+    why = missing()
+    if why:
+        log("gst row skipped: " + why)
+        return {"skipped": why}
     stage = stage_dir()
-    if not stage:
-        why = ("the musl GStreamer stack is not built (make check-real-large "
-               "REAL_LARGE=gst builds it into %s)" % CACHE)
-        log("gst row skipped: " + why)
-        return {"skipped": why}
-    if not os.path.exists("/usr/bin/gst-inspect-1.0") or not os.path.exists(DEB_SCANNER):
-        why = "Debian's GStreamer is not installed (scripts/deps.sh installs it)"
-        log("gst row skipped: " + why)
-        return {"skipped": why}
     t0 = time.time()
     trees, debdir, lnk, ncommon, nours, ntheirs, breakdown = prepare(
         out, stage, os.path.abspath(loader), os.path.abspath(linkopt), log)

@@ -142,18 +142,23 @@ def variant(name, trees, out, prog):
     return {"name": name, "exe": exe, "args": argv[1:], "env": env, "cwd": out}
 
 
+def missing():
+    """Why the row cannot be measured here, or None."""
+    if not source_dir():
+        return ("the musl ICU build is not there (make check-real-large REAL_LARGE=icu "
+                "builds it into %s)" % CACHE)
+    if not os.path.exists(DEB_UCONV) or not os.path.exists(DEB_ICUINFO):
+        return "Debian's ICU tools are not installed (icu-devtools: scripts/deps.sh installs it)"
+    return None
+
+
 def measure(out, loader, linkopt, runs, warmup, do_cg, log):
     out = os.path.abspath(out)
+    why = missing()
+    if why:
+        log("icu row skipped: " + why)
+        return {"skipped": why}
     src = source_dir()
-    if not src:
-        why = ("the musl ICU build is not there (make check-real-large REAL_LARGE=icu "
-               "builds it into %s)" % CACHE)
-        log("icu row skipped: " + why)
-        return {"skipped": why}
-    if not os.path.exists(DEB_UCONV) or not os.path.exists(DEB_ICUINFO):
-        why = "Debian's ICU tools are not installed (icu-devtools: scripts/deps.sh installs it)"
-        log("icu row skipped: " + why)
-        return {"skipped": why}
     t0 = time.time()
     runs = max(runs, MIN_RUNS)
     msym = musl_symbols()

@@ -637,6 +637,124 @@ def chart(res, outdir):
     return run_gnuplot(png, lines)
 
 
+MIB = float(1 << 20)
+
+
+def mib(x):
+    return "%.1f" % (x / MIB) if x is not None else "–"
+
+
+def cold_table(w):
+    """One cold workload: a row per variant, ratios to musl and glibc lazy
+    of the same table."""
+    vs = w["variants"]
+    musl, lazy = vs.get("musl"), vs.get("glibc-lazy")
+    out = ["| variant | cold wall median ms | min–max | × musl | × glibc lazy "
+           "| MiB resident after | resident × musl | MiB brought in | closure: files, MiB |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for n in w["order"]:
+        v = vs[n]
+        if not ok(v):
+            out.append("| %s | %s | | | | | | | |" % (
+                v["label"], v.get("status", "failed").replace("|", "/")[:200]))
+            continue
+        wm = v["wall_ms"]
+        r = v.get("resident_bytes")
+        out.append("| %s | %s | %s–%s | %s | %s | %s | %s | %s | %d, %s |" % (
+            v["label"], fmt(wm["median"], "%.1f"), fmt(wm["min"], "%.1f"),
+            fmt(wm["max"], "%.1f"), ratio(wall(v), wall(musl)), ratio(wall(v), wall(lazy)),
+            mib(r), ratio(r, musl.get("resident_bytes") if ok(musl) else None),
+            mib(v.get("brought_bytes")), v["closure_files"], mib(v["closure_bytes"])))
+    return "\n".join(out)
+
+
+def cold_chart(res, outdir):
+    """cold.png: the main cold workload's median wall time (min–max) and
+    the MiB of its closure resident after the run, per variant; None or
+    the reason there is no chart."""
+    if not shutil.which("gnuplot"):
+        return "gnuplot not installed"
+    c = res.get("cold") or {}
+    w = next((x for x in c.get("workloads", []) if x.get("key") == c.get("main")), None)
+    if not w or "variants" not in w:
+        return "no cold workload measured"
+    bars = [w["variants"][n] for n in w["order"] if ok(w["variants"][n])]
+    if not bars:
+        return "no variant measured"
+    dat = os.path.join(outdir, "cold.dat")
+    with open(dat, "w") as f:
+        f.write("# variant median min max resident_MiB brought_MiB\n")
+        for i, v in enumerate(bars):
+            wm = v["wall_ms"]
+            f.write('%d "%s" %.4f %.4f %.4f %.4f %.4f\n' % (
+                i, v["label"].replace('"', "'"), wm["median"], wm["min"], wm["max"],
+                v["resident_bytes"] / MIB, v["brought_bytes"] / MIB))
+    return run_gnuplot(os.path.join(outdir, "cold.png"), [
+        "set multiplot layout 1,2 title 'Cold start-up (%s, %s): %s'" % (
+            "page cache dropped" if c.get("method") == "drop" else "closure files evicted",
+            "median of %s runs" % c.get("runs"), w["key"]),
+        "set style fill solid 0.6", "set boxwidth 0.7", "set xtics rotate by -40 font ',8'",
+        "set bmargin 14", "set yrange [0:*]", "set grid ytics", "unset key",
+        "set title 'wall time, exec to exit'", "set ylabel 'ms: median, min-max'",
+        "plot '%s' using 1:3:xticlabels(2) with boxes, "
+        "'' using 1:3:4:5 with yerrorbars lc rgb 'black' pt 0" % dat,
+        "set title 'page cache: the closure after the run'", "set ylabel 'MiB'",
+        # headroom above the tallest bar for the key
+        "set key top left font ',8'", "set offsets 0, 0, graph 0.15, 0",
+        "plot '%s' using 1:6:xticlabels(2) with boxes title 'resident after', "
+        "'' using 1:7 with points pt 7 lc rgb 'black' title 'brought in by the run'" % dat,
+        "unset multiplot"])
+
+
+def cold_section(res, outdir):
+    """Markdown lines of the cold rows; with outdir, cold.png too."""
+    c = res.get("cold")
+    if not c:
+        return []
+    lines = ["## Cold start-up", ""]
+    if "skipped" in c:
+        return lines + ["Not measured: %s." % c["skipped"], ""]
+    import cold
+    note = " (%s)" % c["method_note"] if c.get("method_note") else ""
+    ra = c.get("read_ahead_kb")
+    lines += ["Each run starts cold: %s%s. Median of %s cold runs per variant (min–max), "
+              "in interleaved rounds of a shuffled order; wall time exec to exit through "
+              "the static launcher. *Resident after*: bytes of the variant's closure in the "
+              "page cache after the run (`mincore`), median over the runs; *brought in*: "
+              "after minus just before the run (eviction leaves the pages other processes "
+              "map, glibc's libc.so.6 among them). Closure: the program, its loader and "
+              "every library the loader's `--list` names with the run's environment (for "
+              "GStreamer also the plugins, the scanner and the registry). Rows with "
+              "`LD_NOPREFETCH=1`: quickbind with its early reads turned off (the same "
+              "loader work where it has none).%s" % (
+                  cold.METHOD_TEXT.get(c["method"], c["method"]), note, c.get("runs", "?"),
+                  " Readahead of the device holding the workload: %d KiB." % ra
+                  if ra is not None else ""), ""]
+    if outdir:
+        why = cold_chart(res, outdir)
+        res["cold_chart"] = None if why else os.path.join(outdir, "cold.png")
+        lines += ["![cold start-up by loader](cold.png)" if why is None
+                  else "(no chart: %s)" % why, ""]
+    for w in c.get("workloads", []):
+        lines += ["### Cold: %s" % w["key"], ""]
+        if "skipped" in w:
+            lines += ["Not measured: %s." % w["skipped"], ""]
+            continue
+        if w.get("title"):
+            lines += [w["title"] + ".", ""]
+        lines += [cold_table(w), ""]
+        ld = w.get("loaders") or {}
+        if ld:
+            lines += ["Loader files: " + "; ".join(
+                "`%s` %s MiB%s" % (p, mib(size), ", %s MiB of it in sections no segment "
+                                   "loads (debugging information, symbol table: a stripped "
+                                   "copy, as `make install` puts in, has none), which "
+                                   "readahead brings in too" % mib(extra)
+                                   if extra >= 64 * 1024 else "")
+                for p, (size, extra) in ld.items()) + ".", ""]
+    return lines
+
+
 def profile_section(res):
     """Where the instructions go: the top functions of each profiled run."""
     out = []
@@ -727,8 +845,9 @@ def render(res, outdir):
                       "|---|---|---|"] + ["| %s | %s | %s |" % r for r in rows] + [""]
     elif why is None:
         lines += ["## Start-up chart", "", "![start-up time by loader](startup.png)", ""]
-    else:
+    elif res.get("workloads") or res.get("sweep") or not res.get("cold"):
         lines += ["## Start-up chart", "", "(no chart: %s)" % why, ""]
+    lines += cold_section(res, outdir)
     stats = []
     every = list(res.get("workloads", {}).items()) + [
         ("i386 " + k, w) for k, w in res.get("i386", {}).get("workloads", {}).items()]

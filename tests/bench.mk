@@ -12,3 +12,10 @@ CHECK_BINS += $(B)/tests/bench_smoke
 -include $(B)/tests/bench_smoke.d
 # the qemu plugin the instruction-count tests load (bench/bench.mk's rule)
 CHECK_DEPS += $(B)/bench/qinsn.so
+
+# The benchmark's smoke tests alone (bench_smoke, cxxbench_smoke): what a
+# change to bench/ must pass.  Their cold rows evict only the files they
+# measure (--evict files), never the whole page cache.
+.PHONY: check-bench
+check-bench: all $(B)/bench/qinsn.so $(B)/tests/bench_smoke $(B)/tests/cxxbench_smoke | deps
+	$(call run_suites,check-bench,$(B)/tests/bench_smoke $(B)/tests/cxxbench_smoke)

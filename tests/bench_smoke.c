@@ -108,6 +108,81 @@ static void check_i386(const char *report)
 	free(all);
 }
 
+/* The cold rows' variants on the office workload, then its floor's. */
+static const char *const cold_variants[] = {
+	"glibc ld.so (lazy)", "glibc ld.so LD_BIND_NOW=1", "musl ld.so",
+	"quickbind, no tables", "quickbind, no tables, LD_NOPREFETCH=1",
+	"quickbind, all tables", "quickbind, all tables, LD_NOPREFETCH=1",
+	"floor: glibc ld.so LD_BIND_NOW=1", "floor: musl ld.so", "floor: quickbind, no tables",
+	"floor: quickbind, all tables",
+};
+#define NCOLD (sizeof cold_variants / sizeof cold_variants[0])
+
+/* Checks of bench/cold.py's results (a "cold" object of JSON file argv[1],
+ * workload directory argv[2]): every variant of the first workload ran,
+ * and its closure was resident after its runs; with argv[2], each file of
+ * the workload directory was out of the page cache just before each run
+ * (files mode evicts it, and nothing else reads it) and in it after. */
+static const char cold_check_py[] =
+	"import json, os, sys\n"
+	"r = json.load(open(sys.argv[1]))\n"
+	"c = r.get('cold', r)\n"
+	"assert c['method'] == 'files', c['method']\n"
+	"w = c['workloads'][0]\n"
+	"top = os.path.realpath(sys.argv[2]) + '/' if len(sys.argv) > 2 else None\n"
+	"for n in w['order']:\n"
+	"    v = w['variants'][n]\n"
+	"    assert v['status'] == 'ok', (n, v['status'])\n"
+	"    assert v['resident_bytes'] > 0, (n, 'nothing resident after the run')\n"
+	"    assert v['closure_files'] >= 2, (n, 'closure', v['files'])\n"
+	"    if top:\n"
+	"        own = [f for f in v['files'] if f.startswith(top)]\n"
+	"        assert len(own) >= 2, (n, 'own files', list(v['files']))\n"
+	"        for f in own:\n"
+	"            size, before, after = v['files'][f]\n"
+	"            assert before == 0, (n, f, before, 'resident before the run')\n"
+	"            assert after > 0, (n, f, 'not resident after the run')\n"
+	"print(len(w['order']))\n";
+
+static void run_cold_check(const char *json, const char *wdir)
+{
+	struct shell_result r;
+	char py[600];
+	FILE *f;
+
+	snprintf(py, sizeof py, "%s.py", json);
+	f = fopen(py, "w");
+	cr_assert_not_null(f, "%s", py);
+	fputs(cold_check_py, f);
+	cr_assert_eq(fclose(f), 0);
+	r = shell("python3 %s.py %s %s", json, json, wdir ? wdir : "");
+	cr_expect_eq(r.status, 0, "cold results: %s%s", r.out, r.err);
+	shell_result_free(&r);
+}
+
+/* The cold section of bench.py's report: every variant measured, with
+ * the closure files evicted (never the whole page cache: tests run beside
+ * other work). */
+static void check_cold(const char *report, const char *dir)
+{
+	char *sec = section(report, "## Cold start-up"), *off, path[512];
+	size_t i;
+
+	cr_expect_not_null(strstr(sec, "POSIX_FADV_DONTNEED"), "eviction method:\n%s", sec);
+	cr_expect_null(strstr(sec, "drop_caches"), "the tests must not drop the page cache:\n%s", sec);
+	off = strstr(sec, "### Cold: office-3");
+	cr_assert_not_null(off, "no cold office-3 table:\n%s", sec);
+	for (i = 0; i < NCOLD; i++)
+		cr_expect(row_measured(off, cold_variants[i]), "cold office-3: %s not measured:\n%s",
+			  cold_variants[i], sec);
+	if (geteuid() == 0)
+		cr_expect(row_measured(sec, "quickbind, all tables (linkopt --root)"),
+			  "cold image rows:\n%s", sec);
+	free(sec);
+	snprintf(path, sizeof path, "%s/results.json", dir);
+	run_cold_check(path, NULL);
+}
+
 Test(bench, tiny_suite_builds_runs_and_reports, .timeout = 600)
 {
 	char *dir = make_outdir(), cmd[8192], path[512], top[512];
@@ -123,7 +198,7 @@ Test(bench, tiny_suite_builds_runs_and_reports, .timeout = 600)
 	snprintf(cmd, sizeof cmd,
 		 "cd %s/cwd && python3 %s/bench/bench.py --out %s/%s --libs 3 --funcs 20 "
 		 "--refs 20 --weak 2 --sweep 2,3 --runs 2 --warmup 1 --dlopen-syms 100 "
-		 "--chain-syms 60 --chain 20 --no-callgrind --no-cxx%s "
+		 "--chain-syms 60 --chain 20 --no-callgrind --no-cxx%s --evict files --cold-runs 1 "
 		 "--loader %s/build/lib/ld-quickbind-x86_64.so.1 "
 		 "--i386-loader %s/build/lib/ld-quickbind-i386.so.1 "
 		 "--linkopt %s/build/bin/linkopt >../log 2>&1",
@@ -170,14 +245,51 @@ Test(bench, tiny_suite_builds_runs_and_reports, .timeout = 600)
 		 "{ ls -lA %s/cwd; false; }", dir, dir);
 	shell_ok("no file left in the image", "! ls %s/image/*/foo.gz 2>/dev/null", dir);
 
-	/* The chart is a PNG when gnuplot is there (it is in scripts/deps.sh). */
+	check_cold(report, dir);
+
+	/* The charts are PNGs when gnuplot is there (it is in scripts/deps.sh). */
 	snprintf(path, sizeof path, "%s/startup.png", dir);
 	png = must_read_file(path, NULL);
 	cr_expect(memcmp(png, "\x89PNG", 4) == 0, "startup.png is not a PNG");
 	free(png);
+	snprintf(path, sizeof path, "%s/cold.png", dir);
+	png = must_read_file(path, NULL);
+	cr_expect(memcmp(png, "\x89PNG", 4) == 0, "cold.png is not a PNG");
+	free(png);
 	free(report);
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	shell_status("%s", cmd);
+	free(dir);
+}
+
+/* bench/cold.py alone on a workload: each run finds the workload's files
+ * evicted and leaves them resident (mincore), in files mode. */
+Test(bench, cold_files_mode_evicts_and_counts, .timeout = 300)
+{
+	char *dir = make_outdir(), cmd[2048], top[512], path[512];
+	struct shell_result r;
+
+	cr_assert_not_null(getcwd(top, sizeof top));
+	r = shell("stat -f -c %%T %s", dir);
+	if (r.status == 0 && strstr(r.out, "tmpfs"))
+		cr_skip_test("%s is on tmpfs, whose pages cannot be evicted", dir);
+	shell_result_free(&r);
+	snprintf(cmd, sizeof cmd,
+		 "python3 bench/gen.py office %s/w --libs 3 --funcs 20 --refs 20 --weak 2 "
+		 "--deps 2 --loader %s/build/lib/ld-quickbind-x86_64.so.1 "
+		 "--linkopt %s/build/bin/linkopt >%s/log 2>&1 && "
+		 "python3 bench/cold.py --evict files --runs 2 --no-floor "
+		 "--launcher %s/qbb-launch --loader %s/build/lib/ld-quickbind-x86_64.so.1 "
+		 "-o %s/cold.json %s/w >>%s/log 2>&1",
+		 dir, top, top, dir, dir, top, dir, dir, dir);
+	if (shell_status("%s", cmd) != 0) {
+		snprintf(path, sizeof path, "%s/log", dir);
+		cr_assert_fail("cold.py failed:\n%s", must_read_file(path, NULL));
+	}
+	snprintf(path, sizeof path, "%s/cold.json", dir);
+	snprintf(cmd, sizeof cmd, "%s/w", dir);
+	run_cold_check(path, cmd);
+	shell_status("rm -rf %s", dir);
 	free(dir);
 }
 

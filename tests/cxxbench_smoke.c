@@ -73,7 +73,7 @@ Test(cxxbench, tiny_cxx_office_runs_identically_everywhere, .timeout = 900)
 	snprintf(cmd, sizeof cmd,
 		 "python3 bench/bench.py --out %s --libs 2 --funcs 6 --refs 6 --weak 1 "
 		 "--sweep '' --no-micro --no-image --no-i386 --runs 1 --warmup 0 "
-		 "--no-callgrind --cxx-libs 3 --cxx-classes 4 >%s/log 2>&1", dir, dir);
+		 "--no-callgrind --no-cold --cxx-libs 3 --cxx-classes 4 >%s/log 2>&1", dir, dir);
 	if (shell_status("%s", cmd) != 0) {
 		snprintf(path, sizeof path, "%s/log", dir);
 		cr_assert_fail("bench.py failed:\n%s", must_read_file(path, NULL));
