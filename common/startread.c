@@ -3,10 +3,6 @@
 #include <string.h>
 
 #define LOAD 1      /* PT_LOAD */
-#define DYNAMIC 2   /* PT_DYNAMIC */
-#define EXEC 1      /* PF_X */
-#define WRITE 2     /* PF_W */
-#define HEAD_OF_CODE (64u << 10)
 
 static void add(struct qb_range *out, size_t *k, uint64_t off, uint64_t len)
 {
@@ -19,24 +15,11 @@ static void add(struct qb_range *out, size_t *k, uint64_t off, uint64_t len)
 
 size_t qb_start_ranges(const struct qb_seg *seg, size_t n, struct qb_range *out)
 {
-	size_t k = 0, first = n, last = n;
+	size_t k = 0;
 	for (size_t i = 0; i < n; i++)
-		if (seg[i].type == LOAD) {
-			if (first == n)
-				first = i;
-			last = i;
-		}
-	if (first == n)
-		return 0;
-	uint64_t head = seg[first].off + seg[first].filesz;
-	if (seg[first].flags & EXEC && head > HEAD_OF_CODE)
-		head = HEAD_OF_CODE;
-	add(out, &k, 0, head);
-	for (size_t i = 0; i < n; i++)
-		if ((seg[i].type == LOAD && (seg[i].flags & WRITE || i == last) && i != first) ||
-		    seg[i].type == DYNAMIC)
+		if (seg[i].type == LOAD)
 			add(out, &k, seg[i].off, seg[i].filesz);
-	/* offset order, then one range wherever two touch */
+	/* offset order, then one range wherever two are less than a page apart */
 	for (size_t i = 1; i < k; i++)
 		for (size_t j = i; j && out[j].off < out[j - 1].off; j--) {
 			struct qb_range t = out[j];
@@ -45,7 +28,7 @@ size_t qb_start_ranges(const struct qb_seg *seg, size_t n, struct qb_range *out)
 		}
 	size_t m = 0;
 	for (size_t i = 0; i < k; i++) {
-		if (m && out[i].off <= out[m - 1].off + out[m - 1].len) {
+		if (m && out[i].off <= out[m - 1].off + out[m - 1].len + 4096) {
 			uint64_t end = out[i].off + out[i].len;
 			if (end > out[m - 1].off + out[m - 1].len)
 				out[m - 1].len = end - out[m - 1].off;

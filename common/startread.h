@@ -45,13 +45,15 @@ struct qb_range {
 #define QB_START_RANGES 8
 #define QB_RANGE_CAP (1u << 20)
 
-/* The byte ranges of a file that loading it reads or writes before its
- * code runs: the first loadable segment (headers and the dynamic tables;
- * only its first 64 KiB when it also holds code), .dynamic, every
- * writable segment (what relocations write), and the last loadable
- * segment (linkopt's tables); each at most QB_RANGE_CAP, never a segment
- * of code or read-only data in between. In offset order, merged where
- * they touch. Returns how many (at most QB_START_RANGES). */
+/* The byte ranges of a file that start-up reads: every loadable
+ * segment's bytes in the file, each at most QB_RANGE_CAP. They hold what
+ * loading reads and writes (headers, dynamic tables, relocations, the
+ * pages relocations write, linkopt's tables) and the code and read-only
+ * data start-up runs and reads, which the kernel's read-around fetches
+ * around the first fault anyway; never a section that no segment loads
+ * (symbol table, debugging information), which read-around would fetch
+ * too. In offset order, merged where less than a page apart. Returns how
+ * many (at most QB_START_RANGES). */
 size_t qb_start_ranges(const struct qb_seg *seg, size_t n, struct qb_range *out);
 
 /* Is rec[0..size) a closure record whose every library, range and path

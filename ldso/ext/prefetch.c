@@ -11,6 +11,7 @@
  * a level opens only what the search itself would open. */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <limits.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -19,7 +20,7 @@
 #include "startread.h"
 
 #define HEAD 4096   /* enough for the ELF header and program headers */
-#define LEVEL_MAX 64
+#define BATCH 64     /* descriptors open at once */
 
 /* Files asked for already, by device and inode, so that a library
  * several objects need is asked for once. Past the end, asking twice
@@ -62,15 +63,33 @@ static const struct qb_closure_hdr *record_of(const struct dso *p, size_t *size)
 	return qb_closure_valid(rec, sz) ? rec : 0;
 }
 
-static void follow_record(const struct qb_closure_hdr *h)
+/* A recorded path, with $ORIGIN/ standing for the program's directory:
+ * 0 when it does not fit. */
+static const char *expand(const char *path, const struct dso *prog, char *buf, size_t len)
+{
+	if (strncmp(path, "$ORIGIN/", 8))
+		return path;
+	const char *name = prog->map ? prog->name : qb_exe_path();
+	const char *slash = name ? strrchr(name, '/') : 0;
+	int n = slash ? (int)(slash - name) : 1;
+	size_t need = (size_t)n + strlen(path + 7) + 1;
+	if (need > len)
+		return 0;
+	memcpy(buf, slash ? name : ".", (size_t)n);
+	strcpy(buf + n, path + 7);
+	return buf;
+}
+
+static void follow_record(const struct qb_closure_hdr *h, const struct dso *prog)
 {
 	const struct qb_closure_lib *lib = (const void *)(h + 1);
 	const struct qb_closure_range *r = (const void *)(lib + h->nlibs);
 	const char *paths = (const char *)(r + h->nranges);
 	size_t asked = 0;
 	for (uint32_t i = 0; i < h->nlibs; i++) {
-		const char *path = paths + lib[i].path;
-		int fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		char buf[PATH_MAX];
+		const char *path = expand(paths + lib[i].path, prog, buf, sizeof buf);
+		int fd = path ? openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) : -1;
 		struct stat st;
 		if (fd < 0)
 			continue;
@@ -109,14 +128,27 @@ static void ask_ranges(int fd, const unsigned char *head, size_t n)
 		ask(fd, r[k].off, r[k].len);
 }
 
+/* The libraries open at fd[0..n): their headers, all in flight, read,
+ * and their ranges asked for. */
+static void ask_batch(const int *fd, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char head[HEAD] __attribute__((aligned(8)));
+		ssize_t got = pread(fd[i], head, sizeof head, 0);
+		if (got > 0)
+			ask_ranges(fd[i], head, (size_t)got);
+		close(fd[i]);
+	}
+}
+
 /* p's DT_NEEDED libraries not loaded or asked for yet: each found as the
- * load will find it, its headers asked for, then, all in flight, read,
- * and its ranges asked for. */
+ * load will find it and its headers asked for, then ask_batch, a batch
+ * of descriptors at a time. */
 static void ask_level(struct dso *p)
 {
-	int fd[LEVEL_MAX];
+	int fd[BATCH];
 	size_t n = 0;
-	for (const size_t *d = p->dynv; d[0] && n < LEVEL_MAX; d += 2) {
+	for (const size_t *d = p->dynv; d[0]; d += 2) {
 		if (d[0] != DT_NEEDED || d[1] >= p->dyn.strsz)
 			continue;
 		const char *name = p->strings + d[1];
@@ -133,14 +165,12 @@ static void ask_level(struct dso *p)
 		}
 		ask(f, 0, HEAD);
 		fd[n++] = f;
+		if (n == BATCH) {
+			ask_batch(fd, n);
+			n = 0;
+		}
 	}
-	for (size_t i = 0; i < n; i++) {
-		unsigned char head[HEAD] __attribute__((aligned(8)));
-		ssize_t got = pread(fd[i], head, sizeof head, 0);
-		if (got > 0)
-			ask_ranges(fd[i], head, (size_t)got);
-		close(fd[i]);
-	}
+	ask_batch(fd, n);
 }
 
 /* An object decoded during a load is described (its name, the object
@@ -170,7 +200,7 @@ hidden void qb_prefetch_decoded(struct dso *p)
 		size_t size;
 		const struct qb_closure_hdr *h = qb.secure ? 0 : record_of(p, &size);
 		if (h)
-			follow_record(h);
+			follow_record(h, p);
 		else
 			ask_level(p);
 		return;

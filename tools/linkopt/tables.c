@@ -132,9 +132,11 @@ int rel_grouped(const struct elf *e)
 }
 
 /* The path the loader will open for lib: the image's own path under
- * --root (in_root resolved its links inside the image), else the file's
- * real path, which holds from any working directory. */
-static int record_path(const struct lib *lib, const char *root, char *out, size_t len)
+ * --root (in_root resolved its links inside the image); else the file's
+ * real path, which holds from any working directory, written from
+ * $ORIGIN when it lies under the program's directory, so that the record
+ * moves with an application installed as one tree. */
+static int record_path(const struct lib *lib, const char *root, const char *origin, char *out, size_t len)
 {
 	size_t rl = root ? strlen(root) : 0;
 	if (rl && !strncmp(lib->path, root, rl) && lib->path[rl] == '/')
@@ -144,6 +146,9 @@ static int record_path(const struct lib *lib, const char *root, char *out, size_
 	char real[PATH_MAX];
 	if (!realpath(lib->path, real))
 		return -1;
+	size_t ol = origin ? strlen(origin) : 0;
+	if (ol && !strncmp(real, origin, ol) && real[ol] == '/')
+		return (size_t)snprintf(out, len, "$ORIGIN%s", real + ol) < len ? 0 : -1;
 	return (size_t)snprintf(out, len, "%s", real) < len ? 0 : -1;
 }
 
@@ -170,10 +175,15 @@ uint8_t *closure_record(const struct closure *c, const char *root, size_t *len)
 		free(b), free(lib), free(rg), free(paths);
 		return NULL;
 	}
+	char origin[PATH_MAX], *slash;
+	if (!c->n || !realpath(c->libs[0].path, origin) || !(slash = strrchr(origin, '/')))
+		origin[0] = 0;
+	else
+		*slash = 0;
 	for (unsigned k = 1; k < c->n; k++) {
 		const struct lib *l = &c->libs[k];
 		char path[PATH_MAX];
-		if (loader_itself(l) || l->e.size > UINT32_MAX || record_path(l, root, path, sizeof path) < 0)
+		if (loader_itself(l) || l->e.size > UINT32_MAX || record_path(l, root, origin, path, sizeof path) < 0)
 			continue;
 		struct qb_seg seg[64];
 		unsigned ns = 0;
