@@ -124,6 +124,9 @@ $(call fp_lib,$(1),prefetch/bad/libpfbad.so,prefetch/libpfbad.c)
 $(call fp_exe,$(1),prefetch/prog,prefetch/main.c,prefetch/a/libpf.so,-L$(FPT_$(1))/prefetch/a -lpf)
 $(call fp_exe,$(1),prefetch/prog_bad,prefetch/main.c,prefetch/a/libpf.so prefetch/bad/libpfbad.so,\
 	-DWITH_BAD -L$(FPT_$(1))/prefetch/bad -lpfbad -L$(FPT_$(1))/prefetch/a -lpf)
+# prog_interp: prog run by the kernel through quickbind (secure mode)
+$(call fp_exe,$(1),prefetch/prog_interp,prefetch/main.c,prefetch/a/libpf.so,\
+	-L$(FPT_$(1))/prefetch/a -lpf -Wl$(fp_comma)--dynamic-linker=$(call fp_loader,$(1)))
 
 # ------------------------------------ one symbol in two needed libraries --
 # prog needs libd12, libd2, libd1 (libd2 first in load order); libd12 needs

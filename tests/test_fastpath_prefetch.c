@@ -209,3 +209,50 @@ Test(FP_SUITE(prefetch), needed_libraries_are_not_asked_for_when_switched_off)
 {
 	cr_expect_eq(level_case(ENV("LD_NOPREFETCH=1")), 0, "LD_NOPREFETCH=1 still asked for a/libpf.so");
 }
+
+/* Secure mode reads no record: a set-uid-root copy of an optimized
+ * program run by another user asks for nothing it records (and, its
+ * LD_LIBRARY_PATH ignored, finds no libpf.so); the same copy without the
+ * set-uid bit, same user, same environment, asks for a/libpf.so (the
+ * control). Needs root to make the copy, and a kernel that runs i386
+ * itself for the i386 case: qemu-user's binfmt entry has no 'C' flag, so
+ * the kernel does not honour an emulated program's set-uid bit. */
+static long secure_case(mode_t mode, struct run_result *r)
+{
+	char tmpl[] = "/tmp/qbpf-secure-XXXXXX", src[4096];
+	cr_assert(mkdtemp(tmpl), "mkdtemp");
+	snprintf(src, sizeof src, "%s", lt_fixture_path("prefetch"));
+	shell_ok("copy the fixtures", "cd %s && chmod 755 . && mkdir a b && cp %s/a/libpf.so a/ && "
+		 "cp %s/b/libpf.so b/ && cp %s/prog_interp prog && %s -L a prog && chmod %o prog && chmod -R go+rX .",
+		 tmpl, src, src, src, fp_linkopt(), (unsigned)mode);
+	char a[sizeof tmpl + 16], exe[sizeof tmpl + 16];
+	snprintf(a, sizeof a, "%s/a/libpf.so", tmpl);
+	snprintf(exe, sizeof exe, "%s/prog", tmpl);
+	make_cold(a);
+	char *const env[] = {"PATH=/usr/bin:/bin", NULL};
+	const char *argv[] = {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+			      "/usr/bin/env", "LD_LIBRARY_PATH=b", exe, NULL};
+	struct run_opts o = {.cwd = tmpl, .envp = env, .timeout_s = 30};
+	cr_assert(run_program(r, (char *const *)argv, &o) == 0);
+	long n = mode & S_ISUID ? resident_pages(a) : resident_after_requests(a);
+	shell_status("rm -rf %s", tmpl);
+	return n;
+}
+
+Test(FP_SUITE(prefetch), secure_mode_reads_no_record)
+{
+#ifdef FP_ARCH_I386
+	SKIP_IF_I386_EMULATED(1, "the kernel honours no set-uid bit of a program qemu-user runs");
+#endif
+	if (geteuid() != 0)
+		cr_skip_test("not root: cannot make a set-uid-root copy to run as another user");
+	struct run_result r;
+	cr_expect_gt(secure_case(0755, &r), 0, "control run: a/libpf.so was not asked for");
+	cr_expect(r.exited && r.exit_code == 0 && !strcmp(r.out, "libpf b\n"), "control run: %s\n%s\n%s",
+		  run_describe(&r), r.out, r.err);
+	run_result_free(&r);
+	cr_expect_eq(secure_case(04755, &r), 0, "a set-uid run asked for what the record names");
+	cr_expect(r.exited && r.exit_code == 127 && strstr(r.err, "libpf.so"),
+		  "set-uid run: LD_LIBRARY_PATH must be ignored: %s\n%s", run_describe(&r), r.err);
+	run_result_free(&r);
+}

@@ -14,6 +14,8 @@
 #include <limits.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 #include "fast.h"
 #include "libsearch.h"
@@ -44,6 +46,19 @@ static int seen_before(const struct stat *st)
 static void ask(int fd, uint64_t off, uint64_t len)
 {
 	posix_fadvise(fd, (off_t)off, (off_t)len, POSIX_FADV_WILLNEED);
+}
+
+#ifndef RWF_NOWAIT
+#define RWF_NOWAIT 8
+#endif
+
+/* Is the byte at off in the page cache? A read that must not wait says
+ * so in one call (a kernel or file system without it: no). */
+static int resident(int fd, uint64_t off)
+{
+	char c;
+	struct iovec v = { &c, 1 };
+	return syscall(SYS_preadv2, fd, &v, 1, (long)off, (long)(off >> 16 >> 16), RWF_NOWAIT) == 1;
 }
 
 /* The closure record of the program, when it has a well-formed one. */
@@ -94,6 +109,13 @@ static void follow_record(const struct qb_closure_hdr *h, const struct dso *prog
 		if (fd < 0)
 			continue;
 		uint64_t size = lib[i].size[0] | (uint64_t)lib[i].size[1] << 32;
+		/* a file start-up used lately is resident to its last range's
+		 * end: nothing to ask, nor to check */
+		const struct qb_closure_range *last = &r[lib[i].first + lib[i].n - 1];
+		if (lib[i].n && last->len && resident(fd, (uint64_t)last->off + last->len - 1)) {
+			close(fd);
+			continue;
+		}
 		if (!fstat(fd, &st) && S_ISREG(st.st_mode) && (uint64_t)st.st_size == size &&
 		    !seen_before(&st)) {
 			for (uint32_t k = lib[i].first; k < lib[i].first + lib[i].n; k++)
