@@ -95,6 +95,15 @@ static const char *expand(const char *path, const struct dso *prog, char *buf, s
 	return buf;
 }
 
+/* A file start-up used lately is resident to its last range's end:
+ * nothing to ask. (The read that tells may start reading a file that is
+ * not, whose ranges are asked for next anyway: hence only after the
+ * file was found to be the recorded one.) */
+static int warm(int fd, const struct qb_closure_range *r, uint32_t n)
+{
+	return n && r[n - 1].len && resident(fd, (uint64_t)r[n - 1].off + r[n - 1].len - 1);
+}
+
 static void follow_record(const struct qb_closure_hdr *h, const struct dso *prog)
 {
 	const struct qb_closure_lib *lib = (const void *)(h + 1);
@@ -109,15 +118,8 @@ static void follow_record(const struct qb_closure_hdr *h, const struct dso *prog
 		if (fd < 0)
 			continue;
 		uint64_t size = lib[i].size[0] | (uint64_t)lib[i].size[1] << 32;
-		/* a file start-up used lately is resident to its last range's
-		 * end: nothing to ask, nor to check */
-		const struct qb_closure_range *last = &r[lib[i].first + lib[i].n - 1];
-		if (lib[i].n && last->len && resident(fd, (uint64_t)last->off + last->len - 1)) {
-			close(fd);
-			continue;
-		}
 		if (!fstat(fd, &st) && S_ISREG(st.st_mode) && (uint64_t)st.st_size == size &&
-		    !seen_before(&st)) {
+		    !seen_before(&st) && !warm(fd, r + lib[i].first, lib[i].n)) {
 			for (uint32_t k = lib[i].first; k < lib[i].first + lib[i].n; k++)
 				ask(fd, r[k].off, r[k].len);
 			asked++;
