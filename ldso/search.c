@@ -130,7 +130,8 @@ static int find_file(struct attempt *a, const char *name, struct dso *needed_by)
 
 hidden int qb_search_open(const char *name, struct dso *needed_by)
 {
-	struct attempt a = { .fd = -1, .quiet = 1 };
+	struct attempt a;
+	a.fd = -1, a.quiet = 1;
 	return strchr(name, '/') ? open_file(name) : find_file(&a, name, needed_by) ? a.fd : -1;
 }
 
@@ -195,7 +196,8 @@ static struct dso *load(const char *name, struct dso *needed_by, const char **wh
 	if (p)
 		return p;
 
-	struct attempt a = { .fd = -1 };
+	struct attempt a;  /* not zeroed: its path buffer is a page */
+	a.fd = -1, a.quiet = 0, a.why = 0;
 	if (strchr(name, '/')) {
 		size_t n = strlen(name);
 		if (n >= sizeof a.path)
@@ -211,7 +213,6 @@ static struct dso *load(const char *name, struct dso *needed_by, const char **wh
 		if (qb.debug & QB_DBG_LIBS)
 			qb_dbg("find library=%s [needed by %s]; searching", name,
 				needed_by ? needed_by->name : "dlopen/LD_PRELOAD");
-		a.why = 0;
 		if (!find_file(&a, name, needed_by)) {
 			if (a.why)
 				*why = a.why;
@@ -264,8 +265,7 @@ hidden struct dso *qb_load_library(const char *name, struct dso *needed_by, cons
 hidden struct dso *qb_find_library(const char *name)
 {
 	const char *why;
-	/* as dlopen searches: from the program */
-	return load(name, qb.main, &why, 1);
+	return load(name, qb.main, &why, 1);  /* as dlopen searches: from the program */
 }
 
 struct needed {
