@@ -556,17 +556,26 @@ static void verify_direct(struct dso *p, struct qb_symreq *r, struct symdef *dir
  * hint or the scope definer linkopt recorded; with the name, direct
  * binding. LD_DIRECT_VERIFY compares either with the standard lookup,
  * whose answer is kept. */
-static int fast_bind(struct dso *p, size_t symi, struct qb_symreq *r, struct symdef *out)
+/* The bind hook is asked about every reference a hinted mode leaves to
+ * the general path, most of them C++'s vague ones: it only dispatches,
+ * so that a reference without a hint pays no more than the tests that
+ * send it on (each way is a function of its own). */
+static __attribute__((noinline)) int bind_hint(struct dso *p, size_t symi, struct symdef *out)
 {
-	if (!r) {
-		if (FX(p)->syminfo && qb_bind_hinted(p, symi, out))
-			return 1;
-		if (FX(p)->definers && !qb_bindings_watched() && qb_scope_def(p, symi, out)) {
-			qb_fs.scoped++;
-			return 1;
-		}
+	return qb_bind_hinted(p, symi, out);
+}
+
+static __attribute__((noinline)) int bind_scoped(struct dso *p, size_t symi, struct symdef *out)
+{
+	if (!qb_scope_def(p, symi, out))
 		return 0;
-	}
+	qb_fs.scoped++;
+	return 1;
+}
+
+static __attribute__((noinline)) int bind_named(struct dso *p, size_t symi, struct qb_symreq *r,
+	struct symdef *out)
+{
 	if (FX(p)->syminfo && direct_lookup(p, symi, r, out)) {
 		qb.stats.lookups++;
 		if (qb.env.verify)
@@ -586,6 +595,16 @@ static int fast_bind(struct dso *p, size_t symi, struct qb_symreq *r, struct sym
 		}
 	}
 	return 1;
+}
+
+static int fast_bind(struct dso *p, size_t symi, struct qb_symreq *r, struct symdef *out)
+{
+	if (r)
+		return bind_named(p, symi, r, out);
+	/* before the name is read: a definition hint, else a scope definer */
+	if (FX(p)->syminfo && (FX(p)->syminfo[symi].si_flags & SYMINFO_FLG_DIRECT) && bind_hint(p, symi, out))
+		return 1;
+	return FX(p)->definers && !qb_bindings_watched() && bind_scoped(p, symi, out);
 }
 
 /* p leaves: a module whose parent it was looks for it again. */
