@@ -23,6 +23,7 @@
 
 #define HEAD 4096   /* enough for the ELF header and program headers */
 #define BATCH 64     /* descriptors open at once */
+#define WARM_ENOUGH 8
 
 /* Files asked for already, by device and inode, so that a library
  * several objects need is asked for once. Past the end, asking twice
@@ -109,8 +110,12 @@ static void follow_record(const struct qb_closure_hdr *h, const struct dso *prog
 	const struct qb_closure_lib *lib = (const void *)(h + 1);
 	const struct qb_closure_range *r = (const void *)(lib + h->nlibs);
 	const char *paths = (const char *)(r + h->nranges);
-	size_t asked = 0;
+	size_t asked = 0, warm_n = 0;
 	for (uint32_t i = 0; i < h->nlibs; i++) {
+		/* the first libraries all resident: the process starts warm,
+		 * and checking the rest would cost as much as the requests */
+		if (warm_n == WARM_ENOUGH && !asked)
+			break;
 		char buf[PATH_MAX];
 		const char *path = expand(paths + lib[i].path, prog, buf, sizeof buf);
 		int fd = path ? openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) : -1;
@@ -119,10 +124,14 @@ static void follow_record(const struct qb_closure_hdr *h, const struct dso *prog
 			continue;
 		uint64_t size = lib[i].size[0] | (uint64_t)lib[i].size[1] << 32;
 		if (!fstat(fd, &st) && S_ISREG(st.st_mode) && (uint64_t)st.st_size == size &&
-		    !seen_before(&st) && !warm(fd, r + lib[i].first, lib[i].n)) {
-			for (uint32_t k = lib[i].first; k < lib[i].first + lib[i].n; k++)
-				ask(fd, r[k].off, r[k].len);
-			asked++;
+		    !seen_before(&st)) {
+			if (warm(fd, r + lib[i].first, lib[i].n)) {
+				warm_n++;
+			} else {
+				for (uint32_t k = lib[i].first; k < lib[i].first + lib[i].n; k++)
+					ask(fd, r[k].off, r[k].len);
+				asked++;
+			}
 		}
 		close(fd);
 	}
