@@ -565,7 +565,7 @@ static __attribute__((noinline)) int bind_hint(struct dso *p, size_t symi, struc
 	return qb_bind_hinted(p, symi, out);
 }
 
-static __attribute__((noinline)) int bind_scoped(struct dso *p, size_t symi, struct symdef *out)
+static int bind_scoped(struct dso *p, size_t symi, struct symdef *out)
 {
 	if (!qb_scope_def(p, symi, out))
 		return 0;

@@ -10,9 +10,11 @@
  * requests and nothing else. In secure mode the record is not read and
  * a level opens only what the search itself would open. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -54,12 +56,28 @@ static void ask(int fd, uint64_t off, uint64_t len)
 #endif
 
 /* Is the byte at off in the page cache? A read that must not wait says
- * so in one call (a kernel or file system without it: no). */
+ * so in one call; where there is no such read (qemu-user has none), the
+ * page mapped and asked of mincore says so in three. */
 static int resident(int fd, uint64_t off)
 {
+	static int no_nowait;
 	char c;
 	struct iovec v = { &c, 1 };
-	return syscall(SYS_preadv2, fd, &v, 1, (long)off, (long)(off >> 16 >> 16), RWF_NOWAIT) == 1;
+	if (!no_nowait) {
+		long n = syscall(SYS_preadv2, fd, &v, 1, (long)off, (long)(off >> 16 >> 16), RWF_NOWAIT);
+		if (n >= 0 || (errno != ENOSYS && errno != EOPNOTSUPP && errno != EINVAL))
+			return n == 1;
+		no_nowait = 1;
+	}
+	size_t page = __libc.page_size;
+	unsigned char in = 0;
+	void *m = mmap(0, page, PROT_READ, MAP_SHARED, fd, (off_t)(off & -(uint64_t)page));
+	if (m == MAP_FAILED)
+		return 0;
+	if (mincore(m, page, &in))
+		in = 0;
+	munmap(m, page);
+	return in & 1;
 }
 
 /* The closure record of the program, when it has a well-formed one. */
