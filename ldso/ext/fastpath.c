@@ -559,7 +559,8 @@ static void verify_direct(struct dso *p, struct qb_symreq *r, struct symdef *dir
 /* The bind hook is asked about every reference a hinted mode leaves to
  * the general path, most of them C++'s vague ones: it only dispatches,
  * so that a reference without a hint pays no more than the tests that
- * send it on (each way is a function of its own). */
+ * send it on (the hinted and the named bindings are functions of their
+ * own; the scope definer's step, a call already, stays inline). */
 static __attribute__((noinline)) int bind_hint(struct dso *p, size_t symi, struct symdef *out)
 {
 	return qb_bind_hinted(p, symi, out);
