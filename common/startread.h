@@ -32,7 +32,7 @@ struct qb_closure_range {
 
 /* One program header, as the range rule reads it. */
 struct qb_seg {
-	uint32_t type, flags;
+	uint32_t type;
 	uint64_t off, filesz;
 };
 

@@ -81,7 +81,7 @@ static int resident(int fd, uint64_t off)
 }
 
 /* The closure record of the program, when it has a well-formed one. */
-static const struct qb_closure_hdr *record_of(const struct dso *p, size_t *size)
+static const struct qb_closure_hdr *record_of(const struct dso *p)
 {
 	size_t at = 0, sz = 0;
 	for (const size_t *d = p->dynv; d[0]; d += 2) {
@@ -93,7 +93,6 @@ static const struct qb_closure_hdr *record_of(const struct dso *p, size_t *size)
 	if (!at || !qb_in_image(p, at, sz))
 		return 0;
 	const void *rec = qb_laddr(p, at);
-	*size = sz;
 	return qb_closure_valid(rec, sz) ? rec : 0;
 }
 
@@ -171,7 +170,7 @@ static void ask_ranges(int fd, const unsigned char *head, size_t n)
 	for (size_t i = 0; i < eh->e_phnum && ns < 32; i++) {
 		Phdr ph;
 		memcpy(&ph, head + eh->e_phoff + i * sizeof ph, sizeof ph);
-		seg[ns++] = (struct qb_seg){ ph.p_type, ph.p_flags, ph.p_offset, ph.p_filesz };
+		seg[ns++] = (struct qb_seg){ ph.p_type, ph.p_offset, ph.p_filesz };
 	}
 	struct qb_range r[QB_START_RANGES];
 	size_t nr = qb_start_ranges(seg, ns, r);
@@ -237,7 +236,7 @@ static void flush(void)
 		return;
 	pending.set = 0;
 	struct dso *p = qb_find_file(pending.dev, pending.ino);
-	if (p && (!recorded || qb.started))
+	if (p)
 		ask_level(p);
 }
 
@@ -248,15 +247,15 @@ hidden void qb_prefetch_decoded(struct dso *p)
 	flush();
 	if (!qb.main) {
 		/* the program, decoded before anything it needs */
-		size_t size;
-		const struct qb_closure_hdr *h = qb.secure ? 0 : record_of(p, &size);
+		const struct qb_closure_hdr *h = qb.secure ? 0 : record_of(p);
 		if (h)
 			follow_record(h, p);
 		else
 			ask_level(p);
 		return;
 	}
-	if (p->id.ino) {
+	/* during start-up the record has asked for everything it knows */
+	if (p->id.ino && (!recorded || qb.started)) {
 		pending.dev = p->id.dev;
 		pending.ino = p->id.ino;
 		pending.set = 1;

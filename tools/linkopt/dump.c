@@ -43,13 +43,15 @@ static void dump_closure(const struct elf *e)
 	}
 	const uint8_t *b = e->buf + off;
 	uint32_t nlibs = rd32(b + 4), nranges = rd32(b + 8);
-	const char *paths = (const char *)b + 16 + 24ull * nlibs + 8ull * nranges;
+	const uint8_t *libs = b + sizeof(struct qb_closure_hdr);
+	const uint8_t *ranges = libs + (uint64_t)nlibs * sizeof(struct qb_closure_lib);
+	const char *paths = (const char *)ranges + (uint64_t)nranges * sizeof(struct qb_closure_range);
 	printf("DT_QB_CLOSURE: %u libraries at offset 0x%llx\n", nlibs, (unsigned long long)off);
 	for (uint32_t i = 0; i < nlibs; i++) {
-		const uint8_t *l = b + 16 + 24 * i;
+		const uint8_t *l = libs + (uint64_t)i * sizeof(struct qb_closure_lib);
 		uint64_t bytes = 0;
 		for (uint32_t k = rd32(l + 4); k < rd32(l + 4) + rd32(l + 8); k++)
-			bytes += rd32(b + 16 + 24ull * nlibs + 8ull * k + 4);
+			bytes += rd32(ranges + (uint64_t)k * sizeof(struct qb_closure_range) + 4);
 		printf("closure [%u] %s: %u bytes, %u ranges, %llu bytes asked for\n", i, paths + rd32(l),
 		       rd32(l + 16), rd32(l + 8), (unsigned long long)bytes);
 	}

@@ -165,16 +165,12 @@ uint8_t *closure_record(const struct closure *c, const char *root, size_t *len)
 {
 	struct qb_closure_hdr h = { .magic = QB_CLOSURE_MAGIC };
 	unsigned n = c->n > 1 ? c->n - 1 : 0;
-	size_t cap = sizeof h + n * (sizeof(struct qb_closure_lib) + QB_START_RANGES * sizeof(struct qb_closure_range)) +
-		n * (size_t)PATH_MAX + 1;
-	uint8_t *b = calloc(1, cap);
 	struct qb_closure_lib *lib = calloc(n ? n : 1, sizeof *lib);
 	struct qb_closure_range *rg = calloc(n ? n * QB_START_RANGES : 1, sizeof *rg);
-	char *paths = calloc(1, n * (size_t)PATH_MAX + 1);
-	if (!b || !lib || !rg || !paths) {
-		free(b), free(lib), free(rg), free(paths);
-		return NULL;
-	}
+	char *paths = calloc(1, n * (size_t)PATH_MAX + 4);
+	uint8_t *b = NULL;
+	if (!lib || !rg || !paths)
+		goto out;
 	char origin[PATH_MAX], *slash;
 	if (!c->n || !realpath(c->libs[0].path, origin) || !(slash = strrchr(origin, '/')))
 		origin[0] = 0;
@@ -188,8 +184,7 @@ uint8_t *closure_record(const struct closure *c, const char *root, size_t *len)
 		struct qb_seg seg[64];
 		unsigned ns = 0;
 		for (unsigned i = 0; i < l->e.phnum && ns < 64; i++)
-			seg[ns++] = (struct qb_seg){ l->e.ph[i].p_type, l->e.ph[i].p_flags, l->e.ph[i].p_offset,
-						     l->e.ph[i].p_filesz };
+			seg[ns++] = (struct qb_seg){ l->e.ph[i].p_type, l->e.ph[i].p_offset, l->e.ph[i].p_filesz };
 		struct qb_range r[QB_START_RANGES];
 		size_t nr = qb_start_ranges(seg, ns, r);
 		struct qb_closure_lib *e = &lib[h.nlibs++];
@@ -206,6 +201,9 @@ uint8_t *closure_record(const struct closure *c, const char *root, size_t *len)
 	h.strsz = (h.strsz + 3) & ~3u;
 	if (!h.strsz)
 		h.strsz = 4;
+	*len = sizeof h + h.nlibs * sizeof *lib + h.nranges * sizeof *rg + h.strsz;
+	if (!(b = calloc(1, *len)))
+		goto out;
 	uint8_t *o = b;
 	memcpy(o, &h, sizeof h), o += sizeof h;
 	for (uint32_t i = 0; i < h.nlibs; i++) {
@@ -218,11 +216,11 @@ uint8_t *closure_record(const struct closure *c, const char *root, size_t *len)
 		wr32(o, rg[i].off);
 		wr32(o + 4, rg[i].len);
 	}
-	memcpy(o, paths, h.strsz), o += h.strsz;
+	memcpy(o, paths, h.strsz);
 	wr32(b + 4, h.nlibs);
 	wr32(b + 8, h.nranges);
 	wr32(b + 12, h.strsz);
-	*len = (size_t)(o - b);
+out:
 	free(lib), free(rg), free(paths);
 	return b;
 }
