@@ -323,23 +323,27 @@ static void count(unsigned type)
 	qb.stats.bykind[qb_rel_kind(type)]++;
 }
 
-/* A reference a hinted mode left (not bound directly), its place in the
- * mode's range, when its binder knows the definition without the name (a
- * scope definer) and that is a plain one of a start-up object or of p:
- * stored as the mode stores. Anything else is left to apply. */
-static int bind_unnamed(struct resolver *rs, const size_t *r, int rela)
+/* The references a hinted mode left, from r on while they stay in its
+ * range and are not bound directly, when their binder knows a plain
+ * definition of a start-up object or of p without the name (a scope
+ * definer: C++'s vague references come in runs), stored as the mode
+ * stores. Returns the first one not bound (r itself goes to apply). */
+static const size_t *bind_unnamed(struct resolver *rs, const size_t *r, const size_t *end, int rela)
 {
 	struct dso *p = rs->p;
-	size_t symi = QB_R_SYM(r[1]), *where = (size_t *)(p->base + r[0]);
-	unsigned type = QB_R_TYPE(r[1]);
-	struct symdef d;
-	if (!QB_SYM_TYPE(type) || !symi || symi >= p->nsyms || r[0] - rs->lo > rs->span ||
-	    !qb_ext_bind(&rs->prep, p, symi, 0, &d) || (d.sym->st_info & 0xc) || (d.dso->runtime && d.dso != p))
-		return 0;
-	put(where, (size_t)d.dso->base + d.sym->st_value, r, rela, type);
-	if (qb.debug & QB_DBG_STATS)
-		count(type);
-	return 1;
+	for (const size_t *first = r; r != end; r += rela ? 3 : 2) {
+		size_t symi = QB_R_SYM(r[1]);
+		struct symdef d;
+		if (!QB_SYM_TYPE(QB_R_TYPE(r[1])) || !symi || symi >= p->nsyms || r[0] - rs->lo > rs->span ||
+		    (r != first && rs->prep.si && qb_syminfo_word(rs->prep.si + symi) - QB_DIRECT_WORD < rs->prep.ntgt))
+			break;
+		if (!qb_ext_bind(&rs->prep, p, symi, 0, &d) || (d.sym->st_info & 0xc) || (d.dso->runtime && d.dso != p))
+			break;
+		put((size_t *)(p->base + r[0]), (size_t)d.dso->base + d.sym->st_value, r, rela, QB_R_TYPE(r[1]));
+		if (qb.debug & QB_DBG_STATS)
+			count(QB_R_TYPE(r[1]));
+	}
+	return r;
 }
 
 /* The writable range holding a word at off: 0 when none does. */
@@ -440,11 +444,11 @@ static void apply_table(struct resolver *rs, size_t vaddr, size_t size, int rela
 	case QB_MODE_CAREFUL: bind = rela ? careful_rela : careful_rel; break;
 	default: general(rs, r, end); return;
 	}
-	for (; (r = bind(rs, r, end)) != end; r += ent)
+	for (const size_t *next; (r = bind(rs, r, end)) != end; r = next)
 		if (r[0] - rs->lo > rs->span && range_of(rs->p, r[0], &rs->lo, &rs->span))
-			r -= ent;  /* the next range: bound from here */
-		else if (!bind_unnamed(rs, r, rela))
-			general(rs, r, r + ent);
+			next = r;  /* the next range: bound from here */
+		else if ((next = bind_unnamed(rs, r, end, rela)) == r)
+			general(rs, r, next += ent);
 }
 
 /* Text relocations need the read-only segments writable for a while. */
@@ -518,15 +522,11 @@ hidden void qb_relocate_all(void)
 	 * relocations read the libraries' relocated data. The list mode
 	 * runs no code and reports in musl's order, load order; after
 	 * anything but a symbol not found it goes on with the next object. */
-	if (qb.list_mode) {
-		for (struct dso *p = qb.head; p; p = p->next)
-			if (p != qb.main)
-				qb_keep_going(relocate_now, p);
-	} else {
-		for (struct dso *p = qb.tail; p; p = p->prev)
-			if (p != qb.main)
-				relocate_now(p);
-	}
+	for (struct dso *p = qb.list_mode ? qb.head : qb.tail; p; p = qb.list_mode ? p->next : p->prev)
+		if (p != qb.main && qb.list_mode)
+			qb_keep_going(relocate_now, p);
+		else if (p != qb.main)
+			relocate_now(p);
 	qb_keep_going(relocate_now, qb.main);
 	if (t0)
 		qb.stats.reloc_ns += qb_now_ns() - t0;

@@ -4,7 +4,9 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
+#include <unistd.h>
 
 char *read_file(const char *path, size_t *len)
 {
@@ -53,10 +55,37 @@ int same_file(const char *a, const char *b)
 	return same;
 }
 
+/* The directories a test made, removed when its process exits (a failed
+ * assertion exits too; a crash leaves them to look at, as does
+ * QB_KEEP_TMP=1). Only the process that made them removes them: a child
+ * a test forks may exit while the test still uses them. */
+static char *made[64];
+static unsigned nmade;
+static pid_t maker;
+
+static void remove_made(void)
+{
+	if (getpid() != maker || getenv("QB_KEEP_TMP"))
+		return;
+	for (unsigned i = 0; i < nmade; i++) {
+		char cmd[PATH_MAX + 16];
+		snprintf(cmd, sizeof cmd, "rm -rf '%s'", made[i]);
+		if (system(cmd) != 0)
+			fprintf(stderr, "cannot remove %s\n", made[i]);
+	}
+}
+
 char *make_tmpdir(const char *tmpl)
 {
 	char *d = strdup(tmpl ? tmpl : "/tmp/qbtest.XXXXXX");
 	cr_assert_not_null(d, "out of memory");
 	cr_assert_not_null(mkdtemp(d), "mkdtemp %s: %s", d, strerror(errno));
+	if (maker != getpid()) {
+		maker = getpid();
+		nmade = 0;
+		atexit(remove_made);
+	}
+	if (nmade < sizeof made / sizeof *made && !strchr(d, '\''))
+		made[nmade++] = strdup(d);
 	return d;
 }
