@@ -16,6 +16,9 @@ OUT/startup.png.
   bench.py --no-icu        without the ICU row (bench/icubench.py: the
                            ICU of make check-real-large against Debian's
                            glibc build; skipped when not built)
+  bench.py --no-abseil     without the abseil row (bench/abseilbench.py:
+                           the abseil of make check-real-large against
+                           Debian's glibc build; skipped when not built)
   bench.py --sweep-only    only the library-count sweep (x86_64)
   bench.py --cold-only     only the cold start-up rows (bench/cold.py: files
                            out of the page cache before each run; as root
@@ -43,6 +46,7 @@ import cold  # noqa: E402
 import cxxbench  # noqa: E402
 import gstbench  # noqa: E402
 import icubench  # noqa: E402
+import abseilbench  # noqa: E402
 import gen     # noqa: E402
 import image   # noqa: E402
 import report  # noqa: E402
@@ -91,6 +95,9 @@ def parse(argv):
                     "stack of make check-real-large is not built)")
     ap.add_argument("--no-icu", action="store_true",
                     help="without the ICU row (issue 27; skipped anyway when the ICU "
+                    "build of make check-real-large is not there)")
+    ap.add_argument("--no-abseil", action="store_true",
+                    help="without the abseil row (skipped anyway when the abseil "
                     "build of make check-real-large is not there)")
     ap.add_argument("--no-i386", action="store_true", help="skip the i386 column")
     ap.add_argument("--i386-only", action="store_true", help="only the i386 column")
@@ -395,6 +402,9 @@ def main(argv):
         if not a.no_icu and not a.demo:
             res["icu"] = icubench.measure(os.path.join(a.out, "icu"), a.loader, a.linkopt,
                                           a.runs, a.warmup, not a.no_callgrind, log)
+        if not a.no_abseil and not a.demo:
+            res["abseil"] = abseilbench.measure(os.path.join(a.out, "abseil"), a.loader, a.linkopt,
+                                                a.runs, a.warmup, not a.no_callgrind, log)
         res["cxx"] = cxxbench.measure(a, log, os.path.join(a.out, "work", office_dir(a, a.libs)))
     if a.cold_only:
         pass

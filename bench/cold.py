@@ -607,6 +607,28 @@ def icu_entries(a, out, loader, linkopt, method, log):
     return res
 
 
+def abseil_entries(a, out, loader, linkopt, method, log):
+    import abseilbench
+    if getattr(a, "no_abseil", False):
+        return [{"key": "abseil", "skipped": "--no-abseil"}]
+    why = abseilbench.missing()
+    if why:
+        return [{"key": "abseil", "skipped": why}]
+    try:
+        trees, lnk, _ = abseilbench.prepare(out, abseilbench.tree_dir(), loader, linkopt)
+    except RuntimeError as e:
+        return [{"key": "abseil", "skipped": str(e)}]
+    res = []
+    try:
+        for prog in abseilbench.PROGRAMS:
+            vs = realapp_vs(lambda n: abseilbench.variant(n, trees, out, prog))
+            res.append(program_entry("abseil: " + prog[1], "abseil's `%s`" % prog[2][0], vs,
+                                     a.cold_runs, method, log))
+    finally:
+        shutil.rmtree(lnk, ignore_errors=True)
+    return res
+
+
 def gst_entries(a, out, loader, linkopt, method, log):
     import gstbench
     if a.no_gst:
@@ -684,6 +706,8 @@ def measure(a, log, main_dir, floor_dir, key, describe):
     res["workloads"] += cxx_entries(a, loader, method, log)
     res["workloads"] += icu_entries(a, os.path.join(cold_out, "icu"), loader, linkopt,
                                     method, log)
+    res["workloads"] += abseil_entries(a, os.path.join(cold_out, "abseil"), loader, linkopt,
+                                       method, log)
     res["workloads"] += gst_entries(a, os.path.join(cold_out, "gst"), loader, linkopt,
                                     method, log)
     res["workloads"] += image_entries(a, os.path.join(cold_out, "image"), loader, linkopt,

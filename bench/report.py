@@ -15,6 +15,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from run import I386_VARIANTS, LABELS, VARIANT_NAMES  # noqa: E402
 import gstbench  # noqa: E402
 import icubench  # noqa: E402
+import abseilbench  # noqa: E402
 import realapp  # noqa: E402
 import image  # noqa: E402
 import cxxbench  # noqa: E402
@@ -516,12 +517,12 @@ def run_gnuplot(png, lines):
 
 
 def apps_chart(res, outdir):
-    """apps.png: the real applications (GStreamer, ICU), each program's
+    """apps.png: the real applications (GStreamer, ICU, abseil), each program's
     instructions under every variant as a multiple of glibc's lazy binding
     of Debian's build, whole process and the binding work. Returns None or
     the reason there is no chart."""
     progs = []
-    for key, mod in (("gst", gstbench), ("icu", icubench)):
+    for key, mod in (("gst", gstbench), ("icu", icubench), ("abseil", abseilbench)):
         g = res.get(key) or {}
         for prog in mod.PROGRAMS:
             p = g.get("programs", {}).get(prog[0])
@@ -818,7 +819,8 @@ def render(res, outdir):
     lines += image.section(res)
     lines += gstbench.section(res)
     lines += icubench.section(res)
-    if res.get("gst") or res.get("icu"):
+    lines += abseilbench.section(res)
+    if res.get("gst") or res.get("icu") or res.get("abseil"):
         why = apps_chart(res, outdir)
         res["apps_chart"] = None if why else os.path.join(outdir, "apps.png")
         lines += ["### Real applications chart", "",

@@ -1,0 +1,270 @@
+#!/usr/bin/env python3
+"""The abseil row of the benchmark: many C++ shared libraries binding into
+each other, the seed's own case in real code, against Debian's glibc build
+of the same abseil version.
+
+The musl build is the tree of make check-real-large (scripts/real/abseil.sh,
+cached in QB_CACHE/abseil-VERSION/x86_64/tree: libraries and the C++
+runtime in build/lib, headers at the top), built with the musl C++
+toolchain (libc++ shared); Debian's is the system's libabsl20220623 with
+libabsl-dev's headers (scripts/deps.sh), built with g++ and libstdc++.
+
+Two programs, both compiled here from bench/abseil/startup.cc, once with
+the musl C++ toolchain against the musl build and once with g++ against
+Debian's:
+  startup      flags, strings, formatting, time, synchronization, hashing,
+               containers, status and cord, linked --as-needed: its
+               closure holds about 40 of abseil's libraries
+  startup-all  the same program linked --no-as-needed with every abseil
+               library Debian ships (the whole set)
+Variants (bench/realapp.py): glibc lazy and LD_BIND_NOW=1 (Debian's
+build), musl, quickbind without tables, and after one linkopt run over
+every ELF file of the layout (programs as apps).  Wall time, instructions
+and the binding work as for ICU (bench/icubench.py), the loader's own
+account (LD_DEBUG=statistics) and how linkopt bound each referenced
+symbol (realapp.bind_breakdown).
+"""
+
+import glob
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+
+import realapp
+import run
+from realapp import REF_KINDS, VARIANTS
+
+CACHE = os.environ.get("QB_CACHE", "/var/cache/quickbind")
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(HERE)
+SOURCE = os.path.join(HERE, "abseil", "startup.cc")
+DEB_LIBDIR = "/usr/lib/x86_64-linux-gnu"
+DEB_HEADER = "/usr/include/absl/flags/parse.h"
+MUSL_LDSO = "/lib/ld-musl-x86_64.so.1"
+GLIBC_LDSO = "/lib64/ld-linux-x86-64.so.2"
+# what startup.cc uses, as pkg-config names Debian's libraries for it
+# (absl_flags_parse absl_str_format absl_cord absl_statusor absl_time
+# absl_synchronization absl_hash absl_flat_hash_map and their requirements)
+LIBS = """flags_parse flags_usage flags_usage_internal flags_internal flags_marshalling
+flags_reflection flags_private_handle_accessor flags_commandlineflag
+flags_commandlineflag_internal flags_config flags_program_name statusor status
+str_format_internal strerror cord cordz_info cord_internal cordz_functions cordz_handle
+hash city bad_variant_access low_level_hash raw_hash_set bad_optional_access
+hashtablez_sampler exponential_biased synchronization graphcycles_internal stacktrace
+symbolize debugging_internal demangle_internal malloc_internal time civil_time strings
+strings_internal base spinlock_wait int128 time_zone throw_delegate raw_logging_internal
+log_severity""".split()
+LIBS = ["absl_" + n for n in LIBS]
+PROGRAMS = [("startup", "startup (flags, strings, time, ...: about 40 abseil libraries)",
+             ["startup", "--words=alpha,beta,alpha", "--repeat=2"]),
+            ("all", "startup-all (linked with every abseil library Debian ships)",
+             ["startup-all", "--words=alpha,beta,alpha", "--repeat=2"])]
+MIN_RUNS = 101
+STAT_KEYS = ("objects", "relocations", "lookups", "direct_hits", "definition_hints",
+             "scope_definers", "names_hashed")
+
+
+def tree_dir():
+    """The built tree of the cache, or None."""
+    for built in sorted(glob.glob(os.path.join(CACHE, "abseil-*", "x86_64", ".built"))):
+        t = os.path.join(os.path.dirname(built), "tree")
+        if glob.glob(os.path.join(t, "build", "lib", "libabsl_base.so*")):
+            return t
+    return None
+
+
+def debian_set():
+    """Every abseil library Debian ships, by the name -l takes."""
+    return sorted(os.path.basename(p)[3:-3]
+                  for p in glob.glob(os.path.join(DEB_LIBDIR, "libabsl_*.so")))
+
+
+def compile_prog(cxx, incdir, libdir, out, libs, whole):
+    """startup.cc built by cxx against the abseil at incdir/libdir."""
+    link = ["-Wl,--no-as-needed" if whole else "-Wl,--as-needed"]
+    cmd = ([cxx, "-O2", "-std=c++17", "-I", incdir, "-o", out, SOURCE, "-L", libdir] + link
+           + ["-l" + n for n in libs] + ["-Wl,--as-needed", "-lrt"])
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    if r.returncode:
+        raise RuntimeError("%s: %s" % (" ".join(cmd[:2] + [out]),
+                                       r.stdout.decode(errors="replace")[-400:]))
+
+
+def closure_count(ldso, exe, env):
+    """How many abseil libraries exe's closure holds (its loader's --list)."""
+    r = subprocess.run([ldso, "--list", exe], env=env,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    return sum(1 for line in r.stdout.decode(errors="replace").splitlines() if "libabsl_" in line)
+
+
+def prepare(out, tree, loader, linkopt):
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
+    lnk = tempfile.mkdtemp(prefix="qba.")
+    q = realapp.short_link(lnk, loader)
+    whole = [n for n in debian_set()
+             if glob.glob(os.path.join(tree, "build", "lib", "lib%s.so*" % n))]
+    res = {"whole_set": len(whole), "debian_set": len(debian_set())}
+    # Debian's build of the same programs
+    deb = os.path.join(out, "glibc")
+    os.makedirs(deb)
+    for key, _, argv in PROGRAMS:
+        compile_prog("g++", "/usr/include", DEB_LIBDIR, os.path.join(deb, argv[0]),
+                     whole if key == "all" else LIBS, key == "all")
+    trees = {"glibc": deb}
+    musl_cxx = os.path.join(TOP, "scripts", "cxx", "musl-c++")
+    for name in ("musl", "qb-none", "qb-all"):
+        t = os.path.join(out, name)
+        os.makedirs(os.path.join(t, "bin"))
+        os.makedirs(os.path.join(t, "lib"))
+        for p in glob.glob(os.path.join(tree, "build", "lib", "lib*.so*")):
+            subprocess.run(["cp", "-a", p, os.path.join(t, "lib")], check=True)
+        if name == "musl":
+            for key, _, argv in PROGRAMS:
+                compile_prog(musl_cxx, tree, os.path.join(t, "lib"), os.path.join(t, "bin", argv[0]),
+                             whole if key == "all" else LIBS, key == "all")
+        else:
+            for p in glob.glob(os.path.join(out, "musl", "bin", "*")):
+                shutil.copy2(p, os.path.join(t, "bin"))
+        trees[name] = t
+        if name == "musl":
+            continue
+        elfs = realapp.elf_files(t)
+        for f in elfs:
+            realapp.set_interp(f, q)
+        if name == "qb-all":
+            t0 = time.time()
+            res["refs"] = realapp.linkopt_all(linkopt, os.path.join(t, "lib"), elfs)
+            res["linkopt_s"] = round(time.time() - t0, 1)
+            res["binding"] = realapp.bind_breakdown(linkopt, elfs)
+            res["files"] = len(elfs)
+    res["closure"] = {}
+    for key, _, argv in PROGRAMS:
+        res["closure"][key] = {
+            "musl": closure_count(MUSL_LDSO, os.path.join(trees["musl"], "bin", argv[0]),
+                                  dict(run.BASE_ENV, LD_LIBRARY_PATH=os.path.join(trees["musl"], "lib"))),
+            "glibc": closure_count(GLIBC_LDSO, os.path.join(deb, argv[0]), run.BASE_ENV)}
+    return trees, lnk, res
+
+
+def variant(name, trees, out, prog):
+    _, _, argv = prog
+    env = dict(run.BASE_ENV)
+    if name.startswith("glibc"):
+        exe = os.path.join(trees["glibc"], argv[0])
+        if name == "glibc-now":
+            env["LD_BIND_NOW"] = "1"
+    else:
+        t = trees[name]
+        exe = os.path.join(t, "bin", argv[0])
+        env["LD_LIBRARY_PATH"] = os.path.join(t, "lib")
+    return {"name": name, "exe": exe, "args": argv[1:], "env": env, "cwd": out}
+
+
+def missing():
+    """Why the row cannot be measured here, or None."""
+    if not tree_dir():
+        return ("the musl abseil build is not there (make check-real-large REAL_LARGE=abseil "
+                "builds it into %s)" % CACHE)
+    if not os.path.exists(DEB_HEADER):
+        return "Debian's abseil headers are not installed (libabsl-dev: scripts/deps.sh installs it)"
+    if not shutil.which("g++"):
+        return "no g++ for Debian's build of the programs"
+    return None
+
+
+def measure(out, loader, linkopt, runs, warmup, do_cg, log):
+    out = os.path.abspath(out)
+    why = missing()
+    if why:
+        log("abseil row skipped: " + why)
+        return {"skipped": why}
+    t0 = time.time()
+    runs = max(runs, MIN_RUNS)
+    try:
+        trees, lnk, res = prepare(out, tree_dir(), os.path.abspath(loader), os.path.abspath(linkopt))
+    except RuntimeError as e:
+        log("abseil row skipped: %s" % e)
+        return {"skipped": str(e)}
+    res["runs"], res["warmup"] = runs, warmup
+    res["programs"] = {}
+    res["stats"] = {}
+    try:
+        for prog in PROGRAMS:
+            vs = [variant(n, trees, out, prog) for n, _ in VARIANTS]
+            for v in vs:
+                realapp.check(v, output=True)
+            ref = next(v for v in vs if v["name"] == "musl").get("stdout")
+            same = {v["name"]: v.get("stdout") == ref for v in vs if v["status"] == "ok"}
+            with tempfile.TemporaryDirectory(prefix="qba-cg.") as tmp:
+                p = realapp.measure_program(vs, runs, warmup, do_cg, tmp)
+            for n, e in p.items():
+                if n in same:
+                    e["same_output"] = same[n]
+            res["programs"][prog[0]] = p
+            st = {}
+            for v in vs:
+                if v["name"].startswith("qb") and v["status"] == "ok":
+                    st[v["name"]] = {k: x for k, x in run.ld_statistics(v).get("values", {}).items()
+                                     if k in STAT_KEYS}
+            res["stats"][prog[0]] = st
+            log("abseil: %s measured" % prog[0])
+    finally:
+        shutil.rmtree(lnk, ignore_errors=True)
+    res["seconds"] = round(time.time() - t0)
+    return res
+
+
+def section(res):
+    """Markdown lines for the report."""
+    g = res.get("abseil")
+    if not g:
+        return []
+    lines = ["## Abseil: many C++ libraries binding into each other", ""]
+    if "skipped" in g:
+        return lines + ["Not measured: %s." % g["skipped"], ""]
+    c = g["closure"]
+    lines.append("Abseil built for musl with the musl C++ toolchain (scripts/real/abseil.sh) "
+                 "against Debian's glibc build of the same version (libabsl20220623, "
+                 "libabsl-dev, g++), the programs compiled from bench/abseil/startup.cc on "
+                 "both sides: `startup` (%d abseil libraries in its closure under musl, %d "
+                 "under glibc) and `startup-all` (%d and %d: the %d libraries Debian ships). "
+                 "Median wall ms of %d interleaved runs (after %d warm-up rounds); "
+                 "instructions of the process (callgrind); "
+                 % (c["startup"]["musl"], c["startup"]["glibc"], c["all"]["musl"],
+                    c["all"]["glibc"], g["whole_set"], g["runs"], g["warmup"])
+                 + realapp.columns_text(", musl reloc_all: not counted, musl's libc.so is stripped"))
+    r = g.get("refs")
+    if r:
+        lines += ["", "linkopt -v over the %d ELF files of the layout (one run, %.1f s; programs "
+                  "as apps): " % (g["files"], g["linkopt_s"])
+                  + ", ".join("%d %s" % (r[k], k) for k in REF_KINDS) + " (dynamic symbols)."]
+    b = g.get("binding")
+    if b:
+        lines += ["", "How the loader binds the referenced symbols of the optimized files "
+                  "(`linkopt --dump`; a symbol counts when a relocation names it):", "",
+                  "| bound | symbols | relocations |", "|---|---:|---:|"]
+        for k, lab in realapp.BIND_KINDS:
+            if b[k][0]:
+                lines.append("| %s | %d | %d |" % (lab, b[k][0], b[k][1]))
+    for key, label, _ in PROGRAMS:
+        p = g["programs"].get(key)
+        if not p:
+            continue
+        lines += ["", "### " + label, ""] + realapp.program_table(p)
+        same = {n: e["same_output"] for n, e in p.items() if "same_output" in e}
+        if same and not all(same.values()):
+            lines += ["", "Output differs from musl's under: " +
+                      ", ".join(n for n, s in same.items() if not s)]
+        st = g["stats"].get(key)
+        if st:
+            lines += ["", "LD_DEBUG=statistics: " + "; ".join(
+                "%s: %s" % (n, ", ".join("%s=%d" % (k, s[k]) for k in STAT_KEYS if k in s))
+                for n, s in st.items())]
+    return lines + [""]
+
+
+if __name__ == "__main__":
+    realapp.main("abseil", "abseil", measure, section)
