@@ -34,7 +34,7 @@ import time
 
 import realapp
 import run
-from realapp import REF_KINDS, VARIANTS
+from realapp import VARIANTS
 
 CACHE = os.environ.get("QB_CACHE", "/var/cache/quickbind")
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -62,8 +62,6 @@ PROGRAMS = [("startup", "startup (flags, strings, time, ...: about 40 abseil lib
             ("all", "startup-all (linked with every abseil library Debian ships)",
              ["startup-all", "--words=alpha,beta,alpha", "--repeat=2"])]
 MIN_RUNS = 101
-STAT_KEYS = ("objects", "relocations", "lookups", "direct_hits", "definition_hints",
-             "scope_definers", "names_hashed")
 
 
 def tree_dir():
@@ -197,19 +195,11 @@ def measure(out, loader, linkopt, runs, warmup, do_cg, log):
             for v in vs:
                 realapp.check(v, output=True)
             ref = next(v for v in vs if v["name"] == "musl").get("stdout")
-            same = {v["name"]: v.get("stdout") == ref for v in vs if v["status"] == "ok"}
             with tempfile.TemporaryDirectory(prefix="qba-cg.") as tmp:
                 p = realapp.measure_program(vs, runs, warmup, do_cg, tmp)
-            for n, e in p.items():
-                if n in same:
-                    e["same_output"] = same[n]
+            realapp.same_output(p, vs, ref)
             res["programs"][prog[0]] = p
-            st = {}
-            for v in vs:
-                if v["name"].startswith("qb") and v["status"] == "ok":
-                    st[v["name"]] = {k: x for k, x in run.ld_statistics(v).get("values", {}).items()
-                                     if k in STAT_KEYS}
-            res["stats"][prog[0]] = st
+            res["stats"][prog[0]] = realapp.qb_statistics(vs)
             log("abseil: %s measured" % prog[0])
     finally:
         shutil.rmtree(lnk, ignore_errors=True)
@@ -236,33 +226,11 @@ def section(res):
                  % (c["startup"]["musl"], c["startup"]["glibc"], c["all"]["musl"],
                     c["all"]["glibc"], g["whole_set"], g["runs"], g["warmup"])
                  + realapp.columns_text(", musl reloc_all: not counted, musl's libc.so is stripped"))
-    r = g.get("refs")
-    if r:
-        lines += ["", "linkopt -v over the %d ELF files of the layout (one run, %.1f s; programs "
-                  "as apps): " % (g["files"], g["linkopt_s"])
-                  + ", ".join("%d %s" % (r[k], k) for k in REF_KINDS) + " (dynamic symbols)."]
-    b = g.get("binding")
-    if b:
-        lines += ["", "How the loader binds the referenced symbols of the optimized files "
-                  "(`linkopt --dump`; a symbol counts when a relocation names it):", "",
-                  "| bound | symbols | relocations |", "|---|---:|---:|"]
-        for k, lab in realapp.BIND_KINDS:
-            if b[k][0]:
-                lines.append("| %s | %d | %d |" % (lab, b[k][0], b[k][1]))
+    lines += realapp.linkopt_lines(g)
     for key, label, _ in PROGRAMS:
         p = g["programs"].get(key)
-        if not p:
-            continue
-        lines += ["", "### " + label, ""] + realapp.program_table(p)
-        same = {n: e["same_output"] for n, e in p.items() if "same_output" in e}
-        if same and not all(same.values()):
-            lines += ["", "Output differs from musl's under: " +
-                      ", ".join(n for n, s in same.items() if not s)]
-        st = g["stats"].get(key)
-        if st:
-            lines += ["", "LD_DEBUG=statistics: " + "; ".join(
-                "%s: %s" % (n, ", ".join("%s=%d" % (k, s[k]) for k in STAT_KEYS if k in s))
-                for n, s in st.items())]
+        if p:
+            lines += realapp.program_lines(label, p) + realapp.statistics_lines(g["stats"].get(key))
     return lines + [""]
 
 

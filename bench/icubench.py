@@ -42,7 +42,7 @@ import time
 
 import realapp
 import run
-from realapp import REF_KINDS, VARIANTS
+from realapp import VARIANTS
 
 CACHE = os.environ.get("QB_CACHE", "/var/cache/quickbind")
 DEB_UCONV = "/usr/bin/uconv"
@@ -57,8 +57,6 @@ PROGRAMS = [("version", "uconv --version", ["uconv", "--version"]),
 # outputs that do not depend on the build (icuinfo prints the compiler)
 SAME_OUTPUT = ("convert", "translit")
 MIN_RUNS = 101
-STAT_KEYS = ("objects", "relocations", "lookups", "direct_hits", "definition_hints",
-             "scope_definers", "names_hashed")
 
 
 def source_dir():
@@ -179,24 +177,16 @@ def measure(out, loader, linkopt, runs, warmup, do_cg, log):
             for v in vs:
                 realapp.check(v, output=True)
             ref = next(v for v in vs if v["name"] == "musl").get("stdout")
-            same = {v["name"]: v.get("stdout") == ref for v in vs
-                    if v["status"] == "ok" and (prog[0] in SAME_OUTPUT or not v["name"].startswith("glibc"))}
             with tempfile.TemporaryDirectory(prefix="qbi-cg.") as tmp:
                 p = realapp.measure_program(vs, runs, warmup, do_cg, tmp)
                 if do_cg and msym and p["musl"].get("ir") is not None:
                     c = realapp.callgrind(dict(variant("musl-sym", trees, out, prog), name="musl"), tmp)
                     p["musl"]["binding_ir"] = c["binding_ir"]
                     p["musl"]["sym_ir"] = c["ir"]
-            for n, e in p.items():
-                if n in same:
-                    e["same_output"] = same[n]
+            realapp.same_output(p, vs, ref, lambda v: prog[0] in SAME_OUTPUT
+                                or not v["name"].startswith("glibc"))
             res["programs"][prog[0]] = p
-            st = {}
-            for v in vs:
-                if v["name"].startswith("qb") and v["status"] == "ok":
-                    st[v["name"]] = {k: x for k, x in run.ld_statistics(v).get("values", {}).items()
-                                     if k in STAT_KEYS}
-            res["stats"][prog[0]] = st
+            res["stats"][prog[0]] = realapp.qb_statistics(vs)
             log("icu: %s measured" % prog[0])
     finally:
         shutil.rmtree(lnk, ignore_errors=True)
@@ -221,36 +211,16 @@ def section(res):
                      "musl %s, the installed libc.so being stripped" % g["musl_symbols"]
                      if g.get("musl_symbols") else ", musl reloc_all: not counted, musl's libc.so "
                      "is stripped"))
-    r = g.get("refs")
-    if r:
-        lines += ["", "linkopt -v over the %d ELF files of the layout (one run, %.1f s; programs "
-                  "as apps): " % (g["files"], g["linkopt_s"])
-                  + ", ".join("%d %s" % (r[k], k) for k in REF_KINDS) + " (dynamic symbols)."]
-    b = g.get("binding")
-    if b:
-        lines += ["", "How the loader binds the referenced symbols of the optimized files "
-                  "(`linkopt --dump`; a symbol counts when a relocation names it):", "",
-                  "| bound | symbols | relocations |", "|---|---:|---:|"]
-        for k, lab in realapp.BIND_KINDS:
-            if b[k][0]:
-                lines.append("| %s | %d | %d |" % (lab, b[k][0], b[k][1]))
+    lines += realapp.linkopt_lines(g)
     for key, label, _ in PROGRAMS:
         p = g["programs"].get(key)
         if not p:
             continue
-        lines += ["", "### " + label, ""] + realapp.program_table(p)
-        same = {n: e["same_output"] for n, e in p.items() if "same_output" in e}
-        if same and not all(same.values()):
-            lines += ["", "Output differs from musl's under: " +
-                      ", ".join(n for n, s in same.items() if not s)]
+        lines += realapp.program_lines(label, p)
         if p.get("musl", {}).get("sym_ir"):
             lines += ["", "musl's binding counted on the unstripped build (%s Ir in all)."
                       % realapp.fmt_ir(p["musl"]["sym_ir"])]
-        st = g["stats"].get(key)
-        if st:
-            lines += ["", "LD_DEBUG=statistics: " + "; ".join(
-                "%s: %s" % (n, ", ".join("%s=%d" % (k, s[k]) for k in STAT_KEYS if k in s))
-                for n, s in st.items())]
+        lines += realapp.statistics_lines(g["stats"].get(key))
     return lines + [""]
 
 

@@ -231,6 +231,63 @@ def program_table(p):
     return lines
 
 
+STAT_KEYS = ("objects", "relocations", "lookups", "direct_hits", "definition_hints",
+             "scope_definers", "names_hashed")
+
+
+def qb_statistics(vs):
+    """The loader's own account (LD_DEBUG=statistics) of each quickbind
+    variant that ran."""
+    return {v["name"]: {k: x for k, x in run.ld_statistics(v).get("values", {}).items()
+                        if k in STAT_KEYS}
+            for v in vs if v["name"].startswith("qb") and v["status"] == "ok"}
+
+
+def same_output(p, vs, ref, which=lambda v: True):
+    """Marks in p each variant chosen by which whose output is ref's."""
+    for v in vs:
+        if v["status"] == "ok" and which(v) and v["name"] in p:
+            p[v["name"]]["same_output"] = v.get("stdout") == ref
+
+
+def linkopt_lines(g):
+    """What linkopt made of the layout: its counts and how each referenced
+    symbol is bound."""
+    lines = []
+    r = g.get("refs")
+    if r:
+        lines += ["", "linkopt -v over the %d ELF files of the layout (one run, %.1f s; programs "
+                  "as apps): " % (g["files"], g["linkopt_s"])
+                  + ", ".join("%d %s" % (r[k], k) for k in REF_KINDS) + " (dynamic symbols)."]
+    b = g.get("binding")
+    if b:
+        lines += ["", "How the loader binds the referenced symbols of the optimized files "
+                  "(`linkopt --dump`; a symbol counts when a relocation names it):", "",
+                  "| bound | symbols | relocations |", "|---|---:|---:|"]
+        for k, lab in BIND_KINDS:
+            if b[k][0]:
+                lines.append("| %s | %d | %d |" % (lab, b[k][0], b[k][1]))
+    return lines
+
+
+def program_lines(label, p):
+    """A program's heading, table, and the variants whose output differs."""
+    lines = ["", "### " + label, ""] + program_table(p)
+    same = {n: e["same_output"] for n, e in p.items() if "same_output" in e}
+    if same and not all(same.values()):
+        lines += ["", "Output differs from musl's under: " +
+                  ", ".join(n for n, s in same.items() if not s)]
+    return lines
+
+
+def statistics_lines(st):
+    if not st:
+        return []
+    return ["", "LD_DEBUG=statistics: " + "; ".join(
+        "%s: %s" % (n, ", ".join("%s=%d" % (k, s[k]) for k in STAT_KEYS if k in s))
+        for n, s in st.items())]
+
+
 def reloc_counts(path):
     """{symbol index: relocations against it} of an x86_64 ELF file, read
     from DT_RELA and DT_JMPREL (the relative ones, symbol 0, left out)."""
