@@ -9,17 +9,20 @@ set -eu
 # libicu72 and icu-devtools: Debian's glibc build of ICU 72.1 (uconv,
 # icuinfo), the reference of bench's ICU row (bench/icubench.py; the musl
 # build is scripts/real/icu.sh of check-real-large).
+# cmake: abseil's build (scripts/real/abseil.sh); libabsl-dev (both
+# architectures) and g++-i686-linux-gnu: Debian's glibc build of the same
+# abseil, bench's reference (bench/abseilbench.py).
 # qemu-user: the qemu that loads TCG plugins, for bench's i386 instruction
 # counts (without its Recommends: qemu-user-binfmt would replace the
 # binfmt registration of scripts/i386-exec.sh).
 pkgs_native="make gcc git musl-dev musl-tools nasm libcriterion-dev valgrind
 elfutils binutils gdb python3 gnuplot-nox lld mold pkg-config
-libc6-dev-i386-cross gcc-i686-linux-gnu time dpkg-dev
+libc6-dev-i386-cross gcc-i686-linux-gnu g++-i686-linux-gnu time dpkg-dev
 clang libclang-rt-14-dev libstdc++-12-dev-i386-cross g++
-patchelf libcap2-bin acl qemu-user
+patchelf libcap2-bin acl qemu-user cmake libabsl-dev
 meson ninja-build flex bison gstreamer1.0-tools gstreamer1.0-plugins-base
 gstreamer1.0-plugins-good libicu72 icu-devtools"
-pkgs_i386="musl-dev:i386"
+pkgs_i386="musl-dev:i386 libabsl-dev:i386"
 
 missing=""
 for p in $pkgs_native $pkgs_i386; do

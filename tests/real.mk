@@ -1,4 +1,4 @@
-# The real-software corpus (issue 10): open-source C projects from Debian's
+# The real-software corpus: open-source C projects from Debian's
 # source archive built with musl-gcc as shared libraries, their own test
 # suites run under musl's loader, quickbind, and quickbind with linkopt's
 # tables (scripts/real/). Sources and builds are cached in
@@ -8,11 +8,11 @@
 #   make check-real                    every project (scripts/real/projects)
 #   make check-real REAL="zlib:i386"   some projects or architectures
 #   make check-real REAL=dist          the distribution-built programs alone
-# make check-real-large: the same for the heavy projects of issue 27
-# (scripts/real/projects-large: the GStreamer stack, ICU), run by hand, not
-# by CI
+# make check-real-large: the same for the heavy projects
+# (scripts/real/projects-large: the GStreamer stack, ICU and abseil, C++
+# on both architectures), run by hand, not by CI: their builds take hours
 #   make check-real-large REAL_LARGE=gst
-#   make check-real-large REAL_LARGE=icu
+#   make check-real-large REAL_LARGE="icu:i386 abseil"
 REAL_DIST_MUSL := $(sort $(shell awk '!/^\#/ && NF { print $$6 }' scripts/real/dist))
 .PHONY: check-real check-real-large
 REAL_WANTS_DIST := $(if $(REAL),$(filter dist dist:%,$(REAL)),dist)

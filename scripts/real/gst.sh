@@ -1,4 +1,4 @@
-# gst: the GStreamer stack as a plugin host at scale (issue 27). Debian's
+# gst: the GStreamer stack as a plugin host at scale. Debian's
 # sources of zlib, libffi, pcre2, glib2.0, gstreamer1.0,
 # gst-plugins-base1.0 and gst-plugins-good1.0, built with musl-gcc as shared
 # libraries and installed into one prefix, stage/ of the tree; the plugins

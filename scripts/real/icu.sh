@@ -1,5 +1,5 @@
 # icu (C++): International Components for Unicode 72.1, a large C++
-# program with big shared libraries (issue 27). Debian's source (icu4c's
+# program with big shared libraries. Debian's source (icu4c's
 # source/ at the top of the tree, with Debian's patches) built with the
 # musl C++ toolchain (scripts/cxx/musl-c++; C files with musl-gcc) the way
 # Debian builds it: configure, --disable-layoutex, libraries linked
@@ -18,7 +18,7 @@
 # makefiles give them the absolute path of the build tree), so each copy
 # under test reads its own data.
 pkg=icu
-archs="x86_64"
+archs="x86_64 i386"
 libdirs="source/lib source/tools/ctestfw"
 cxx=1
 

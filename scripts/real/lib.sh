@@ -6,7 +6,7 @@
 #   archs    the architectures it is built for (x86_64, i386)
 #   libdirs  directories of the build tree holding its shared libraries
 # and defines
-#   cxx      optional: 1 for a C++ project (x86_64 only), built with the
+#   cxx      optional: 1 for a C++ project, built with the
 #            project's musl C++ toolchain (scripts/cxx/musl-c++)
 #   build    run in a private copy of the source tree; $CC, $ARCH, $HOST,
 #            $JOBS (and $CXX for a C++ project) are set; builds the
