@@ -4,10 +4,11 @@ each other, the seed's own case in real code, against Debian's glibc build
 of the same abseil version.
 
 The musl build is the tree of make check-real-large (scripts/real/abseil.sh,
-cached in QB_CACHE/abseil-VERSION/x86_64/tree: libraries and the C++
-runtime in build/lib, headers at the top), built with the musl C++
-toolchain (libc++ shared); Debian's is the system's libabsl20220623 with
-libabsl-dev's headers (scripts/deps.sh), built with g++ and libstdc++.
+cached in QB_CACHE/abseil-VERSION/ARCH/tree: libraries and the C++ runtime
+in lib/, headers at the top), built with the musl C++ toolchain (libc++
+shared); Debian's is the system's libabsl20220623 with libabsl-dev's
+headers (scripts/deps.sh, both architectures), built with g++ (i386:
+i686-linux-gnu-g++) and libstdc++.
 
 Two programs, both compiled here from bench/abseil/startup.cc, once with
 the musl C++ toolchain against the musl build and once with g++ against
@@ -40,10 +41,8 @@ CACHE = os.environ.get("QB_CACHE", "/var/cache/quickbind")
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(HERE)
 SOURCE = os.path.join(HERE, "abseil", "startup.cc")
-DEB_LIBDIR = "/usr/lib/x86_64-linux-gnu"
-DEB_HEADER = "/usr/include/absl/flags/parse.h"
-MUSL_LDSO = "/lib/ld-musl-x86_64.so.1"
-GLIBC_LDSO = "/lib64/ld-linux-x86-64.so.2"
+DEB_ABSL = "/usr/include/absl"
+RUNTIME = ("libc++.so.1", "libc++abi.so.1", "libunwind.so.1")
 # what startup.cc uses, as pkg-config names Debian's libraries for it
 # (absl_flags_parse absl_str_format absl_cord absl_statusor absl_time
 # absl_synchronization absl_hash absl_flat_hash_map and their requirements)
@@ -64,23 +63,25 @@ PROGRAMS = [("startup", "startup (flags, strings, time, ...: about 40 abseil lib
 MIN_RUNS = 101
 
 
-def tree_dir():
+def tree_dir(arch="x86_64"):
     """The built tree of the cache, or None."""
-    for built in sorted(glob.glob(os.path.join(CACHE, "abseil-*", "x86_64", ".built"))):
+    for built in sorted(glob.glob(os.path.join(CACHE, "abseil-*", arch, ".built"))):
         t = os.path.join(os.path.dirname(built), "tree")
-        if glob.glob(os.path.join(t, "build", "lib", "libabsl_base.so*")):
+        if glob.glob(os.path.join(t, "lib", "libabsl_base.so*")):
             return t
     return None
 
 
-def debian_set():
+def debian_set(arch="x86_64"):
     """Every abseil library Debian ships, by the name -l takes."""
-    return sorted(os.path.basename(p)[3:-3]
-                  for p in glob.glob(os.path.join(DEB_LIBDIR, "libabsl_*.so")))
+    return sorted(os.path.basename(p)[3:-3] for p in
+                  glob.glob(os.path.join(realapp.ARCHS[arch]["deb_libdir"], "libabsl_*.so")))
 
 
 def compile_prog(cxx, incdir, libdir, out, libs, whole):
-    """startup.cc built by cxx against the abseil at incdir/libdir."""
+    """startup.cc built by cxx against the abseil at incdir/libdir (incdir
+    holding absl/ alone, so that a cross compiler keeps its own system
+    headers)."""
     link = ["-Wl,--no-as-needed" if whole else "-Wl,--as-needed"]
     cmd = ([cxx, "-O2", "-std=c++17", "-I", incdir, "-o", out, SOURCE, "-L", libdir] + link
            + ["-l" + n for n in libs] + ["-Wl,--as-needed", "-lrt"])
@@ -97,27 +98,32 @@ def closure_count(ldso, exe, env):
     return sum(1 for line in r.stdout.decode(errors="replace").splitlines() if "libabsl_" in line)
 
 
-def prepare(out, tree, loader, linkopt):
+def prepare(out, tree, loader, linkopt, arch="x86_64"):
+    ar = realapp.ARCHS[arch]
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
     lnk = tempfile.mkdtemp(prefix="qba.")
     q = realapp.short_link(lnk, loader)
-    whole = [n for n in debian_set()
-             if glob.glob(os.path.join(tree, "build", "lib", "lib%s.so*" % n))]
-    res = {"whole_set": len(whole), "debian_set": len(debian_set())}
+    whole = [n for n in debian_set(arch)
+             if glob.glob(os.path.join(tree, "lib", "lib%s.so*" % n))]
+    res = {"whole_set": len(whole), "debian_set": len(debian_set(arch)), "arch": arch}
     # Debian's build of the same programs
     deb = os.path.join(out, "glibc")
+    inc = os.path.join(out, "include")
     os.makedirs(deb)
+    os.makedirs(inc)
+    os.symlink(DEB_ABSL, os.path.join(inc, "absl"))
     for key, _, argv in PROGRAMS:
-        compile_prog("g++", "/usr/include", DEB_LIBDIR, os.path.join(deb, argv[0]),
+        compile_prog(ar["gxx"], inc, ar["deb_libdir"], os.path.join(deb, argv[0]),
                      whole if key == "all" else LIBS, key == "all")
     trees = {"glibc": deb}
-    musl_cxx = os.path.join(TOP, "scripts", "cxx", "musl-c++")
+    musl_cxx = os.path.join(TOP, "scripts", "cxx", ar["musl_cxx"])
     for name in ("musl", "qb-none", "qb-all"):
         t = os.path.join(out, name)
         os.makedirs(os.path.join(t, "bin"))
         os.makedirs(os.path.join(t, "lib"))
-        for p in glob.glob(os.path.join(tree, "build", "lib", "lib*.so*")):
+        for p in glob.glob(os.path.join(tree, "lib", "libabsl_*.so*")) + \
+                [os.path.join(tree, "lib", n) for n in RUNTIME]:
             subprocess.run(["cp", "-a", p, os.path.join(t, "lib")], check=True)
         if name == "musl":
             for key, _, argv in PROGRAMS:
@@ -141,9 +147,9 @@ def prepare(out, tree, loader, linkopt):
     res["closure"] = {}
     for key, _, argv in PROGRAMS:
         res["closure"][key] = {
-            "musl": closure_count(MUSL_LDSO, os.path.join(trees["musl"], "bin", argv[0]),
+            "musl": closure_count(ar["musl_ldso"], os.path.join(trees["musl"], "bin", argv[0]),
                                   dict(run.BASE_ENV, LD_LIBRARY_PATH=os.path.join(trees["musl"], "lib"))),
-            "glibc": closure_count(GLIBC_LDSO, os.path.join(deb, argv[0]), run.BASE_ENV)}
+            "glibc": closure_count(ar["glibc_ldso"], os.path.join(deb, argv[0]), run.BASE_ENV)}
     return trees, lnk, res
 
 
@@ -161,28 +167,31 @@ def variant(name, trees, out, prog):
     return {"name": name, "exe": exe, "args": argv[1:], "env": env, "cwd": out}
 
 
-def missing():
+def missing(arch="x86_64"):
     """Why the row cannot be measured here, or None."""
-    if not tree_dir():
-        return ("the musl abseil build is not there (make check-real-large REAL_LARGE=abseil "
-                "builds it into %s)" % CACHE)
-    if not os.path.exists(DEB_HEADER):
-        return "Debian's abseil headers are not installed (libabsl-dev: scripts/deps.sh installs it)"
-    if not shutil.which("g++"):
-        return "no g++ for Debian's build of the programs"
+    ar = realapp.ARCHS[arch]
+    if not tree_dir(arch):
+        return ("the musl abseil build for %s is not there (make check-real-large "
+                "REAL_LARGE=abseil:%s builds it into %s)" % (arch, arch, CACHE))
+    if not os.path.exists(os.path.join(DEB_ABSL, "flags", "parse.h")) or not debian_set(arch):
+        return ("Debian's abseil for %s is not installed (libabsl-dev: scripts/deps.sh "
+                "installs it)" % arch)
+    if not shutil.which(ar["gxx"]):
+        return "no %s for Debian's build of the programs" % ar["gxx"]
     return None
 
 
-def measure(out, loader, linkopt, runs, warmup, do_cg, log):
+def measure(out, loader, linkopt, runs, warmup, do_cg, log, arch="x86_64"):
     out = os.path.abspath(out)
-    why = missing()
+    why = missing(arch)
     if why:
         log("abseil row skipped: " + why)
         return {"skipped": why}
     t0 = time.time()
     runs = max(runs, MIN_RUNS)
     try:
-        trees, lnk, res = prepare(out, tree_dir(), os.path.abspath(loader), os.path.abspath(linkopt))
+        trees, lnk, res = prepare(out, tree_dir(arch), os.path.abspath(loader),
+                                  os.path.abspath(linkopt), arch)
     except RuntimeError as e:
         log("abseil row skipped: %s" % e)
         return {"skipped": str(e)}
@@ -207,24 +216,24 @@ def measure(out, loader, linkopt, runs, warmup, do_cg, log):
     return res
 
 
-def section(res):
-    """Markdown lines for the report."""
-    g = res.get("abseil")
+def section(res, key="abseil"):
+    """Markdown lines for the report (key: abseil, or abseil-i386)."""
+    g, lines = realapp.section_head(res, key, "Abseil: many C++ libraries binding into each other"
+                                    + (" (i386)" if key.endswith("i386") else ""))
     if not g:
-        return []
-    lines = ["## Abseil: many C++ libraries binding into each other", ""]
-    if "skipped" in g:
-        return lines + ["Not measured: %s." % g["skipped"], ""]
+        return lines
     c = g["closure"]
-    lines.append("Abseil built for musl with the musl C++ toolchain (scripts/real/abseil.sh) "
+    lines.append("Abseil built for musl %s with the musl C++ toolchain (scripts/real/abseil.sh) "
                  "against Debian's glibc build of the same version (libabsl20220623, "
-                 "libabsl-dev, g++), the programs compiled from bench/abseil/startup.cc on "
+                 "libabsl-dev, %s), the programs compiled from bench/abseil/startup.cc on "
                  "both sides: `startup` (%d abseil libraries in its closure under musl, %d "
                  "under glibc) and `startup-all` (%d and %d: the %d libraries Debian ships). "
                  "Median wall ms of %d interleaved runs (after %d warm-up rounds); "
-                 "instructions of the process (callgrind); "
-                 % (c["startup"]["musl"], c["startup"]["glibc"], c["all"]["musl"],
-                    c["all"]["glibc"], g["whole_set"], g["runs"], g["warmup"])
+                 "instructions of the process (%s); "
+                 % (g.get("arch", "x86_64"), realapp.ARCHS[g.get("arch", "x86_64")]["gxx"],
+                    c["startup"]["musl"], c["startup"]["glibc"], c["all"]["musl"],
+                    c["all"]["glibc"], g["whole_set"], g["runs"], g["warmup"],
+                    realapp.counter_text(g))
                  + realapp.columns_text(", musl reloc_all: not counted, musl's libc.so is stripped"))
     lines += realapp.linkopt_lines(g)
     for key, label, _ in PROGRAMS:

@@ -399,12 +399,14 @@ def main(argv):
         if not a.no_gst and not a.demo:
             res["gst"] = gstbench.measure(os.path.join(a.out, "gst"), a.loader, a.linkopt,
                                           a.runs, a.warmup, not a.no_callgrind, log)
-        if not a.no_icu and not a.demo:
-            res["icu"] = icubench.measure(os.path.join(a.out, "icu"), a.loader, a.linkopt,
-                                          a.runs, a.warmup, not a.no_callgrind, log)
-        if not a.no_abseil and not a.demo:
-            res["abseil"] = abseilbench.measure(os.path.join(a.out, "abseil"), a.loader, a.linkopt,
-                                                a.runs, a.warmup, not a.no_callgrind, log)
+        # the C++ applications on both architectures (i386 unless --no-i386)
+        archs = ["x86_64"] + ([] if a.no_i386 else ["i386"])
+        for key, mod, skip in (("icu", icubench, a.no_icu), ("abseil", abseilbench, a.no_abseil)):
+            for arch in archs if not skip and not a.demo else []:
+                k = key if arch == "x86_64" else key + "-" + arch
+                res[k] = mod.measure(os.path.join(a.out, k),
+                                     a.loader if arch == "x86_64" else a.i386_loader, a.linkopt,
+                                     a.runs, a.warmup, not a.no_callgrind, log, arch=arch)
         res["cxx"] = cxxbench.measure(a, log, os.path.join(a.out, "work", office_dir(a, a.libs)))
     if a.cold_only:
         pass

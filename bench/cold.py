@@ -607,23 +607,24 @@ def icu_entries(a, out, loader, linkopt, method, log):
     return res
 
 
-def abseil_entries(a, out, loader, linkopt, method, log):
+def abseil_entries(a, out, loader, linkopt, method, log, arch="x86_64"):
     import abseilbench
+    key = "abseil" + ("" if arch == "x86_64" else " (%s)" % arch)
     if getattr(a, "no_abseil", False):
-        return [{"key": "abseil", "skipped": "--no-abseil"}]
-    why = abseilbench.missing()
+        return [{"key": key, "skipped": "--no-abseil"}]
+    why = abseilbench.missing(arch)
     if why:
-        return [{"key": "abseil", "skipped": why}]
+        return [{"key": key, "skipped": why}]
     try:
-        trees, lnk, _ = abseilbench.prepare(out, abseilbench.tree_dir(), loader, linkopt)
+        trees, lnk, _ = abseilbench.prepare(out, abseilbench.tree_dir(arch), loader, linkopt, arch)
     except RuntimeError as e:
-        return [{"key": "abseil", "skipped": str(e)}]
+        return [{"key": key, "skipped": str(e)}]
     res = []
     try:
         for prog in abseilbench.PROGRAMS:
             vs = realapp_vs(lambda n: abseilbench.variant(n, trees, out, prog))
-            res.append(program_entry("abseil: " + prog[1], "abseil's `%s`" % prog[2][0], vs,
-                                     a.cold_runs, method, log))
+            res.append(program_entry("%s: %s" % (key, prog[1]), "abseil's `%s`%s" % (
+                prog[2][0], "" if arch == "x86_64" else ", " + arch), vs, a.cold_runs, method, log))
     finally:
         shutil.rmtree(lnk, ignore_errors=True)
     return res
@@ -708,6 +709,10 @@ def measure(a, log, main_dir, floor_dir, key, describe):
                                     method, log)
     res["workloads"] += abseil_entries(a, os.path.join(cold_out, "abseil"), loader, linkopt,
                                        method, log)
+    if not getattr(a, "no_i386", False):
+        res["workloads"] += abseil_entries(a, os.path.join(cold_out, "abseil-i386"),
+                                           os.path.abspath(a.i386_loader), linkopt, method, log,
+                                           "i386")
     res["workloads"] += gst_entries(a, os.path.join(cold_out, "gst"), loader, linkopt,
                                     method, log)
     res["workloads"] += image_entries(a, os.path.join(cold_out, "image"), loader, linkopt,

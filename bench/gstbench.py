@@ -198,9 +198,9 @@ def measure(out, loader, linkopt, runs, warmup, do_cg, log):
     return res
 
 
-def section(res):
+def section(res, key="gst"):
     """Markdown lines for the report."""
-    g, lines = realapp.section_head(res, "gst", "GStreamer: a plugin host at scale")
+    g, lines = realapp.section_head(res, key, "GStreamer: a plugin host at scale")
     if not g:
         return lines
     lines.append("GStreamer %s built for musl (scripts/real/gst.sh: %d libraries, %d plugins) "

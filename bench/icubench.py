@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""The ICU row of the benchmark (issue 27): a large C++ program with big
-shared libraries, against Debian's glibc build of the same ICU version.
+"""The ICU row of the benchmark: a large C++ program with big shared
+libraries, against Debian's glibc build of the same ICU version.
 
 The musl build is the tree of make check-real-large (scripts/real/icu.sh,
-cached in QB_CACHE/icu-VERSION/x86_64/tree/source), built with the musl C++
+cached in QB_CACHE/icu-VERSION/ARCH/tree/source), built with the musl C++
 toolchain (libc++ shared); Debian's is the system's libicu72 and
-icu-devtools (scripts/deps.sh), built with g++ and libstdc++.
+icu-devtools (scripts/deps.sh), built with g++ and libstdc++. The i386 row
+has no Debian column: icu-devtools installs for one architecture only.
 
 Each musl variant gets a copy of an installed layout made from the tree:
 bin/ (ICU's tools: uconv, icuinfo, genrb, derb, makeconv, icupkg, ...)
@@ -59,25 +60,25 @@ SAME_OUTPUT = ("convert", "translit")
 MIN_RUNS = 101
 
 
-def source_dir():
+def source_dir(arch="x86_64"):
     """The built source/ of the cache, or None."""
-    for built in sorted(glob.glob(os.path.join(CACHE, "icu-*", "x86_64", ".built"))):
+    for built in sorted(glob.glob(os.path.join(CACHE, "icu-*", arch, ".built"))):
         src = os.path.join(os.path.dirname(built), "tree", "source")
         if os.path.exists(os.path.join(src, "bin", "uconv")):
             return src
     return None
 
 
-def musl_symbols():
+def musl_symbols(arch="x86_64"):
     """An unstripped build of the musl the system has (scripts/musl.sh), or
     None: (version, path of its libc.so)."""
-    r = subprocess.run(["/lib/ld-musl-x86_64.so.1"], stdout=subprocess.PIPE,
+    r = subprocess.run([realapp.ARCHS[arch]["musl_ldso"]], stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT)
     ver = None
     for line in r.stdout.decode(errors="replace").splitlines():
         if line.startswith("Version "):
             ver = line.split()[1]
-    p = os.path.join(CACHE, "musl-%s" % ver, "x86_64", "lib", "libc.so")
+    p = os.path.join(CACHE, "musl-%s" % ver, arch, "lib", "libc.so")
     return (ver, p) if ver and os.path.exists(p) else None
 
 
@@ -140,28 +141,34 @@ def variant(name, trees, out, prog):
     return {"name": name, "exe": exe, "args": argv[1:], "env": env, "cwd": out}
 
 
-def missing():
+def variant_names(arch):
+    """The variants of the row: no Debian build on i386."""
+    return [n for n, _ in VARIANTS if arch == "x86_64" or not n.startswith("glibc")]
+
+
+def missing(arch="x86_64"):
     """Why the row cannot be measured here, or None."""
-    if not source_dir():
-        return ("the musl ICU build is not there (make check-real-large REAL_LARGE=icu "
-                "builds it into %s)" % CACHE)
-    if not os.path.exists(DEB_UCONV) or not os.path.exists(DEB_ICUINFO):
+    if not source_dir(arch):
+        return ("the musl ICU build for %s is not there (make check-real-large REAL_LARGE=icu:%s "
+                "builds it into %s)" % (arch, arch, CACHE))
+    if arch == "x86_64" and (not os.path.exists(DEB_UCONV) or not os.path.exists(DEB_ICUINFO)):
         return "Debian's ICU tools are not installed (icu-devtools: scripts/deps.sh installs it)"
     return None
 
 
-def measure(out, loader, linkopt, runs, warmup, do_cg, log):
+def measure(out, loader, linkopt, runs, warmup, do_cg, log, arch="x86_64"):
     out = os.path.abspath(out)
-    why = missing()
+    why = missing(arch)
     if why:
         log("icu row skipped: " + why)
         return {"skipped": why}
-    src = source_dir()
+    src = source_dir(arch)
     t0 = time.time()
     runs = max(runs, MIN_RUNS)
-    msym = musl_symbols()
+    msym = musl_symbols(arch)
     trees, lnk, res = prepare(out, src, os.path.abspath(loader), os.path.abspath(linkopt), msym)
     res["musl_symbols"] = msym[0] if msym else None
+    res["arch"] = arch
     res["runs"], res["warmup"] = runs, warmup
     res["programs"] = {}
     res["stats"] = {}
@@ -169,17 +176,18 @@ def measure(out, loader, linkopt, runs, warmup, do_cg, log):
     try:
         for n, exe, env in (("musl", os.path.join(trees["musl"], "bin", "uconv"),
                              dict(run.BASE_ENV, LD_LIBRARY_PATH=os.path.join(trees["musl"], "lib"))),
-                            ("glibc", DEB_UCONV, run.BASE_ENV)):
+                            ("glibc", DEB_UCONV, run.BASE_ENV))[:1 if arch != "x86_64" else 2]:
             r = subprocess.run([exe, "--version"], env=env, stdout=subprocess.PIPE)
             res["versions"][n] = r.stdout.decode(errors="replace").split()[-1:]
         for prog in PROGRAMS:
-            vs = [variant(n, trees, out, prog) for n, _ in VARIANTS]
+            vs = [variant(n, trees, out, prog) for n in variant_names(arch)]
             for v in vs:
                 realapp.check(v, output=True)
             ref = next(v for v in vs if v["name"] == "musl").get("stdout")
             with tempfile.TemporaryDirectory(prefix="qbi-cg.") as tmp:
                 p = realapp.measure_program(vs, runs, warmup, do_cg, tmp)
-                if do_cg and msym and p["musl"].get("ir") is not None:
+                if do_cg and msym and p["musl"].get("ir") is not None \
+                        and p["musl"].get("counter") != "qemu":
                     c = realapp.callgrind(dict(variant("musl-sym", trees, out, prog), name="musl"), tmp)
                     p["musl"]["binding_ir"] = c["binding_ir"]
                     p["musl"]["sym_ir"] = c["ir"]
@@ -194,18 +202,22 @@ def measure(out, loader, linkopt, runs, warmup, do_cg, log):
     return res
 
 
-def section(res):
-    """Markdown lines for the report."""
-    g, lines = realapp.section_head(res, "icu", "ICU: a large C++ program")
+def section(res, key="icu"):
+    """Markdown lines for the report (key: icu, or icu-i386 for the i386 row)."""
+    i386 = key.endswith("i386")
+    g, lines = realapp.section_head(res, key, "ICU: a large C++ program" + (" (i386)" if i386 else ""))
     if not g:
         return lines
-    lines.append("ICU %s built for musl with the musl C++ toolchain (scripts/real/icu.sh: %s; "
-                 "%d programs) against Debian's glibc build %s (libicu72, icu-devtools). "
+    lines.append("ICU %s built for musl %s with the musl C++ toolchain (scripts/real/icu.sh: %s; "
+                 "%d programs) against %s. "
                  "Median wall ms of %d interleaved runs (after %d warm-up rounds); instructions of "
-                 "the process (callgrind); "
-                 % (" ".join(g["versions"].get("musl", [])), ", ".join(g["libraries"]),
-                    g["programs_built"], " ".join(g["versions"].get("glibc", [])),
-                    g["runs"], g["warmup"])
+                 "the process (%s); "
+                 % (" ".join(g["versions"].get("musl", [])), g.get("arch", "x86_64"),
+                    ", ".join(g["libraries"]), g["programs_built"],
+                    "no Debian build (icu-devtools installs for one architecture only)" if i386
+                    else "Debian's glibc build %s (libicu72, icu-devtools)"
+                    % " ".join(g["versions"].get("glibc", [])),
+                    g["runs"], g["warmup"], realapp.counter_text(g))
                  + realapp.columns_text(
                      ", musl reloc_all: counted on scripts/musl.sh's unstripped build of the same "
                      "musl %s, the installed libc.so being stripped" % g["musl_symbols"]

@@ -1,5 +1,5 @@
-"""What the real-application rows of the benchmark (issue 27) share:
-bench/gstbench.py (the GStreamer stack) and bench/icubench.py (ICU), both
+"""What the real-application rows of the benchmark share: bench/gstbench.py
+(the GStreamer stack), bench/icubench.py (ICU) and bench/abseilbench.py,
 built for musl by make check-real-large and measured against Debian's own
 glibc build of the same version.
 
@@ -23,6 +23,7 @@ import statistics
 import struct
 import subprocess
 
+import qemucount
 import run
 
 VARIANTS = [("glibc-lazy", "glibc ld.so (lazy), Debian's build"),
@@ -38,25 +39,43 @@ BINDING_FUNCS = {"glibc": ("_dl_relocate_object", "_dl_fixup"),
                  # musl's dynlink.c: reloc_all relocates every object not yet
                  # relocated, at start-up and in dlopen (do_relocs, find_sym)
                  "musl": ("reloc_all",)}
-LOADER_OBJECTS = re.compile(r"/ld-linux-x86-64\.so|/ld-musl-|/ld-quickbind-|x86_64-linux-musl/libc\.so"
+LOADER_OBJECTS = re.compile(r"/ld-linux-x86-64\.so|/ld-linux\.so\.2|/ld-musl-|/ld-quickbind-"
+                            r"|(x86_64|i386)-linux-musl/libc\.so"
                             # scripts/musl.sh's builds (unstripped)
-                            r"|/musl-[0-9.]+/x86_64/lib/libc\.so")
+                            r"|/musl-[0-9.]+/(x86_64|i386)/lib/libc\.so")
+# What differs between the architectures a row runs on: the loaders, the
+# compilers of the musl and the Debian builds, Debian's library directory.
+ARCHS = {"x86_64": {"musl_ldso": "/lib/ld-musl-x86_64.so.1",
+                    "glibc_ldso": "/lib64/ld-linux-x86-64.so.2",
+                    "musl_cxx": "musl-c++", "gxx": "g++",
+                    "deb_libdir": "/usr/lib/x86_64-linux-gnu"},
+         "i386": {"musl_ldso": "/lib/ld-musl-i386.so.1",
+                  "glibc_ldso": "/lib/ld-linux.so.2",
+                  "musl_cxx": "musl-c++-i386", "gxx": "i686-linux-gnu-g++",
+                  "deb_libdir": "/usr/lib/i386-linux-gnu"}}
 
 
 def set_interp(path, interp):
-    """Replace PT_INTERP of an ELF file in place (NUL-padded, never longer)."""
+    """Replace PT_INTERP of an ELF file (64- or 32-bit) in place (NUL-padded,
+    never longer)."""
     with open(path, "r+b") as f:
         h = f.read(64)
-        if h[:4] != b"\x7fELF" or h[4] != 2:
+        if h[:4] != b"\x7fELF" or h[4] not in (1, 2):
             return
-        phoff, = struct.unpack_from("<Q", h, 32)
-        phentsize, phnum = struct.unpack_from("<HH", h, 54)
+        if h[4] == 2:
+            phoff, = struct.unpack_from("<Q", h, 32)
+            phentsize, phnum = struct.unpack_from("<HH", h, 54)
+            offs, word = (8, 32), "<Q"
+        else:
+            phoff, = struct.unpack_from("<I", h, 28)
+            phentsize, phnum = struct.unpack_from("<HH", h, 42)
+            offs, word = (4, 16), "<I"
         for i in range(phnum):
             f.seek(phoff + i * phentsize)
             ph = f.read(phentsize)
             if struct.unpack_from("<I", ph, 0)[0] == 3:
-                off, = struct.unpack_from("<Q", ph, 8)
-                size, = struct.unpack_from("<Q", ph, 32)
+                off, = struct.unpack_from(word, ph, offs[0])
+                size, = struct.unpack_from(word, ph, offs[1])
                 b = interp.encode()
                 if len(b) >= size:
                     raise RuntimeError("%s: PT_INTERP too short for %s" % (path, interp))
@@ -126,7 +145,14 @@ def loader_kind(name):
 def callgrind(v, tmp):
     """Total instructions of the process tree, in the loader's object, and
     in the binding functions (inclusive; None when the loader's symbols
-    are not there to say, as for a stripped musl)."""
+    are not there to say, as for a stripped musl). Where the kernel runs
+    the program under qemu-user (an i386 program on a kernel without
+    i386), valgrind cannot: qemu's count of the whole process alone."""
+    if qemucount.emulator(v["exe"]):
+        c = run.instructions(v, tmp)
+        if "error" in c:
+            return {"ir": None, "count_error": c["error"]}
+        return {"ir": c["Ir"], "loader_ir": None, "binding_ir": None, "counter": "qemu"}
     for f in glob.glob(os.path.join(tmp, "cg.*")):
         os.unlink(f)
     subprocess.run(["valgrind", "--tool=callgrind", "--trace-children=yes", "-q",
@@ -219,7 +245,9 @@ def program_table(p):
     base = p.get("glibc-lazy", {}).get("wall_ms")
     musl = p.get("musl", {}).get("wall_ms")
     for n, lab in VARIANTS:
-        v = p.get(n, {})
+        if n not in p:
+            continue
+        v = p[n]
         if "wall_ms" not in v:
             lines.append("| %s | %s | | | | | | |" % (lab, v.get("status", "not run")))
             continue
@@ -395,7 +423,7 @@ def section_head(res, key, title):
     g = res.get(key)
     if not g:
         return None, []
-    lines = ["## %s (issue 27)" % title, ""]
+    lines = ["## %s" % title, ""]
     if "skipped" in g:
         return None, lines + ["Not measured: %s." % g["skipped"], ""]
     return g, lines
@@ -409,22 +437,38 @@ def columns_text(musl_binding):
             "_dl_relocate_object + _dl_fixup%s)." % musl_binding)
 
 
+def counter_text(g):
+    """How a row's instructions were counted."""
+    qemu = any(e.get("counter") == "qemu" for p in g.get("programs", {}).values()
+               for e in p.values() if isinstance(e, dict))
+    return ("counted under qemu-user, this kernel running no i386 program itself "
+            "(bench/qemucount.py): the whole process only, no loader or binding figures"
+            if qemu else "callgrind")
+
+
 def main(key, what, measure, section):
     """A row run alone (python3 bench/ROW.py): measures it into OUT.json
     and prints its report section."""
     import argparse
     import json
     ap = argparse.ArgumentParser(description="the %s row alone" % what)
-    ap.add_argument("--out", default="build/bench/" + key)
+    ap.add_argument("--out")
+    ap.add_argument("--arch", default="x86_64", choices=sorted(ARCHS),
+                    help="the architecture of the builds (i386: where the row has it)")
     ap.add_argument("--runs", type=int, default=11)
     ap.add_argument("--warmup", type=int, default=2)
     ap.add_argument("--no-callgrind", action="store_true")
-    ap.add_argument("--loader", default="build/lib/ld-quickbind-x86_64.so.1")
+    ap.add_argument("--loader", help="default: build/lib/ld-quickbind-ARCH.so.1")
     ap.add_argument("--linkopt", default="build/bin/linkopt")
     a = ap.parse_args()
-    run.ensure_launcher(os.path.join(os.path.dirname(os.path.abspath(a.out)), "qbb-launch"))
-    r = measure(os.path.abspath(a.out), a.loader, a.linkopt, a.runs, a.warmup,
-                not a.no_callgrind, lambda m: print(m, flush=True))
-    with open(os.path.abspath(a.out) + ".json", "w") as f:
+    if a.arch != "x86_64":
+        key += "-" + a.arch
+    out = os.path.abspath(a.out or "build/bench/" + key)
+    loader = a.loader or "build/lib/ld-quickbind-%s.so.1" % a.arch
+    run.ensure_launcher(os.path.join(os.path.dirname(out), "qbb-launch"))
+    kw = {"arch": a.arch} if a.arch != "x86_64" else {}
+    r = measure(out, loader, a.linkopt, a.runs, a.warmup, not a.no_callgrind,
+                lambda m: print(m, flush=True), **kw)
+    with open(out + ".json", "w") as f:
         json.dump(r, f, indent=1)
-    print("\n".join(section({key: r})))
+    print("\n".join(section({key: r}, key)))

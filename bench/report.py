@@ -522,7 +522,8 @@ def apps_chart(res, outdir):
     of Debian's build, whole process and the binding work. Returns None or
     the reason there is no chart."""
     progs = []
-    for key, mod in (("gst", gstbench), ("icu", icubench), ("abseil", abseilbench)):
+    for key, mod in (("gst", gstbench), ("icu", icubench), ("abseil", abseilbench),
+                     ("icu-i386", icubench), ("abseil-i386", abseilbench)):
         g = res.get(key) or {}
         for prog in mod.PROGRAMS:
             p = g.get("programs", {}).get(prog[0])
@@ -819,7 +820,9 @@ def render(res, outdir):
     lines += image.section(res)
     lines += gstbench.section(res)
     lines += icubench.section(res)
+    lines += icubench.section(res, "icu-i386")
     lines += abseilbench.section(res)
+    lines += abseilbench.section(res, "abseil-i386")
     if res.get("gst") or res.get("icu") or res.get("abseil"):
         why = apps_chart(res, outdir)
         res["apps_chart"] = None if why else os.path.join(outdir, "apps.png")

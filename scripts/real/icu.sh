@@ -71,9 +71,10 @@ tests() {
 	echo "icupkg source/bin/icupkg -l $t/out/testdata.dat"
 }
 
-# the suites print how long each test and group ran, and derb the path of
-# the copy it reads
+# the suites print how long each test and group ran (past 110 seconds as
+# "[(1m 52.0s)]"), and derb the path of the copy it reads
 filter() {
-	sed -e 's/ *(\{1,2\} *[0-9][0-9.:]* *m\{0,1\}s *)\{1,2\}//g' -e 's/^Elapsed Time: .*/Elapsed Time: T/' \
+	sed -e 's/ *(\{1,2\} *[0-9][0-9.:]* *m\{0,1\}s *)\{1,2\}//g' -e 's/ *\[([0-9]*m [0-9.]*s)\]//g' \
+		-e 's/^Elapsed Time: .*/Elapsed Time: T/' \
 		-e 's/ *$//' -e "s|$PWD|TREE|g"
 }
