@@ -14,12 +14,16 @@ set -eu
 # abseil, bench's reference (bench/abseilbench.py).
 # qemu-user: the qemu that loads TCG plugins, for bench's i386 instruction
 # counts (without its Recommends: qemu-user-binfmt would replace the
-# binfmt registration of scripts/i386-exec.sh).
+# binfmt registration of scripts/i386-exec.sh). qemu-user-static: the
+# qemu that runs i386 programs where the kernel cannot, and for
+# I386_EXEC=qemu everywhere; qemu-user's is linked against glibc, whose
+# loader would take the program's LD_PRELOAD, LD_DEBUG and the like as
+# its own.
 pkgs_native="make gcc git musl-dev musl-tools nasm libcriterion-dev valgrind
 elfutils binutils gdb python3 gnuplot-nox lld mold pkg-config
 libc6-dev-i386-cross gcc-i686-linux-gnu g++-i686-linux-gnu time dpkg-dev
 clang libclang-rt-14-dev libstdc++-12-dev-i386-cross g++
-patchelf libcap2-bin acl qemu-user cmake libabsl-dev
+patchelf libcap2-bin acl qemu-user qemu-user-static cmake libabsl-dev
 meson ninja-build flex bison gstreamer1.0-tools gstreamer1.0-plugins-base
 gstreamer1.0-plugins-good libicu72 icu-devtools"
 pkgs_i386="musl-dev:i386 libabsl-dev:i386"

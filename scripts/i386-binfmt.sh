@@ -4,12 +4,12 @@
 # not). 'F': the interpreter is opened now, so it works in chroots and
 # for set-uid programs. Used by i386-exec.sh (the machine's own
 # namespace) and i386-qemu.sh (a namespace of its own).
+# Only the static qemu: a dynamically linked one starts under glibc's
+# loader, which reads the i386 program's environment (LD_PRELOAD,
+# LD_DEBUG, LD_LIBRARY_PATH) as its own and writes to its stderr.
 set -eu
-qemu=""
-for q in /usr/bin/qemu-i386-static /usr/bin/qemu-i386; do
-	[ -x "$q" ] && { qemu=$q; break; }
-done
-[ -n "$qemu" ] || { echo "i386-binfmt.sh: no qemu-i386 (packages qemu-user-static or qemu-user)" >&2; exit 1; }
+qemu=/usr/bin/qemu-i386-static
+[ -x "$qemu" ] || { echo "i386-binfmt.sh: no $qemu (package qemu-user-static)" >&2; exit 1; }
 bm=/proc/sys/fs/binfmt_misc
 [ -e $bm/register ] || mount -t binfmt_misc binfmt_misc $bm
 [ -e $bm/qemu-i386 ] && echo -1 > $bm/qemu-i386

@@ -26,8 +26,7 @@ fi
 echo "i386-exec.sh: this kernel cannot run i386 programs; registering qemu-i386 with binfmt_misc"
 if ! dpkg-query -W -f='${db:Status-Abbrev}' qemu-user-static 2>/dev/null | grep -q '^ii'; then
 	"$(dirname "$0")/apt-update.sh"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends qemu-user-static ||
-		echo "i386-exec.sh: qemu-user-static did not install; trying qemu-user's qemu-i386" >&2
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends qemu-user-static
 fi
 "$(dirname "$0")/i386-binfmt.sh"
 rc=0; "$probe_dir/p" 2>/dev/null || rc=$?
