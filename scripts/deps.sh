@@ -23,7 +23,7 @@ pkgs_native="make gcc git musl-dev musl-tools nasm libcriterion-dev valgrind
 elfutils binutils gdb python3 gnuplot-nox lld mold pkg-config
 libc6-dev-i386-cross gcc-i686-linux-gnu g++-i686-linux-gnu time dpkg-dev
 clang libclang-rt-14-dev libstdc++-12-dev-i386-cross g++
-patchelf libcap2-bin acl qemu-user qemu-user-static cmake libabsl-dev
+patchelf libcap2-bin acl strace qemu-user qemu-user-static cmake libabsl-dev
 meson ninja-build flex bison gstreamer1.0-tools gstreamer1.0-plugins-base
 gstreamer1.0-plugins-good libicu72 icu-devtools"
 pkgs_i386="musl-dev:i386 libabsl-dev:i386"

@@ -9,4 +9,4 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 [ $# -gt 0 ] || { echo "usage: scripts/i386-qemu.sh COMMAND [ARG...]" >&2; exit 2; }
 exec unshare --user --map-root-user --mount --propagation private \
-	sh -c '"$0" >&2 && exec "$@"' "$here/i386-binfmt.sh" "$@"
+	sh -c '"$0" --private >&2 && exec "$@"' "$here/i386-binfmt.sh" "$@"
