@@ -43,12 +43,19 @@ build() {
 		-DCMAKE_BUILD_TYPE=None -DCMAKE_C_FLAGS=-O2 -DCMAKE_CXX_FLAGS=-O2 \
 		-DCMAKE_SKIP_RPATH=ON \
 		-DCMAKE_LIBRARY_OUTPUT_DIRECTORY="$PWD/lib" \
-		-DCMAKE_RUNTIME_OUTPUT_DIRECTORY="$PWD/bin" \
 		-DCMAKE_EXE_LINKER_FLAGS="-Wl,-rpath-link,$PWD/lib" \
 		-DCMAKE_SHARED_LINKER_FLAGS="-Wl,-rpath-link,$PWD/lib"
 	ninja -C _build -j"$JOBS"
+	# abseil's CMake puts the test programs in the build's bin/, and
+	# googletest's its libraries in the build's lib/, whatever the
+	# output directories say
+	cp -a _build/bin/absl_* bin/
+	cp -a _build/lib/libgtest*.so* _build/lib/libgmock*.so* lib/
 	(cd _build && ctest -N) | sed -n 's/^ *Test *#[0-9]*: *//p' > tests.list
 	[ -s tests.list ] || { echo "abseil: ctest lists no test" >&2; exit 1; }
+	while read -r t; do
+		[ -x "bin/$t" ] || { echo "abseil: test program $t is not in bin/" >&2; exit 1; }
+	done < tests.list
 	rm -rf _build
 }
 
