@@ -122,7 +122,9 @@ def prepare(out, tree, loader, linkopt, arch="x86_64"):
         t = os.path.join(out, name)
         os.makedirs(os.path.join(t, "bin"))
         os.makedirs(os.path.join(t, "lib"))
-        for p in glob.glob(os.path.join(tree, "lib", "libabsl_*.so*")) + \
+        # the libraries Debian ships (the tree also holds abseil's test
+        # helpers, which need googletest)
+        for p in [q for n in whole for q in glob.glob(os.path.join(tree, "lib", "lib%s.so*" % n))] + \
                 [os.path.join(tree, "lib", n) for n in RUNTIME]:
             subprocess.run(["cp", "-a", p, os.path.join(t, "lib")], check=True)
         if name == "musl":
