@@ -1,7 +1,8 @@
 /* What start-up reads of a shared object, and the record of a program's
  * closure that lets the loader ask for all of it at once
  * (docs/FORMAT.md 6). Shared by the loader and linkopt, so that a
- * recorded range is the one the loader would compute; freestanding. */
+ * recorded range is the one the loader would compute (less, in an
+ * optimized library, the names start-up does not read); freestanding. */
 #ifndef QB_STARTREAD_H
 #define QB_STARTREAD_H
 

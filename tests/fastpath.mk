@@ -98,6 +98,12 @@ $(call fp_opt,$(1),weak,libw1.so libw2.so libw3.so prog)
 # a preload defining the vague names; libw1 as built (no linkopt table);
 # libw3 with its scope definers broken
 $(call fp_lib,$(1),weak/libwpre.so,weak/libwpre.c)
+# a library ahead of the definer whose bloom filter lets the vague names
+# through
+$(call fp_lib,$(1),weak/libwfp.so,weak/libwfp.c)
+$(call fp_exe,$(1),weak/prog_fp,weak/main.c,weak/libw3.so weak/libwfp.so,-lw3 -lwfp -lw1 -lw2)
+# libw3 loaded, unloaded and loaded again by dlopen
+$(call fp_exe,$(1),weak/dlprog,weak/dlmain.c)
 $(FPT_$(1))/weak/orig/libw1.so: $(FPT_$(1))/weak/libw1.so
 	@mkdir -p $$(@D)
 	$(Q)cp $$< $$@
@@ -122,6 +128,8 @@ $(call fp_lib,$(1),prefetch/a/libpf.so,prefetch/libpf.c,,-DWHICH='"a"')
 $(call fp_lib,$(1),prefetch/b/libpf.so,prefetch/libpf.c,,-DWHICH='"b"')
 $(call fp_lib,$(1),prefetch/bad/libpfbad.so,prefetch/libpfbad.c)
 $(call fp_exe,$(1),prefetch/prog,prefetch/main.c,prefetch/a/libpf.so,-L$(FPT_$(1))/prefetch/a -lpf)
+$(call fp_lib,$(1),prefetch/libcn.so,prefetch/libcn.c)
+$(call fp_exe,$(1),prefetch/prog_cn,prefetch/main_cn.c,prefetch/libcn.so,-lcn)
 $(call fp_exe,$(1),prefetch/prog_bad,prefetch/main.c,prefetch/a/libpf.so prefetch/bad/libpfbad.so,\
 	-DWITH_BAD -L$(FPT_$(1))/prefetch/bad -lpfbad -L$(FPT_$(1))/prefetch/a -lpf)
 # prog_interp: prog run by the kernel through quickbind (secure mode)

@@ -138,6 +138,30 @@ Test(FP_SUITE(fastpath), vague_references_bound_through_their_scope_definer)
 	}
 }
 
+/* prog_fp loads libwfp ahead of libw1: its bloom filter lets the three
+ * vague names through (libwfp.c), its hash chains hold none of them. The
+ * walks to the definer rule it out by its chains, so the references are
+ * bound through their definer all the same, with the standard lookup's
+ * answers (verify mode), walk or global table. */
+Test(FP_SUITE(fastpath), bloom_filter_false_positive_ruled_out_by_the_hash_chain)
+{
+	struct fp_run ref = {.dir = "weak", .prog = "prog_fp", .libpath = "."};
+	const char *const *const envs[] = {ENV("LD_GLOBALTAB=0"), ENV("LD_GLOBALTAB=0", "LD_DIRECT_VERIFY=1"),
+					   ENV("LD_GLOBALTAB=1", "LD_DIRECT_VERIFY=1")};
+	for (unsigned k = 0; k < 3; k++) {
+		struct fp_run qb = {.dir = "weak", .prog = "prog_fp", .libpath = "opt:.", .env = envs[k]};
+		struct run_result r;
+		fp_expect_same(&ref, &qb, &r);
+		cr_expect(strstr(r.out, "w3: vague=w1-weak wdata=1 typeinfo=w1-typeinfo"), "%s", r.out);
+		/* libw3's vague and _ZTS3Foo (its wdata is the program's copy) */
+		cr_expect_geq(fp_stat(r.err, "start-up", "scope_definers"), 2,
+			      "%s: libwfp's filter stopped the walks to libw1:\n%s", envs[k][0], r.err);
+		if (k)
+			cr_expect_eq(fp_stat(r.err, "start-up", "verify_differences"), 0, "%s", r.err);
+		run_result_free(&r);
+	}
+}
+
 /* A preloaded library defines the vague names ahead of the definer
  * linkopt recorded: its bloom filter sends those references to the
  * standard lookup, which finds the preload, as musl's loader does. */

@@ -256,3 +256,63 @@ Test(FP_SUITE(prefetch), secure_mode_reads_no_record)
 		  "set-uid run: LD_LIBRARY_PATH must be ignored: %s\n%s", run_describe(&r), r.err);
 	run_result_free(&r);
 }
+
+/* Is page pg of the file in the page cache? -1 when it cannot be mapped. */
+static int page_resident(const char *path, long pg)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	long page = sysconf(_SC_PAGESIZE);
+	if (fd < 0)
+		return -1;
+	void *m = mmap(NULL, (size_t)page, PROT_READ, MAP_SHARED, fd, (off_t)(pg * page));
+	close(fd);
+	if (m == MAP_FAILED)
+		return -1;
+	unsigned char v = 0;
+	int in = mincore(m, (size_t)page, &v) ? -1 : v & 1;
+	munmap(m, (size_t)page);
+	return in;
+}
+
+/* prog_cn binds its nine hundred references to libcn.so at their hints
+ * once linkopt has optimized both, so start-up reads none of libcn's
+ * names: the record leaves the middle of its .dynstr out, and after a
+ * cold run those pages are still out of the page cache (one fault there
+ * would have brought them in: a fault reads around itself, with most
+ * devices' readahead the whole file), while the record's first page, the
+ * ELF header, came in. */
+Test(FP_SUITE(prefetch), names_start_up_does_not_read_are_not_asked_for)
+{
+	struct pf t;
+	char src[4096], tmpl[4200];
+	snprintf(src, sizeof src, "%s", lt_fixture_path("prefetch"));
+	snprintf(tmpl, sizeof tmpl, "%s/tmp.XXXXXX", src);
+	t.dir = make_tmpdir(tmpl);
+	snprintf(t.rel, sizeof t.rel, "prefetch/%s", strrchr(t.dir, '/') + 1);
+	shell_ok("copy and optimize the fixtures", "cd %s && cp %s/libcn.so . && cp %s/prog_cn prog && %s -L . libcn.so prog",
+		 t.dir, src, src, fp_linkopt());
+	const char *lib = pf_path(&t, "libcn.so");
+	const char *argv[] = {"/bin/sh", "-c", "readelf -SW \"$0\" | sed -n 's/.*\\] \\.dynstr *STRTAB *[0-9a-f]* \\([0-9a-f]*\\) \\([0-9a-f]*\\).*/\\1 \\2/p'",
+			      lib, NULL};
+	char *sec = command_output(argv);
+	unsigned long off = 0, size = 0;
+	cr_assert(sscanf(sec, "%lx %lx", &off, &size) == 2, "no .dynstr in libcn.so: '%s'", sec);
+	free(sec);
+	long page = sysconf(_SC_PAGESIZE), first = (long)(off + page - 1) / page, end = (long)(off + size) / page;
+	cr_assert_geq(end - first, 8, "libcn.so's .dynstr is too small to tell: %lu bytes", size);
+	make_cold(lib);
+	struct run_result r;
+	pf_run(&r, &t, ".", ENV("LD_DEBUG=libs"));
+	cr_assert(r.exited && r.exit_code == 0, "%s\n%s", run_describe(&r), r.err);
+	cr_expect_str_eq(r.out, "494550\n");
+	cr_expect(strstr(r.err, ASKED(1)), "libcn.so was not asked for:\n%s", r.err);
+	run_result_free(&r);
+	cr_expect_gt(resident_after_requests(lib), 0, "nothing of libcn.so came in");
+	cr_expect_eq(page_resident(lib, 0), 1, "the first page of libcn.so was not asked for");
+	/* the needed names and the soname sit at the end of .dynstr: the
+	 * first half of it holds only names bound at their hints */
+	for (long pg = first; pg < first + (end - first) / 2; pg++)
+		cr_expect_eq(page_resident(lib, pg), 0, "page %ld of libcn.so's .dynstr (pages %ld-%ld) was read",
+			     pg, first, end);
+	pf_teardown(&t);
+}

@@ -129,3 +129,30 @@ Test(FP_SUITE(unload), dlclose_unloads_a_library_reached_only_through_its_handle
 		  "dlmain handle: %s\n%s\nstderr:\n%s", run_describe(&r), r.out, r.err);
 	run_result_free(&r);
 }
+
+/* libw3's vague references bound through their scope definer (libw1) in
+ * a dlopen, walked without the global table and checked against the
+ * standard lookup (LD_DIRECT_VERIFY); libw3 unloaded (libw2 and libw3 go;
+ * libw1 stays, libw2 bound a symbol to it), a strong definition of those
+ * names made global after libw1, libw3 loaded again: every walk of either
+ * load, those answered again included, gives the standard lookup's
+ * definition, libw1's. */
+Test(FP_SUITE(unload), scope_definer_walks_agree_with_the_lookup_across_an_unload)
+{
+	struct fp_run qb = {.dir = "weak", .prog = "dlprog", .libpath = "opt:.",
+			    .env = ENV("LD_GLOBALTAB=0", "LD_DIRECT_VERIFY=1", "LD_DEBUG=statistics,libs")};
+	struct run_result r;
+	fp_exec(&r, lt_loader(), &qb);
+	cr_assert(r.exited, "dlprog under quickbind: %s\nstderr:\n%s", run_describe(&r), r.err);
+	cr_expect(r.exit_code == 0 &&
+			  !strcmp(r.out, "first: w3: vague=w1-weak wdata=1 typeinfo=w1-typeinfo\n"
+					 "second: w3: vague=w1-weak wdata=1 typeinfo=w1-typeinfo\n"),
+		  "dlprog: %s\n%s\nstderr:\n%s", run_describe(&r), r.out, r.err);
+	const char *load = strstr(r.err, "loaded file=opt/libw3.so");
+	cr_expect(load && strstr(load + 1, "loaded file=opt/libw3.so"),
+		  "libw3 was not unloaded and loaded again:\n%s", r.err);
+	cr_expect_geq(fp_stat(r.err, "dlopen", "scope_definers"), 4,
+		      "libw3's references were not bound through their scope definer twice:\n%s", r.err);
+	cr_expect_eq(fp_stat(r.err, "dlopen", "verify_differences"), 0, "%s", r.err);
+	run_result_free(&r);
+}

@@ -344,8 +344,9 @@ static int direct_lookup(struct dso *p, size_t symi, struct qb_symreq *r, struct
  * first object of the global scope, in load order, that is the definer
  * (its identity, so the definition at the hint is the one linkopt saw)
  * is the answer when every object before it lacks the name, which its
- * bloom filter proves for the name's hash (a "maybe", or an object
- * without DT_GNU_HASH, leaves the question to the standard lookup). The
+ * bloom filter or its hash chain proves for the name's hash (an entry of
+ * that hash, or an object without DT_GNU_HASH, leaves the question to
+ * the standard lookup). The
  * objects before the definer are asked as the lookup asks them, so
  * preloaded objects, interposers and libraries added since linkopt ran
  * are honoured; a definer not in the global scope decides nothing.
@@ -361,6 +362,28 @@ static int is_definer(const struct dso *x, const struct dso *p, uint64_t want)
 	return want ? FX(x)->self_id == want : x == p;
 }
 
+/* May x define a name of GNU hash h? Read as the lookup reads it: the
+ * bloom filter, then the hash chain of h's bucket, where only an entry
+ * of h's hash can be a definition of the name. With dozens of objects
+ * before the definer, a filter's false "maybe" is met often; the chain
+ * answers it without the name. */
+static int may_define(const struct dso *x, uint32_t h)
+{
+	if (!qb_gnu_bloom_maybe(x, h))
+		return 0;
+	uint32_t i = x->gh_buckets[h % x->gh_nbuckets];
+	if (!i)
+		return 0;
+	for (; i < x->nsyms; i++) {
+		uint32_t ch = x->gh_chain[i];
+		if ((ch | 1) == (h | 1))
+			return 1;
+		if (ch & 1)
+			break;
+	}
+	return 0;
+}
+
 static struct dso *walk_to_definer(struct dso *p, uint64_t want, uint32_t h)
 {
 	for (struct dso *x = qb.head; x; x = x->gnext) {
@@ -369,10 +392,49 @@ static struct dso *walk_to_definer(struct dso *p, uint64_t want, uint32_t h)
 		if (is_definer(x, p, want))
 			return x;
 		qb.stats.probes++;
-		if (!x->gh_bloom || qb_gnu_bloom_maybe(x, h))
+		if (!x->gh_bloom || may_define(x, h))
 			return 0;
 	}
 	return 0;
+}
+
+/* The walks asked again: in a C++ program the same vague definition is
+ * referenced from library after library, and every one of them walks the
+ * same objects to the same definer. A walk's answer depends only on the
+ * name's hash, the definer's identity and the objects before the definer
+ * in the global scope, so it is kept, keyed by the first two, until the
+ * scope changes (scope_changed empties it, as an unload may take the
+ * definer away). A slot holds one answer; a clash replaces it. */
+#define WALK_MEMO_SLOTS 1024
+struct walk_memo {
+	uint64_t want;
+	uint32_t h, set;
+	struct dso *x;              /* 0: an object before the definer may hold the name */
+};
+static struct walk_memo *walk_memo;
+static int walk_memo_off;
+
+static void walk_memo_clear(void)
+{
+	if (walk_memo)
+		memset(walk_memo, 0, WALK_MEMO_SLOTS * sizeof *walk_memo);
+}
+
+static __attribute__((noinline)) struct dso *walk_remembered(struct dso *p, uint64_t want, uint32_t h)
+{
+	/* the object itself as definer: the answer is p's own */
+	if (!want)
+		return walk_to_definer(p, want, h);
+	if (!walk_memo && !walk_memo_off && !(walk_memo = __libc_calloc(WALK_MEMO_SLOTS, sizeof *walk_memo)))
+		walk_memo_off = 1;
+	if (!walk_memo)
+		return walk_to_definer(p, want, h);
+	struct walk_memo *e = &walk_memo[(h ^ (uint32_t)want) & (WALK_MEMO_SLOTS - 1)];
+	if (e->set && e->h == h && e->want == want)
+		return e->x;
+	struct dso *x = walk_to_definer(p, want, h);
+	*e = (struct walk_memo){ want, h, 1, x };
+	return x;
 }
 
 hidden int qb_scope_def(struct dso *p, size_t symi, struct symdef *out)
@@ -389,7 +451,7 @@ hidden int qb_scope_def(struct dso *p, size_t symi, struct symdef *out)
 		x = qb_gtab_first(h, &sym);
 		if (!x || sym != hint || !is_definer(x, p, want))
 			return 0;
-	} else if (!(x = walk_to_definer(p, want, h))) {
+	} else if (!(x = walk_remembered(p, want, h))) {
 		return 0;
 	}
 	/* qb_hint_def's guard for a GNU-hashed target, with what it would
@@ -608,6 +670,12 @@ static int fast_bind(struct dso *p, size_t symi, struct qb_symreq *r, struct sym
 	return FX(p)->definers && !qb_bindings_watched() && bind_scoped(p, symi, out);
 }
 
+static void fast_scope_changed(void)
+{
+	interposers_sync();
+	walk_memo_clear();
+}
+
 /* p leaves: a module whose parent it was looks for it again. */
 static void fast_released(struct dso *p)
 {
@@ -654,7 +722,7 @@ hidden const struct qb_ext qb_ext_fast = {
 	.name = "fast",
 	.decoded = fast_decoded,
 	.needed = fast_needed,
-	.scope_changed = interposers_sync,
+	.scope_changed = fast_scope_changed,
 	.prepare = fast_prepare,
 	.bind = fast_bind,
 	.released = fast_released,

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coldnames.h"
 #include "elfhash.h"
 #include "libsearch.h"
 #include "qbtable.h"
@@ -161,13 +162,14 @@ static int loader_itself(const struct lib *lib)
 	       !strncmp(base, "libc.musl-", 10);
 }
 
-uint8_t *closure_record(const struct closure *c, const char *root, size_t *len)
+uint8_t *closure_record(const struct closure *c, const struct syminfo *self_si, const char *root, size_t *len)
 {
 	struct qb_closure_hdr h = { .magic = QB_CLOSURE_MAGIC };
 	unsigned n = c->n > 1 ? c->n - 1 : 0;
 	struct qb_closure_lib *lib = calloc(n ? n : 1, sizeof *lib);
 	struct qb_closure_range *rg = calloc(n ? n * QB_START_RANGES : 1, sizeof *rg);
 	char *paths = calloc(1, n * (size_t)PATH_MAX + 4);
+	struct coldnames *cn = coldnames_new(c, self_si);
 	uint8_t *b = NULL;
 	if (!lib || !rg || !paths)
 		goto out;
@@ -186,7 +188,7 @@ uint8_t *closure_record(const struct closure *c, const char *root, size_t *len)
 		for (unsigned i = 0; i < l->e.phnum && ns < 64; i++)
 			seg[ns++] = (struct qb_seg){ l->e.ph[i].p_type, l->e.ph[i].p_offset, l->e.ph[i].p_filesz };
 		struct qb_range r[QB_START_RANGES];
-		size_t nr = qb_start_ranges(seg, ns, r);
+		size_t nr = coldnames_cut(cn, &l->e, r, qb_start_ranges(seg, ns, r), QB_START_RANGES);
 		struct qb_closure_lib *e = &lib[h.nlibs++];
 		e->path = h.strsz;
 		e->first = h.nranges;
@@ -222,5 +224,6 @@ uint8_t *closure_record(const struct closure *c, const char *root, size_t *len)
 	wr32(b + 12, h.strsz);
 out:
 	free(lib), free(rg), free(paths);
+	coldnames_free(cn);
 	return b;
 }
