@@ -98,7 +98,7 @@ def closure_count(ldso, exe, env):
     return sum(1 for line in r.stdout.decode(errors="replace").splitlines() if "libabsl_" in line)
 
 
-def prepare(out, tree, loader, linkopt, arch="x86_64"):
+def prepare(out, tree, loader, linkopt, arch="x86_64", msym=None):
     ar = realapp.ARCHS[arch]
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
@@ -118,7 +118,7 @@ def prepare(out, tree, loader, linkopt, arch="x86_64"):
                      whole if key == "all" else LIBS, key == "all")
     trees = {"glibc": deb}
     musl_cxx = os.path.join(TOP, "scripts", "cxx", ar["musl_cxx"])
-    for name in ("musl", "qb-none", "qb-all"):
+    for name in ("musl", "qb-none", "qb-all") + (("musl-sym",) if msym else ()):
         t = os.path.join(out, name)
         os.makedirs(os.path.join(t, "bin"))
         os.makedirs(os.path.join(t, "lib"))
@@ -138,8 +138,9 @@ def prepare(out, tree, loader, linkopt, arch="x86_64"):
         if name == "musl":
             continue
         elfs = realapp.elf_files(t)
+        interp = realapp.short_link(lnk, msym[1], "m") if name == "musl-sym" else q
         for f in elfs:
-            realapp.set_interp(f, q)
+            realapp.set_interp(f, interp)
         if name == "qb-all":
             t0 = time.time()
             res["refs"] = realapp.linkopt_all(linkopt, os.path.join(t, "lib"), elfs)
@@ -191,12 +192,16 @@ def measure(out, loader, linkopt, runs, warmup, do_cg, log, arch="x86_64"):
         return {"skipped": why}
     t0 = time.time()
     runs = max(runs, MIN_RUNS)
+    # musl's binding, counted on an unstripped build of the same musl
+    # (scripts/musl.sh) when the cache has one, as for ICU
+    msym = realapp.musl_symbols(arch)
     try:
         trees, lnk, res = prepare(out, tree_dir(arch), os.path.abspath(loader),
-                                  os.path.abspath(linkopt), arch)
+                                  os.path.abspath(linkopt), arch, msym)
     except RuntimeError as e:
         log("abseil row skipped: %s" % e)
         return {"skipped": str(e)}
+    res["musl_symbols"] = msym[0] if msym else None
     res["runs"], res["warmup"] = runs, warmup
     res["programs"] = {}
     res["stats"] = {}
@@ -208,6 +213,11 @@ def measure(out, loader, linkopt, runs, warmup, do_cg, log, arch="x86_64"):
             ref = next(v for v in vs if v["name"] == "musl").get("stdout")
             with tempfile.TemporaryDirectory(prefix="qba-cg.") as tmp:
                 p = realapp.measure_program(vs, runs, warmup, do_cg, tmp)
+                if do_cg and msym and p["musl"].get("ir") is not None \
+                        and p["musl"].get("counter") != "qemu":
+                    c = realapp.callgrind(dict(variant("musl-sym", trees, out, prog), name="musl"), tmp)
+                    p["musl"]["binding_ir"] = c["binding_ir"]
+                    p["musl"]["sym_ir"] = c["ir"]
             realapp.same_output(p, vs, ref)
             res["programs"][prog[0]] = p
             res["stats"][prog[0]] = realapp.qb_statistics(vs)
@@ -236,12 +246,20 @@ def section(res, key="abseil"):
                     c["startup"]["musl"], c["startup"]["glibc"], c["all"]["musl"],
                     c["all"]["glibc"], g["whole_set"], g["runs"], g["warmup"],
                     realapp.counter_text(g))
-                 + realapp.columns_text(", musl reloc_all: not counted, musl's libc.so is stripped"))
+                 + realapp.columns_text(
+                     ", musl reloc_all: counted on scripts/musl.sh's unstripped build of the same "
+                     "musl %s, the installed libc.so being stripped" % g["musl_symbols"]
+                     if g.get("musl_symbols") else
+                     ", musl reloc_all: not counted, musl's libc.so is stripped"))
     lines += realapp.linkopt_lines(g)
     for key, label, _ in PROGRAMS:
         p = g["programs"].get(key)
         if p:
-            lines += realapp.program_lines(label, p) + realapp.statistics_lines(g["stats"].get(key))
+            lines += realapp.program_lines(label, p)
+            if p.get("musl", {}).get("sym_ir"):
+                lines += ["", "musl's binding counted on the unstripped build (%s Ir in all)."
+                          % realapp.fmt_ir(p["musl"]["sym_ir"])]
+            lines += realapp.statistics_lines(g["stats"].get(key))
     return lines + [""]
 
 

@@ -69,19 +69,6 @@ def source_dir(arch="x86_64"):
     return None
 
 
-def musl_symbols(arch="x86_64"):
-    """An unstripped build of the musl the system has (scripts/musl.sh), or
-    None: (version, path of its libc.so)."""
-    r = subprocess.run([realapp.ARCHS[arch]["musl_ldso"]], stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT)
-    ver = None
-    for line in r.stdout.decode(errors="replace").splitlines():
-        if line.startswith("Version "):
-            ver = line.split()[1]
-    p = os.path.join(CACHE, "musl-%s" % ver, arch, "lib", "libc.so")
-    return (ver, p) if ver and os.path.exists(p) else None
-
-
 def layout(src, dst):
     """The installed layout of the tree: bin/ and lib/."""
     os.makedirs(os.path.join(dst, "bin"))
@@ -165,7 +152,7 @@ def measure(out, loader, linkopt, runs, warmup, do_cg, log, arch="x86_64"):
     src = source_dir(arch)
     t0 = time.time()
     runs = max(runs, MIN_RUNS)
-    msym = musl_symbols(arch)
+    msym = realapp.musl_symbols(arch)
     trees, lnk, res = prepare(out, src, os.path.abspath(loader), os.path.abspath(linkopt), msym)
     res["musl_symbols"] = msym[0] if msym else None
     res["arch"] = arch

@@ -55,6 +55,20 @@ ARCHS = {"x86_64": {"musl_ldso": "/lib/ld-musl-x86_64.so.1",
                   "deb_libdir": "/usr/lib/i386-linux-gnu"}}
 
 
+def musl_symbols(arch="x86_64"):
+    """An unstripped build of the musl the system has (scripts/musl.sh), or
+    None: (version, path of its libc.so)."""
+    r = subprocess.run([ARCHS[arch]["musl_ldso"]], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT)
+    ver = None
+    for line in r.stdout.decode(errors="replace").splitlines():
+        if line.startswith("Version "):
+            ver = line.split()[1]
+    p = os.path.join(os.environ.get("QB_CACHE", "/var/cache/quickbind"), "musl-%s" % ver, arch,
+                     "lib", "libc.so")
+    return (ver, p) if ver and os.path.exists(p) else None
+
+
 def set_interp(path, interp):
     """Replace PT_INTERP of an ELF file (64- or 32-bit) in place (NUL-padded,
     never longer)."""
