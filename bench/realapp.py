@@ -331,17 +331,26 @@ def statistics_lines(st):
 
 
 def reloc_counts(path):
-    """{symbol index: relocations against it} of an x86_64 ELF file, read
-    from DT_RELA and DT_JMPREL (the relative ones, symbol 0, left out)."""
+    """{symbol index: relocations against it} of an x86_64 or i386 ELF
+    file, read from DT_RELA or DT_REL and DT_JMPREL (the relative ones,
+    symbol 0, left out)."""
     with open(path, "rb") as f:
         b = f.read()
-    if b[:4] != b"\x7fELF" or b[4] != 2:
+    if b[:4] != b"\x7fELF" or b[4] not in (1, 2):
         return {}
-    phoff, = struct.unpack_from("<Q", b, 32)
-    phentsize, phnum = struct.unpack_from("<HH", b, 54)
+    c64 = b[4] == 2
+    if c64:
+        phoff, = struct.unpack_from("<Q", b, 32)
+        phentsize, phnum = struct.unpack_from("<HH", b, 54)
+    else:
+        phoff, = struct.unpack_from("<I", b, 28)
+        phentsize, phnum = struct.unpack_from("<HH", b, 42)
     loads, dyn = [], None
     for i in range(phnum):
-        t, _, off, vaddr, _, filesz = struct.unpack_from("<IIQQQQ", b, phoff + i * phentsize)
+        if c64:
+            t, _, off, vaddr, _, filesz = struct.unpack_from("<IIQQQQ", b, phoff + i * phentsize)
+        else:
+            t, off, vaddr, _, filesz = struct.unpack_from("<IIIII", b, phoff + i * phentsize)
         if t == 1:
             loads.append((vaddr, off, filesz))
         elif t == 2:
@@ -355,22 +364,32 @@ def reloc_counts(path):
                 return o + va - v
         return None
     tags = {}
-    for k in range(dyn[1] // 16):
-        tag, val = struct.unpack_from("<qQ", b, dyn[0] + 16 * k)
+    dent, dfmt = (16, "<qQ") if c64 else (8, "<iI")
+    for k in range(dyn[1] // dent):
+        tag, val = struct.unpack_from(dfmt, b, dyn[0] + dent * k)
         if tag == 0:
             break
         tags[tag] = val
     out = {}
-    for addr_tag, size_tag in ((7, 8), (23, 2)):  # DT_RELA/RELASZ, DT_JMPREL/PLTRELSZ
+    # DT_RELA/RELASZ or DT_REL/RELSZ, then DT_JMPREL/PLTRELSZ (its entry
+    # size by DT_PLTREL)
+    for addr_tag, size_tag in ((7, 8), (17, 18), (23, 2)):
         if addr_tag not in tags or size_tag not in tags:
             continue
         o = offset(tags[addr_tag])
         if o is None:
             continue
-        for k in range(tags[size_tag] // 24):
-            info, = struct.unpack_from("<Q", b, o + 24 * k + 8)
-            if info >> 32:
-                out[info >> 32] = out.get(info >> 32, 0) + 1
+        rela = addr_tag == 7 or (addr_tag == 23 and tags.get(20) == 7)
+        ent = (24 if rela else 16) if c64 else (12 if rela else 8)
+        for k in range(tags[size_tag] // ent):
+            if c64:
+                info, = struct.unpack_from("<Q", b, o + ent * k + 8)
+                sym = info >> 32
+            else:
+                info, = struct.unpack_from("<I", b, o + ent * k + 4)
+                sym = info >> 8
+            if sym:
+                out[sym] = out.get(sym, 0) + 1
     return out
 
 
