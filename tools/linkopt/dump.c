@@ -52,8 +52,13 @@ static void dump_closure(const struct elf *e)
 		uint64_t bytes = 0;
 		for (uint32_t k = rd32(l + 4); k < rd32(l + 4) + rd32(l + 8); k++)
 			bytes += rd32(ranges + (uint64_t)k * sizeof(struct qb_closure_range) + 4);
-		printf("closure [%u] %s: %u bytes, %u ranges, %llu bytes asked for\n", i, paths + rd32(l),
+		printf("closure [%u] %s: %u bytes, %u ranges, %llu bytes asked for:", i, paths + rd32(l),
 		       rd32(l + 16), rd32(l + 8), (unsigned long long)bytes);
+		for (uint32_t k = rd32(l + 4); k < rd32(l + 4) + rd32(l + 8); k++) {
+			const uint8_t *r = ranges + (uint64_t)k * sizeof(struct qb_closure_range);
+			printf(" 0x%x+0x%x", rd32(r), rd32(r + 4));
+		}
+		printf("\n");
 	}
 }
 
