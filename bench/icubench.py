@@ -173,11 +173,7 @@ def measure(out, loader, linkopt, runs, warmup, do_cg, log, arch="x86_64"):
             ref = next(v for v in vs if v["name"] == "musl").get("stdout")
             with tempfile.TemporaryDirectory(prefix="qbi-cg.") as tmp:
                 p = realapp.measure_program(vs, runs, warmup, do_cg, tmp)
-                if do_cg and msym and p["musl"].get("ir") is not None \
-                        and p["musl"].get("counter") != "qemu":
-                    c = realapp.callgrind(dict(variant("musl-sym", trees, out, prog), name="musl"), tmp)
-                    p["musl"]["binding_ir"] = c["binding_ir"]
-                    p["musl"]["sym_ir"] = c["ir"]
+                realapp.count_musl_binding(p, msym and variant("musl-sym", trees, out, prog), do_cg, tmp)
             realapp.same_output(p, vs, ref, lambda v: prog[0] in SAME_OUTPUT
                                 or not v["name"].startswith("glibc"))
             res["programs"][prog[0]] = p
@@ -205,20 +201,13 @@ def section(res, key="icu"):
                     else "Debian's glibc build %s (libicu72, icu-devtools)"
                     % " ".join(g["versions"].get("glibc", [])),
                     g["runs"], g["warmup"], realapp.counter_text(g))
-                 + realapp.columns_text(
-                     ", musl reloc_all: counted on scripts/musl.sh's unstripped build of the same "
-                     "musl %s, the installed libc.so being stripped" % g["musl_symbols"]
-                     if g.get("musl_symbols") else ", musl reloc_all: not counted, musl's libc.so "
-                     "is stripped"))
+                 + realapp.columns_text(realapp.musl_binding_text(g)))
     lines += realapp.linkopt_lines(g)
     for key, label, _ in PROGRAMS:
         p = g["programs"].get(key)
         if not p:
             continue
-        lines += realapp.program_lines(label, p)
-        if p.get("musl", {}).get("sym_ir"):
-            lines += ["", "musl's binding counted on the unstripped build (%s Ir in all)."
-                      % realapp.fmt_ir(p["musl"]["sym_ir"])]
+        lines += realapp.program_lines(label, p) + realapp.musl_binding_lines(p)
         lines += realapp.statistics_lines(g["stats"].get(key))
     return lines + [""]
 

@@ -69,6 +69,31 @@ def musl_symbols(arch="x86_64"):
     return (ver, p) if ver and os.path.exists(p) else None
 
 
+def count_musl_binding(p, sym_variant, do_cg, tmp):
+    """musl's binding in p (measure_program's result), counted by callgrind
+    on sym_variant: the musl variant run by the unstripped musl; nothing
+    where callgrind did not count (off, or qemu-user's count)."""
+    if do_cg and sym_variant and p["musl"].get("ir") is not None and p["musl"].get("counter") != "qemu":
+        c = callgrind(dict(sym_variant, name="musl"), tmp)
+        p["musl"]["binding_ir"] = c["binding_ir"]
+        p["musl"]["sym_ir"] = c["ir"]
+
+
+def musl_binding_text(g):
+    """How the musl row's binding column was counted (for columns_text)."""
+    if g.get("musl_symbols"):
+        return (", musl reloc_all: counted on scripts/musl.sh's unstripped build of the same "
+                "musl %s, the installed libc.so being stripped" % g["musl_symbols"])
+    return ", musl reloc_all: not counted, musl's libc.so is stripped"
+
+
+def musl_binding_lines(p):
+    """The line under a program's table saying what the unstripped musl ran."""
+    if not p.get("musl", {}).get("sym_ir"):
+        return []
+    return ["", "musl's binding counted on the unstripped build (%s Ir in all)." % fmt_ir(p["musl"]["sym_ir"])]
+
+
 def set_interp(path, interp):
     """Replace PT_INTERP of an ELF file (64- or 32-bit) in place (NUL-padded,
     never longer)."""

@@ -362,6 +362,25 @@ static int is_definer(const struct dso *x, const struct dso *p, uint64_t want)
 	return want ? FX(x)->self_id == want : x == p;
 }
 
+/* Adds to out[*n] (at most max) the symbols of t whose name has GNU hash
+ * h, by its bloom filter and the hash chain of h's bucket; returns 0 when
+ * there are more than max. */
+static int gnu_same_hash(const struct dso *t, uint32_t h, uint32_t *out, size_t *n, size_t max)
+{
+	if (!qb_gnu_bloom_maybe(t, h))
+		return 1;
+	for (uint32_t i = t->gh_buckets[h % t->gh_nbuckets]; i && i < t->nsyms; i++) {
+		if ((t->gh_chain[i] | 1) == (h | 1)) {
+			if (*n == max)
+				return 0;
+			out[(*n)++] = i;
+		}
+		if (t->gh_chain[i] & 1)
+			break;
+	}
+	return 1;
+}
+
 /* May x define a name of GNU hash h? Read as the lookup reads it: the
  * bloom filter, then the hash chain of h's bucket, where only an entry
  * of h's hash can be a definition of the name. With dozens of objects
@@ -369,19 +388,8 @@ static int is_definer(const struct dso *x, const struct dso *p, uint64_t want)
  * answers it without the name. */
 static int may_define(const struct dso *x, uint32_t h)
 {
-	if (!qb_gnu_bloom_maybe(x, h))
-		return 0;
-	uint32_t i = x->gh_buckets[h % x->gh_nbuckets];
-	if (!i)
-		return 0;
-	for (; i < x->nsyms; i++) {
-		uint32_t ch = x->gh_chain[i];
-		if ((ch | 1) == (h | 1))
-			return 1;
-		if (ch & 1)
-			break;
-	}
-	return 0;
+	size_t n = 0;
+	return !gnu_same_hash(x, h, 0, &n, 0);
 }
 
 static struct dso *walk_to_definer(struct dso *p, uint64_t want, uint32_t h)
@@ -489,25 +497,6 @@ hidden int qb_noextdirect_any(struct dso *t)
 		FX(t)->noext_known = 1;
 	}
 	return FX(t)->noext_any;
-}
-
-/* Adds to out[*n] (at most max) the symbols of t whose name has GNU hash
- * h, by its bloom filter and the hash chain of h's bucket; returns 0 when
- * there are more than max. */
-static int gnu_same_hash(const struct dso *t, uint32_t h, uint32_t *out, size_t *n, size_t max)
-{
-	if (!qb_gnu_bloom_maybe(t, h))
-		return 1;
-	for (uint32_t i = t->gh_buckets[h % t->gh_nbuckets]; i && i < t->nsyms; i++) {
-		if ((t->gh_chain[i] | 1) == (h | 1)) {
-			if (*n == max)
-				return 0;
-			out[(*n)++] = i;
-		}
-		if (t->gh_chain[i] & 1)
-			break;
-	}
-	return 1;
 }
 
 /* The definitions of t an interposer may take (same GNU hash as one of

@@ -18,60 +18,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "elfhash.h"
+#include "index.h"
 #include "libsearch.h"
 
 #define PAGE 4096u
 /* a hole smaller than this is not worth a range of its own */
 #define MIN_HOLE (4 * PAGE)
-
-struct nameset {
-	const char **slot;
-	uint32_t *hash;
-	size_t mask, n;
-};
-
-static int set_init(struct nameset *s, size_t want)
-{
-	size_t cap = 64;
-	while (cap < 2 * want)
-		cap <<= 1;
-	s->slot = calloc(cap, sizeof *s->slot);
-	s->hash = calloc(cap, sizeof *s->hash);
-	s->mask = cap - 1;
-	s->n = 0;
-	return s->slot && s->hash;
-}
-
-static void set_free(struct nameset *s)
-{
-	free(s->slot);
-	free(s->hash);
-}
-
-static size_t set_find(const struct nameset *s, const char *name, uint32_t h)
-{
-	size_t i = h & s->mask;
-	while (s->slot[i] && (s->hash[i] != h || strcmp(s->slot[i], name)))
-		i = (i + 1) & s->mask;
-	return i;
-}
-
-static void set_add(struct nameset *s, const char *name)
-{
-	uint32_t h = qb_gnu_hash(name);
-	size_t i = set_find(s, name, h);
-	if (!s->slot[i]) {
-		s->slot[i] = name;
-		s->hash[i] = h;
-		s->n++;
-	}
-}
-
-static int set_has(const struct nameset *s, const char *name)
-{
-	return s->slot[set_find(s, name, qb_gnu_hash(name))] != NULL;
-}
 
 /* Symbol i's syminfo entry: from si when given, else from e's own. */
 static struct syminfo entry(const struct elf *e, const struct syminfo *si, uint32_t i)
@@ -101,20 +53,16 @@ static int by_name(const struct elf *e, const struct syminfo *si, uint32_t i)
 /* The names the closure's objects look up by name: every reference of
  * an object without direct binding, the others' references bound by
  * name (c->libs[0] by self_si). */
-static int referenced_by_name(const struct closure *c, const struct syminfo *self_si, struct nameset *s)
+static int referenced_by_name(const struct closure *c, const struct syminfo *self_si, struct strmap *s)
 {
-	size_t total = 0;
-	for (unsigned k = 0; k < c->n; k++)
-		total += c->libs[k].e.nsyms;
-	if (!set_init(s, total))
-		return -1;
 	for (unsigned k = 0; k < c->n; k++) {
 		const struct elf *e = &c->libs[k].e;
 		for (uint32_t i = 1; i < e->nsyms; i++) {
 			Elf64_Sym sym;
 			elf_sym_get(e, i, &sym);
-			if (sym.st_shndx == SHN_UNDEF && sym.st_name && by_name(e, k ? NULL : self_si, i))
-				set_add(s, elf_sym_name(e, i));
+			if (sym.st_shndx == SHN_UNDEF && sym.st_name && by_name(e, k ? NULL : self_si, i) &&
+			    strmap_put(s, elf_sym_name(e, i), 0) < 0)
+				return -1;
 		}
 	}
 	return 0;
@@ -130,7 +78,7 @@ static void mark(const struct elf *e, const char *p, unsigned char *keep)
 		keep[pg - e->str_off / PAGE] = 1;
 }
 
-static void mark_needed(const struct elf *e, const struct nameset *byname, unsigned char *keep)
+static void mark_needed(const struct elf *e, const struct strmap *byname, unsigned char *keep)
 {
 	for (unsigned d = 0; d < e->ndyn; d++) {
 		int64_t t = e->dyn[d].d_tag;
@@ -144,7 +92,8 @@ static void mark_needed(const struct elf *e, const struct nameset *byname, unsig
 		if (!name || !*name)
 			continue;
 		int undef = sym.st_shndx == SHN_UNDEF;
-		if ((undef && by_name(e, NULL, i)) || (!undef && set_has(byname, name)))
+		uint32_t unused;
+		if ((undef && by_name(e, NULL, i)) || (!undef && strmap_get(byname, name, &unused)))
 			mark(e, name, keep);
 		uint16_t v = elf_versym(e, i) & 0x7fff;
 		if (v >= 2) {
@@ -175,7 +124,7 @@ static int cut(struct qb_range *r, size_t *n, size_t max, uint64_t lo, uint64_t 
 }
 
 struct coldnames {
-	struct nameset byname;
+	struct strmap byname;   /* names looked up by name in the closure */
 };
 
 struct coldnames *coldnames_new(const struct closure *c, const struct syminfo *self_si)
@@ -191,7 +140,7 @@ struct coldnames *coldnames_new(const struct closure *c, const struct syminfo *s
 void coldnames_free(struct coldnames *cn)
 {
 	if (cn)
-		set_free(&cn->byname);
+		strmap_free(&cn->byname);
 	free(cn);
 }
 
