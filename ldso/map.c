@@ -325,7 +325,7 @@ hidden struct dso *qb_map_file(int fd, const struct stat *known, const char *pat
 		goto fail;
 	qb_fileid_of(&st, &p->id);
 	/* before anything reads a page that will be written */
-	qb_ext_mapped(p);
+	qb_ext_mapped(p, fd);
 	clear_bss_tails(p, page);
 
 	/* The tables the loader reads must lie inside readable segments, not

@@ -29,6 +29,8 @@
 		"ignore definition hints and scope definers") \
 	X("LD_NOPREFETCH", no_prefetch, FLAG, \
 		"do not ask the kernel early for the files start-up will read") \
+	X("LD_RECORD_PAGES", record_pages, STR, \
+		"at exit, append the file pages this run read of every loaded object to FILE (linkopt --pages)") \
 	X("LD_DIRECT_VERIFY", verify, FLAG, \
 		"resolve every fast-path binding the standard way too, report differences, use the standard answer") \
 	X("LD_GLOBALTAB", globaltab, STR, \

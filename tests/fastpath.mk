@@ -129,6 +129,8 @@ $(call fp_lib,$(1),prefetch/b/libpf.so,prefetch/libpf.c,,-DWHICH='"b"')
 $(call fp_lib,$(1),prefetch/bad/libpfbad.so,prefetch/libpfbad.c)
 $(call fp_exe,$(1),prefetch/prog,prefetch/main.c,prefetch/a/libpf.so,-L$(FPT_$(1))/prefetch/a -lpf)
 $(call fp_lib,$(1),prefetch/libcn.so,prefetch/libcn.c)
+$(call fp_lib,$(1),prefetch/libws.so,prefetch/libws.c,,-fno-toplevel-reorder)
+$(call fp_exe,$(1),prefetch/prog_ws,prefetch/main_ws.c,prefetch/libws.so,-lws)
 $(call fp_exe,$(1),prefetch/prog_cn,prefetch/main_cn.c,prefetch/libcn.so,-lcn)
 $(call fp_exe,$(1),prefetch/prog_bad,prefetch/main.c,prefetch/a/libpf.so prefetch/bad/libpfbad.so,\
 	-DWITH_BAD -L$(FPT_$(1))/prefetch/bad -lpfbad -L$(FPT_$(1))/prefetch/a -lpf)

@@ -259,6 +259,22 @@ Test(FP_SUITE(prefetch), secure_mode_reads_no_record)
 	run_result_free(&r);
 }
 
+/* The ranges the record of t's prog asks for of lib ("0xOFF+0xLEN ...",
+ * to the end of its line), from linkopt --dump; *dump holds the output
+ * (free it). */
+static const char *asked_for(const struct pf *t, const char *lib, char **dump)
+{
+	const char *argv[] = {fp_linkopt(), "--dump", pf_path(t, "prog"), NULL};
+	*dump = command_output(argv);
+	char want[128];
+	snprintf(want, sizeof want, "closure [0] $ORIGIN/%s:", lib);
+	const char *line = strstr(*dump, want);
+	cr_assert(line, "no record of %s:\n%s", lib, *dump);
+	const char *r = strstr(line, "asked for:");
+	cr_assert(r, "%s", line);
+	return r + strlen("asked for:");
+}
+
 /* prog_cn binds its nine hundred references to libcn.so at their hints
  * once linkopt has optimized both, so start-up reads none of libcn's
  * names: the record (linkopt --dump) asks for the first page of libcn but
@@ -285,13 +301,8 @@ Test(FP_SUITE(prefetch), names_start_up_does_not_read_are_not_asked_for)
 	const unsigned long page = 4096, first = (off + page - 1) / page, end = (off + size) / page;
 	cr_assert_geq(end - first, 8, "libcn.so's .dynstr is too small to tell: %lu bytes", size);
 
-	const char *dump_argv[] = {fp_linkopt(), "--dump", pf_path(&t, "prog"), NULL};
-	char *dump = command_output(dump_argv);
-	const char *line = strstr(dump, "closure [0] $ORIGIN/libcn.so:");
-	cr_assert(line, "no record of libcn.so:\n%s", dump);
-	const char *r = strstr(line, "asked for:");
-	cr_assert(r, "%s", line);
-	r += strlen("asked for:");
+	char *dump;
+	const char *line = asked_for(&t, "libcn.so", &dump), *r = line;
 	int covers_header = 0, n = 0;
 	unsigned long lo, len;
 	int used;
@@ -316,4 +327,170 @@ Test(FP_SUITE(prefetch), names_start_up_does_not_read_are_not_asked_for)
 	cr_expect(strstr(res.err, ASKED(1)), "libcn.so was not asked for:\n%s", res.err);
 	run_result_free(&res);
 	pf_teardown(&t);
+}
+
+/* A run's pages, recorded (LD_RECORD_PAGES) and made the record's ranges
+ * (linkopt --pages): prog_ws calls ws_first and ws_last, a mebibyte of
+ * code apart in libws.so. */
+struct ws {
+	struct pf t;
+	unsigned long first, last, cold; /* file offsets in libws.so */
+	unsigned long size;
+};
+
+/* The file offset of symbol name in lib (its value, less the load
+ * segment's vaddr, plus its offset), from readelf. */
+static unsigned long file_offset(const char *lib, const char *name)
+{
+	char script[700];
+	snprintf(script, sizeof script,
+		 "v=$(readelf -sW \"$0\" | awk '$8 == \"%s\" { print $2; exit }'); "
+		 "readelf -lW \"$0\" | while read t o a p f m rest; do "
+		 "[ \"$t\" = LOAD ] || continue; "
+		 "if [ $((0x$v)) -ge $((a)) ] && [ $((0x$v)) -lt $((a + f)) ]; then echo $((0x$v - a + o)); break; fi; "
+		 "done",
+		 name);
+	const char *argv[] = {"/bin/sh", "-c", script, lib, NULL};
+	char *out = command_output(argv);
+	unsigned long off = 0;
+	cr_assert(sscanf(out, "%lu", &off) == 1, "no file offset of %s in %s: '%s'", name, lib, out);
+	free(out);
+	return off;
+}
+
+static void ws_setup(struct ws *w)
+{
+	char src[4096], tmpl[4200];
+	snprintf(src, sizeof src, "%s", lt_fixture_path("prefetch"));
+	snprintf(tmpl, sizeof tmpl, "%s/tmp.XXXXXX", src);
+	w->t.dir = make_tmpdir(tmpl);
+	snprintf(w->t.rel, sizeof w->t.rel, "prefetch/%s", strrchr(w->t.dir, '/') + 1);
+	shell_ok("copy and optimize the fixtures", "cd %s && cp %s/libws.so . && cp %s/prog_ws prog && %s -L . libws.so prog",
+		 w->t.dir, src, src, fp_linkopt());
+	const char *lib = pf_path(&w->t, "libws.so");
+	w->first = file_offset(lib, "ws_first");
+	w->last = file_offset(lib, "ws_last");
+	w->cold = file_offset(lib, "ws_cold") + (1u << 19);
+	struct stat st;
+	cr_assert(!stat(lib, &st));
+	w->size = (unsigned long)st.st_size;
+	cr_assert(w->first < w->cold && w->cold < w->last, "ws_first, ws_cold, ws_last out of order: %lu %lu %lu",
+		  w->first, w->cold, w->last);
+}
+
+/* Does one of the ranges "0xOFF+0xLEN ..." (or "OFF LEN" lines of a
+ * record, when lines) hold the byte at off? Every range must lie inside
+ * the file. */
+static int ranges_hold(const char *r, unsigned long off, unsigned long size, int lines)
+{
+	unsigned long lo, len;
+	int used, held = 0;
+	while (lines ? sscanf(r, "range %lx %lx\n%n", &lo, &len, &used) == 2 :
+		       sscanf(r, " 0x%lx+0x%lx%n", &lo, &len, &used) == 2) {
+		cr_expect(len && lo + len <= size, "range 0x%lx+0x%lx outside the file (%lu bytes)", lo, len, size);
+		held |= lo <= off && off < lo + len;
+		r += used;
+	}
+	return held;
+}
+
+/* The ranges of the recorded object whose path ends with /name, in
+ * pages (the record's text), or NULL. */
+static const char *recorded_object(const char *pages, const char *name)
+{
+	char want[64];
+	snprintf(want, sizeof want, "/%s\n", name);
+	const char *at = strstr(pages, want);
+	return at ? at + strlen(want) : NULL;
+}
+
+Test(FP_SUITE(prefetch), recorded_pages_become_the_ranges_asked_for)
+{
+#ifdef FP_ARCH_I386
+	SKIP_IF_I386_EMULATED(1, "qemu-user's /proc/self/pagemap is the emulator's, not the program's");
+#endif
+	struct ws w;
+	ws_setup(&w);
+	const char *rec = pf_path(&w.t, "pages");
+	char env[4500];
+	snprintf(env, sizeof env, "LD_RECORD_PAGES=%s", rec);
+	struct run_result r;
+	pf_run(&r, &w.t, ".", ENV(env));
+	cr_assert(r.exited && r.exit_code == 0, "%s\n%s", run_describe(&r), r.err);
+	cr_expect_str_eq(r.out, "3\n");
+	run_result_free(&r);
+	char *pages = read_file(rec, NULL);
+	cr_assert(pages, "the run wrote no record of pages");
+	const char *obj = recorded_object(pages, "libws.so");
+	cr_assert(obj, "no record of libws.so:\n%s", pages);
+	cr_expect(ranges_hold(obj, w.first, w.size, 1), "the page of ws_first is not recorded:\n%s", pages);
+	cr_expect(ranges_hold(obj, w.last, w.size, 1), "the page of ws_last is not recorded:\n%s", pages);
+	cr_expect(!ranges_hold(obj, w.cold, w.size, 1), "a page of ws_cold, never run, is recorded:\n%s", pages);
+	free(pages);
+
+	shell_ok("linkopt --pages", "cd %s && %s --pages pages -L . libws.so prog", w.t.dir, fp_linkopt());
+	char *dump;
+	const char *asked = asked_for(&w.t, "libws.so", &dump), *line = asked;
+	cr_expect(ranges_hold(asked, 0, w.size, 0), "the headers are not asked for:\n%s", line);
+	cr_expect(ranges_hold(asked, w.first, w.size, 0), "ws_first is not asked for:\n%s", line);
+	cr_expect(ranges_hold(asked, w.last, w.size, 0), "ws_last is not asked for:\n%s", line);
+	cr_expect(!ranges_hold(asked, w.cold, w.size, 0), "ws_cold is asked for:\n%s", line);
+	free(dump);
+
+	make_cold(pf_path(&w.t, "libws.so"));
+	pf_run(&r, &w.t, ".", ENV("LD_DEBUG=libs"));
+	cr_assert(r.exited && r.exit_code == 0, "%s\n%s", run_describe(&r), r.err);
+	cr_expect_str_eq(r.out, "3\n");
+	cr_expect(strstr(r.err, ASKED(1)), "libws.so was not asked for:\n%s", r.err);
+	run_result_free(&r);
+	pf_teardown(&w.t);
+}
+
+/* A record of pages that is not one (a line of something else, a range
+ * past the end of its file) is refused with one line naming it and the
+ * line, and no file is changed. */
+static void bad_pages(const char *content, const char *line)
+{
+	struct ws w;
+	ws_setup(&w);
+	shell_ok("write the record", "cd %s && cp prog prog.orig && printf '%s' > pages", w.t.dir, content);
+	char cmd[5000];
+	snprintf(cmd, sizeof cmd, "cd %s && %s --pages pages -L . libws.so prog", w.t.dir, fp_linkopt());
+	const char *argv[] = {"/bin/sh", "-c", cmd, NULL};
+	struct run_result r;
+	struct run_opts o = {.timeout_s = 60};
+	cr_assert(run_program(&r, (char *const *)argv, &o) == 0);
+	cr_expect(r.exited && r.exit_code == 2, "%s", run_describe(&r));
+	cr_expect(strstr(r.err, "linkopt: ") == r.err && strstr(r.err, line) && strstr(r.err, "not a record of pages") &&
+			  strchr(r.err, '\n') == r.err + strlen(r.err) - 1,
+		  "expected one line naming the record and %s:\n%s", line, r.err);
+	run_result_free(&r);
+	cr_expect_eq(shell_status("cd %s && cmp -s prog prog.orig", w.t.dir), 0, "linkopt changed prog");
+	pf_teardown(&w.t);
+}
+
+Test(FP_SUITE(prefetch), malformed_record_of_pages_is_refused)
+{
+	bad_pages("object 1 2 10000 /x\\nrange 0 1000\\nhello\\n", "line 3");
+}
+
+Test(FP_SUITE(prefetch), record_of_pages_past_the_end_of_its_file_is_refused)
+{
+	bad_pages("object 1 2 1000 /x\\nrange 0 2000\\n", "line 2");
+}
+
+/* A record that cannot be written costs the run nothing but one line. */
+Test(FP_SUITE(prefetch), record_of_pages_that_cannot_be_written_is_one_line)
+{
+	struct ws w;
+	ws_setup(&w);
+	struct run_result r;
+	pf_run(&r, &w.t, ".", ENV("LD_RECORD_PAGES=/nonexistent/pages"));
+	cr_expect(r.exited && r.exit_code == 0, "%s\n%s", run_describe(&r), r.err);
+	cr_expect_str_eq(r.out, "3\n");
+	cr_expect(strstr(r.err, "LD_RECORD_PAGES: /nonexistent/pages: ") &&
+			  strchr(r.err, '\n') == r.err + strlen(r.err) - 1,
+		  "expected one line naming the record:\n%s", r.err);
+	run_result_free(&r);
+	pf_teardown(&w.t);
 }

@@ -190,9 +190,10 @@ hidden int qb_search_open(const char *name, struct dso *needed_by);
 /* The hooks, each with the extensions that use it. */
 struct qb_ext {
 	const char *name;
-	/* p's segments are mapped; nothing of them has been read yet
-	 * (pages: populate what relocation writes) */
-	void (*mapped)(struct dso *p);
+	/* p's segments are mapped from the file open at fd; nothing of
+	 * them has been read yet (pages: populate what relocation writes;
+	 * a recording run's reads of the file) */
+	void (*mapped)(struct dso *p, int fd);
 	/* p's dynamic section is decoded (fast: validate linkopt's tables;
 	 * pages: populate them, and ask early for the libraries p needs, or
 	 * for the closure the program records) */
@@ -231,6 +232,9 @@ struct qb_ext {
 	 * binding of its relocation or dlsym), or for good (from == 0: an
 	 * exit or fork handler, or a key destructor, names it) (unload) */
 	void (*pin)(struct dso *from, struct dso *def);
+	/* the process is exiting, every destructor has run (pages: the
+	 * pages each object read, LD_RECORD_PAGES) */
+	void (*exiting)(void);
 	/* LD_DEBUG=statistics: fold == 1, add to the core's counts; fold ==
 	 * 0, print the extension's own lines (fast) */
 	void (*stats)(struct qb_stats *s, const char *when, int fold);
@@ -242,9 +246,9 @@ extern const struct qb_ext *const qb_exts[] hidden;
 
 #define QB_EXT_EACH(e) for (const struct qb_ext *const *e = qb_exts; *e; e++)
 
-static inline void qb_ext_mapped(struct dso *p)
+static inline void qb_ext_mapped(struct dso *p, int fd)
 {
-	QB_EXT_EACH(e) if ((*e)->mapped) (*e)->mapped(p);
+	QB_EXT_EACH(e) if ((*e)->mapped) (*e)->mapped(p, fd);
 }
 
 static inline void qb_ext_decoded(struct dso *p)
@@ -313,6 +317,11 @@ static inline int qb_ext_unloads(void)
 {
 	QB_EXT_EACH(e) if ((*e)->closed) return 1;
 	return 0;
+}
+
+static inline void qb_ext_exiting(void)
+{
+	QB_EXT_EACH(e) if ((*e)->exiting) (*e)->exiting();
 }
 
 static inline void qb_ext_pin(struct dso *from, struct dso *def)

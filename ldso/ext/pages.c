@@ -289,7 +289,8 @@ static void release_table_segment(struct zap *z, struct dso *p, const Phdr *seg)
 
 static void release_tables(struct dso *p)
 {
-	if (p->is_ldso || (p->dyn.have & QB_HAVE_TEXTREL) || (p->dyn.flags & DF_TEXTREL))
+	/* a recording run keeps every page it read mapped, to the end */
+	if (qb_recording() || p->is_ldso || (p->dyn.have & QB_HAVE_TEXTREL) || (p->dyn.flags & DF_TEXTREL))
 		return;
 	/* start-up objects stay: their ranges may wait for a fuller batch;
 	 * the program is relocated last */
@@ -310,8 +311,10 @@ static void release_tables(struct dso *p)
 		zap_flush(z);
 }
 
-static void pages_mapped(struct dso *p)
+static void pages_mapped(struct dso *p, int fd)
 {
+	if (qb_recording())
+		qb_record_mapped(p, fd);
 	prefault_written(p, __libc.page_size, 0);
 }
 
@@ -337,4 +340,5 @@ hidden const struct qb_ext qb_ext_pages = {
 	.decoded = pages_decoded,
 	.needed = pages_needed,
 	.relocated = release_tables,
+	.exiting = qb_record_exiting,
 };

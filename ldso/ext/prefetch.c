@@ -242,7 +242,8 @@ static void flush(void)
 
 hidden void qb_prefetch_decoded(struct dso *p)
 {
-	if (qb.env.no_prefetch || qb.list_mode || p->is_ldso)
+	/* a recording run reads only what it touches (record.c) */
+	if (qb.env.no_prefetch || qb.list_mode || p->is_ldso || qb_recording())
 		return;
 	flush();
 	if (!qb.main) {

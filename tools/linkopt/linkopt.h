@@ -20,6 +20,7 @@ struct opts {
 	int level;     /* -O1: resize hash tables */
 	int verbose;
 	int quiet_skip; /* --root: skip silently what is not a dynamic x86 ELF object */
+	const struct pagesfile *pages; /* --pages: what recorded runs read */
 };
 
 /* Prints "linkopt: FILE: reason" and returns LO_ERR. */

@@ -11,6 +11,7 @@
 #include "appview.h"
 #include "linkopt.h"
 #include "output.h"
+#include "pagesfile.h"
 #include "order.h"
 
 static void usage(FILE *f)
@@ -31,6 +32,8 @@ static void usage(FILE *f)
 	      "  --app PROG           bind as the loader loads PROG (repeatable; executables\n"
 	      "                       among the FILEs count too); other FILEs as its modules\n"
 	      "  --no-sort            keep the order of the relocations\n"
+	      "  --pages FILE         a program's closure record asks for the pages of each\n"
+	      "                       library recorded runs read (LD_RECORD_PAGES=FILE)\n"
 	      "  -O0                  the default: tables added, the symbol strings\n"
 	      "                       reordered only where they fit in place\n"
 	      "  -O1                  also rebuild .gnu.hash and .hash with about one\n"
@@ -210,7 +213,7 @@ static int load_interpose_list(const char *file, struct bind_opts *bo)
 }
 
 enum { OPT_DUMP = 256, OPT_CHECK, OPT_INTERPOSERS, OPT_ROOT, OPT_SYSROOT, OPT_ILIST, OPT_NODIRECT,
-       OPT_NOSORT, OPT_HELP, OPT_VERSION, OPT_APP };
+       OPT_NOSORT, OPT_HELP, OPT_VERSION, OPT_APP, OPT_PAGES };
 
 int main(int argc, char **argv)
 {
@@ -224,6 +227,7 @@ int main(int argc, char **argv)
 		{ "nodirect", no_argument, 0, OPT_NODIRECT },
 		{ "no-sort", no_argument, 0, OPT_NOSORT },
 		{ "app", required_argument, 0, OPT_APP },
+		{ "pages", required_argument, 0, OPT_PAGES },
 		{ "verbose", no_argument, 0, 'v' },
 		{ "help", no_argument, 0, OPT_HELP },
 		{ "version", no_argument, 0, OPT_VERSION },
@@ -267,6 +271,15 @@ int main(int argc, char **argv)
 			if (appview_collect(&optarg, -1, &apps, &o.so.napps) < 0)
 				return LO_ERR;
 			break;
+		case OPT_PAGES: {
+			char err[PATH_MAX + 128];
+			pagesfile_free((struct pagesfile *)o.pages);
+			if (!(o.pages = pagesfile_read(optarg, err, sizeof err))) {
+				fprintf(stderr, "linkopt: %s\n", err);
+				return LO_ERR;
+			}
+			break;
+		}
 		case OPT_HELP: usage(stdout); return 0;
 		case OPT_VERSION: printf("linkopt %s (quickbind)\n", LINKOPT_VERSION); return 0;
 		default: usage(stderr); return LO_ERR;

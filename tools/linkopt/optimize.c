@@ -258,7 +258,7 @@ static int build_tables(struct work *w, const struct opts *o)
 	w->sib = syminfo_build(w->si, e->nsyms, &w->slen);
 	/* a program's loader can then ask for every library's start-up
 	 * reads before it maps the first */
-	if (appview_is_program(e) && w->c.n > 1 && !(w->rec = closure_record(&w->c, w->si, o->so.root, &w->rlen)))
+	if (appview_is_program(e) && w->c.n > 1 && !(w->rec = closure_record(&w->c, w->si, o->so.root, o->pages, &w->rlen)))
 		return report(w->path, "out of memory");
 	if (!w->qbt || !w->sib)
 		return report(w->path, "out of memory");

@@ -9,6 +9,7 @@
 #include "coldnames.h"
 #include "elfhash.h"
 #include "libsearch.h"
+#include "pagesfile.h"
 #include "qbtable.h"
 #include "startread.h"
 
@@ -162,12 +163,44 @@ static int loader_itself(const struct lib *lib)
 	       !strncmp(base, "libc.musl-", 10);
 }
 
-uint8_t *closure_record(const struct closure *c, const struct syminfo *self_si, const char *root, size_t *len)
+/* What loading l reads whatever the run: its ELF and program headers and
+ * its dynamic section. */
+static size_t loading_reads(const struct lib *l, struct qb_range *must)
+{
+	size_t n = 0;
+	must[n++] = (struct qb_range){ 0, l->e.eh.e_phoff + (uint64_t)l->e.phnum * l->e.eh.e_phentsize };
+	for (unsigned i = 0; i < l->e.phnum; i++)
+		if (l->e.ph[i].p_type == PT_DYNAMIC)
+			must[n++] = (struct qb_range){ l->e.ph[i].p_offset, l->e.ph[i].p_filesz };
+	return n;
+}
+
+/* The ranges of library l: the pages a recorded run read of it, or else
+ * the rule's (qb_start_ranges) less the names start-up does not read. */
+static size_t lib_ranges(const struct lib *l, const struct pagesfile *pf, const struct coldnames *cn,
+	struct qb_range *r)
+{
+	size_t np;
+	const struct qb_range *pr = pagesfile_find(pf, l->path, &np);
+	if (np) {
+		struct qb_range must[2];
+		return pagesfile_ranges(pr, np, must, loading_reads(l, must), l->e.size, r, PAGES_MAX_RANGES);
+	}
+	struct qb_seg seg[64];
+	unsigned ns = 0;
+	for (unsigned i = 0; i < l->e.phnum && ns < 64; i++)
+		seg[ns++] = (struct qb_seg){ l->e.ph[i].p_type, l->e.ph[i].p_offset, l->e.ph[i].p_filesz };
+	return coldnames_cut(cn, &l->e, r, qb_start_ranges(seg, ns, r), QB_START_RANGES);
+}
+
+uint8_t *closure_record(const struct closure *c, const struct syminfo *self_si, const char *root,
+	const struct pagesfile *pf, size_t *len)
 {
 	struct qb_closure_hdr h = { .magic = QB_CLOSURE_MAGIC };
 	unsigned n = c->n > 1 ? c->n - 1 : 0;
 	struct qb_closure_lib *lib = calloc(n ? n : 1, sizeof *lib);
-	struct qb_closure_range *rg = calloc(n ? n * QB_START_RANGES : 1, sizeof *rg);
+	size_t per = pf ? PAGES_MAX_RANGES : QB_START_RANGES;
+	struct qb_closure_range *rg = calloc(n ? n * per : 1, sizeof *rg);
 	char *paths = calloc(1, n * (size_t)PATH_MAX + 4);
 	struct coldnames *cn = coldnames_new(c, self_si);
 	uint8_t *b = NULL;
@@ -183,12 +216,8 @@ uint8_t *closure_record(const struct closure *c, const struct syminfo *self_si, 
 		char path[PATH_MAX];
 		if (loader_itself(l) || l->e.size > UINT32_MAX || record_path(l, root, origin, path, sizeof path) < 0)
 			continue;
-		struct qb_seg seg[64];
-		unsigned ns = 0;
-		for (unsigned i = 0; i < l->e.phnum && ns < 64; i++)
-			seg[ns++] = (struct qb_seg){ l->e.ph[i].p_type, l->e.ph[i].p_offset, l->e.ph[i].p_filesz };
-		struct qb_range r[QB_START_RANGES];
-		size_t nr = coldnames_cut(cn, &l->e, r, qb_start_ranges(seg, ns, r), QB_START_RANGES);
+		struct qb_range r[PAGES_MAX_RANGES];
+		size_t nr = lib_ranges(l, pf, cn, r);
 		struct qb_closure_lib *e = &lib[h.nlibs++];
 		e->path = h.strsz;
 		e->first = h.nranges;

@@ -31,7 +31,9 @@ uint8_t *syminfo_build(const struct syminfo *si, uint32_t nsyms, size_t *len);
 /* The record of a program's closure, c->libs[1..] as the search found
  * them (docs/FORMAT.md 6); self_si: the program's new syminfo entries
  * (its file does not hold them yet); root: --root's prefix, or NULL. */
-uint8_t *closure_record(const struct closure *c, const struct syminfo *self_si, const char *root, size_t *len);
+struct pagesfile;
+uint8_t *closure_record(const struct closure *c, const struct syminfo *self_si, const char *root,
+	const struct pagesfile *pf, size_t *len);
 /* 1 when the non-PLT relocations against symbols are grouped by symbol. */
 int rel_grouped(const struct elf *e);
 
