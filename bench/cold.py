@@ -62,6 +62,11 @@ METHOD_TEXT = {
 NOPF_ENV = {"LD_NOPREFETCH": "1"}
 NOPF = "-nopf"
 NOPF_LABEL = ", LD_NOPREFETCH=1"
+# The optimized program again, its closure record asking for the pages one
+# warm run of it read (LD_RECORD_PAGES, linkopt --pages) instead of the
+# libraries' segments.
+PAGES = "-pages"
+PAGES_LABEL = ", recorded pages"
 
 # The office workload's cold variants, in the order of the table; the
 # floor's follow under report.FLOOR_ROWS' loaders.
@@ -392,6 +397,47 @@ def with_nopf(vs):
     return out
 
 
+def pages_twin(v, linkopt, log):
+    """v (an optimized program) with a copy of its program beside it whose
+    record asks for the pages one run of v read: the run records them
+    (LD_RECORD_PAGES), linkopt --pages -o writes the copy, searching as
+    v's run does (its LD_LIBRARY_PATH); v's libraries are left as they
+    are (linkopt would not change them)."""
+    t = dict(v, name=v["name"] + PAGES, label=v["label"] + PAGES_LABEL, env=dict(v["env"]))
+    exe = v["exe"]
+    rec, copy = exe + ".pages", exe + PAGES
+    for p in (rec, copy):
+        if os.path.exists(p):
+            os.unlink(p)
+    r = subprocess.run([exe] + v.get("args", []), env=dict(v["env"], LD_RECORD_PAGES=rec), cwd=v["cwd"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    if r.returncode != 0 or not os.path.exists(rec):
+        t["status"] = "failed: the recording run: exit %d %s" % (r.returncode, r.stderr.decode(errors="replace")[-200:])
+    else:
+        r = subprocess.run([linkopt, "--pages", rec, "-o", copy, exe], env=v["env"], cwd=v["cwd"],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        if r.returncode != 0:
+            t["status"] = "failed: linkopt --pages: %s" % r.stdout.decode(errors="replace").strip()[-300:]
+        else:
+            t["exe"] = copy
+    if t.get("status", "ok") != "ok":
+        log("cold: %s: %s" % (t["name"], t["status"]))
+    return t
+
+
+def with_pages(vs, linkopt, log):
+    """vs with the pages twin of each ok all-tables variant after it and
+    its prefetch-off twin; the twin is checked by one run."""
+    out = []
+    for v in vs:
+        out.append(v)
+        if v["name"] == "qb-all" + NOPF and linkopt:
+            base = next(b for b in vs if b["name"] == "qb-all")
+            if base.get("status", "ok") == "ok":
+                out += check_runs([pages_twin(base, linkopt, log)])
+    return out
+
+
 def imedian(xs):
     return int(statistics.median(xs)) if xs else None
 
@@ -528,10 +574,11 @@ def office_vs(wdir, loader, names, cwd, log, prefix="", label_prefix=""):
 
 
 def office_entry(key, title, wdir, fdir, loader, runs, method, log, names=OFFICE_VARIANTS,
-                 fnames=FLOOR_VARIANTS):
+                 fnames=FLOOR_VARIANTS, linkopt=None):
     """A generated workload (and its floor, in the same interleaved rounds)."""
     with tempfile.TemporaryDirectory(prefix="qbb-cold.") as scratch:
         vs, _ = office_vs(wdir, loader, names, scratch, log)
+        vs = with_pages(vs, linkopt, log)
         if fdir:
             fvs, _ = office_vs(fdir, loader, fnames, scratch, log, "floor:", "floor: ")
             vs += fvs
@@ -542,17 +589,18 @@ def office_entry(key, title, wdir, fdir, loader, runs, method, log, names=OFFICE
     return entry(key, title, res, [v["name"] for v in vs])
 
 
-def program_entry(key, title, vs, runs, method, log, extras=None):
+def program_entry(key, title, vs, runs, method, log, extras=None, linkopt=None):
     """Programs of an application tree (each variant a dict like
     realapp's): checked by one run, then measured cold."""
     check_runs(vs)
+    vs = with_pages(vs, linkopt, log)
     with_closures(vs, log, extras)
     log("cold: %s: measuring %s" % (key, ", ".join(v["name"] for v in vs
                                                     if v.get("status", "ok") == "ok")))
     return entry(key, title, measure_set(vs, runs, method, log), [v["name"] for v in vs])
 
 
-def cxx_entries(a, loader, method, log):
+def cxx_entries(a, loader, method, log, linkopt=None):
     import cxxbench
     if a.no_cxx:
         return [{"key": "C++ office", "skipped": "--no-cxx"}]
@@ -561,7 +609,8 @@ def cxx_entries(a, loader, method, log):
         return [{"key": "C++ office", "skipped": meta}]
     names = with_nopf_names(cxxbench.VARIANTS)
     return [office_entry("C++ " + os.path.basename(wdir), cxxbench.describe(
-        {"params": meta["params"]}), wdir, None, loader, a.cold_runs, method, log, names)]
+        {"params": meta["params"]}), wdir, None, loader, a.cold_runs, method, log, names,
+        linkopt=linkopt)]
 
 
 def with_nopf_names(names):
@@ -601,7 +650,7 @@ def icu_entries(a, out, loader, linkopt, method, log):
                 continue
             vs = realapp_vs(lambda n: icubench.variant(n, trees, out, prog))
             res.append(program_entry("ICU: " + prog[1], "ICU's `%s`" % prog[1], vs,
-                                     a.cold_runs, method, log))
+                                     a.cold_runs, method, log, linkopt=linkopt))
     finally:
         shutil.rmtree(lnk, ignore_errors=True)
     return res
@@ -624,7 +673,8 @@ def abseil_entries(a, out, loader, linkopt, method, log, arch="x86_64"):
         for prog in abseilbench.PROGRAMS:
             vs = realapp_vs(lambda n: abseilbench.variant(n, trees, out, prog))
             res.append(program_entry("%s: %s" % (key, prog[1]), "abseil's `%s`%s" % (
-                prog[2][0], "" if arch == "x86_64" else ", " + arch), vs, a.cold_runs, method, log))
+                prog[2][0], "" if arch == "x86_64" else ", " + arch), vs, a.cold_runs, method, log,
+                linkopt=linkopt))
     finally:
         shutil.rmtree(lnk, ignore_errors=True)
     return res
@@ -656,7 +706,7 @@ def gst_entries(a, out, loader, linkopt, method, log):
                 continue
             vs = realapp_vs(lambda n: gstbench.variant(n, trees, debdir, out, prog))
             res.append(program_entry("GStreamer: " + prog[1], "GStreamer's `%s`" % prog[1], vs,
-                                     a.cold_runs, method, log, extras))
+                                     a.cold_runs, method, log, extras, linkopt))
     finally:
         shutil.rmtree(lnk, ignore_errors=True)
     return res
@@ -703,8 +753,8 @@ def measure(a, log, main_dir, floor_dir, key, describe):
            "read_ahead_kb": read_ahead_kb(main_dir), "main": key, "workloads": []}
     log("cold: %s%s" % (method, " (%s)" % note if note else ""))
     res["workloads"].append(office_entry(key, describe, main_dir, floor_dir, loader,
-                                         a.cold_runs, method, log))
-    res["workloads"] += cxx_entries(a, loader, method, log)
+                                         a.cold_runs, method, log, linkopt=linkopt))
+    res["workloads"] += cxx_entries(a, loader, method, log, linkopt)
     res["workloads"] += icu_entries(a, os.path.join(cold_out, "icu"), loader, linkopt,
                                     method, log)
     res["workloads"] += abseil_entries(a, os.path.join(cold_out, "abseil"), loader, linkopt,
@@ -728,6 +778,8 @@ def main(argv):
     ap.add_argument("--runs", type=int, default=11)
     ap.add_argument("--evict", choices=EVICT_MODES, default="auto")
     ap.add_argument("--loader", default="build/lib/ld-quickbind-x86_64.so.1")
+    ap.add_argument("--linkopt", default="build/bin/linkopt",
+                    help="for the all-tables program with its recorded pages ('' leaves it out)")
     ap.add_argument("--launcher", default=run.LAUNCHER)
     ap.add_argument("--no-floor", action="store_true",
                     help="do not look for WORKLOAD_DIR-floor beside each workload")
@@ -745,7 +797,8 @@ def main(argv):
         with open(os.path.join(w, "workload.json")) as f:
             title = report.describe(json.load(f))
         res["workloads"].append(office_entry(os.path.basename(w), title, w, fdir,
-                                             os.path.abspath(a.loader), a.runs, method, log))
+                                             os.path.abspath(a.loader), a.runs, method, log,
+                                             linkopt=os.path.abspath(a.linkopt) if a.linkopt else None))
     res["read_ahead_kb"] = read_ahead_kb(a.workloads[0])
     res["main"] = res["workloads"][0]["key"]
     if a.out:

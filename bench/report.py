@@ -728,7 +728,10 @@ def cold_section(res, outdir):
               "every library the loader's `--list` names with the run's environment (for "
               "GStreamer also the plugins, the scanner and the registry). Rows with "
               "`LD_NOPREFETCH=1`: quickbind with its early reads turned off (the same "
-              "loader work where it has none).%s" % (
+              "loader work where it has none). Rows with *recorded pages*: the optimized "
+              "program with a closure record that asks for the pages one warm run of it "
+              "read (`LD_RECORD_PAGES`, `linkopt --pages`) instead of the libraries' "
+              "segments.%s" % (
                   cold.METHOD_TEXT.get(c["method"], c["method"]), note, c.get("runs", "?"),
                   " Readahead of the device holding the workload: %d KiB." % ra
                   if ra is not None else ""), ""]
