@@ -113,6 +113,7 @@ static const char *const cold_variants[] = {
 	"glibc ld.so (lazy)", "glibc ld.so LD_BIND_NOW=1", "musl ld.so",
 	"quickbind, no tables", "quickbind, no tables, LD_NOPREFETCH=1",
 	"quickbind, all tables", "quickbind, all tables, LD_NOPREFETCH=1",
+	"quickbind, all tables, recorded pages",
 	"floor: glibc ld.so LD_BIND_NOW=1", "floor: musl ld.so", "floor: quickbind, no tables",
 	"floor: quickbind, all tables",
 };
