@@ -7,10 +7,11 @@
  * What a run read is what its mappings hold at exit, as /proc/self/pagemap
  * tells page by page: the pages it touched, and those the kernel mapped
  * with a fault from the cache around it (fault-around: at most the
- * aligned block of a few pages that holds the fault). A recording run
- * gives no pages back, so that the tables relocation read are still
- * there, and makes no early requests of its own (they would be mapped
- * around faults as cached neighbours). */
+ * aligned block of a few pages that holds the fault). So that those
+ * neighbours are pages the run read itself, a recording run drops each
+ * library's cached pages as it maps it, reads one page a fault where
+ * the kernel lets it (data) and makes no early requests; and it gives no
+ * pages back, so that the tables relocation read are still mapped. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
