@@ -17,8 +17,8 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/uio.h>
 #include <unistd.h>
+#include "elfhash.h"
 #include "fast.h"
 #include "libsearch.h"
 #include "startread.h"
@@ -36,6 +36,38 @@ static size_t nseen;
 /* the program's record was followed: the levels have nothing to add */
 static int recorded;
 
+/* DT_NEEDED names the levels have handled, by GNU hash (0 marks a free
+ * slot): a library most objects need is searched for once, not once for
+ * each. Two names of one hash: the second is not asked for, and loads as
+ * it would without it. */
+#define NAMES_MAX 2048
+static uint32_t names[NAMES_MAX];
+
+static int name_handled(const char *name)
+{
+	uint32_t h = qb_gnu_hash(name) | 1;
+	for (size_t i = h % NAMES_MAX, n = 0; n < NAMES_MAX; i = (i + 1) % NAMES_MAX, n++) {
+		if (names[i] == h)
+			return 1;
+		if (!names[i]) {
+			names[i] = h;
+			return 0;
+		}
+	}
+	return 0;
+}
+
+/* Start-up's levels: libraries found resident, libraries asked for; once
+ * the first few were all resident the process starts warm and the rest
+ * of start-up asks for nothing (the searches would cost what the requests
+ * save). */
+static size_t level_warm, level_asked;
+
+static int levels_warm(void)
+{
+	return !qb.started && level_warm >= WARM_ENOUGH && !level_asked;
+}
+
 static int seen_before(const struct stat *st)
 {
 	for (size_t i = 0; i < nseen; i++)
@@ -51,25 +83,29 @@ static void ask(int fd, uint64_t off, uint64_t len)
 	posix_fadvise(fd, (off_t)off, (off_t)len, POSIX_FADV_WILLNEED);
 }
 
-#ifndef RWF_NOWAIT
-#define RWF_NOWAIT 8
+#ifndef SYS_cachestat
+#define SYS_cachestat 451
 #endif
 
-/* Is the byte at off in the page cache? A read that must not wait says
- * so in one call; where there is no such read (qemu-user has none), the
- * page mapped and asked of mincore says so in three. */
+/* Is the page at off in the page cache? cachestat says so in one call
+ * and reads nothing; where there is no cachestat (before Linux 6.5, or
+ * qemu-user), the page mapped and asked of mincore says so in three. (A
+ * read that must not wait, RWF_NOWAIT, would start reading the file when
+ * it is not, and on a fast device may find the page in by the time it
+ * looks: a cold file taken for a warm one.) */
 static int resident(int fd, uint64_t off)
 {
-	static int no_nowait;
-	char c;
-	struct iovec v = { &c, 1 };
-	if (!no_nowait) {
-		long n = syscall(SYS_preadv2, fd, &v, 1, (long)off, (long)(off >> 16 >> 16), RWF_NOWAIT);
-		if (n >= 0 || (errno != ENOSYS && errno != EOPNOTSUPP && errno != EINVAL))
-			return n == 1;
-		no_nowait = 1;
-	}
+	static int no_cachestat;
 	size_t page = __libc.page_size;
+	if (!no_cachestat) {
+		struct { uint64_t off, len; } range = { off & -(uint64_t)page, page };
+		struct { uint64_t nr_cache, nr_dirty, nr_writeback, nr_evicted, nr_recently_evicted; } cs;
+		if (!syscall(SYS_cachestat, fd, &range, &cs, 0))
+			return cs.nr_cache != 0;
+		if (errno != ENOSYS && errno != EOPNOTSUPP && errno != EINVAL)
+			return 0;
+		no_cachestat = 1;
+	}
 	unsigned char in = 0;
 	void *m = mmap(0, page, PROT_READ, MAP_SHARED, fd, (off_t)(off & -(uint64_t)page));
 	if (m == MAP_FAILED)
@@ -114,9 +150,7 @@ static const char *expand(const char *path, const struct dso *prog, char *buf, s
 }
 
 /* A file start-up used lately is resident to its last range's end:
- * nothing to ask. (The read that tells may start reading a file that is
- * not, whose ranges are asked for next anyway: hence only after the
- * file was found to be the recorded one.) */
+ * nothing to ask. */
 static int warm(int fd, const struct qb_closure_range *r, uint32_t n)
 {
 	return n && r[n - 1].len && resident(fd, (uint64_t)r[n - 1].off + r[n - 1].len - 1);
@@ -174,8 +208,13 @@ static void ask_ranges(int fd, const unsigned char *head, size_t n)
 	}
 	struct qb_range r[QB_START_RANGES];
 	size_t nr = qb_start_ranges(seg, ns, r);
+	if (nr && resident(fd, r[nr - 1].off + r[nr - 1].len - 1)) {
+		level_warm++;
+		return;
+	}
 	for (size_t k = 0; k < nr; k++)
 		ask(fd, r[k].off, r[k].len);
+	level_asked++;
 }
 
 /* The libraries open at fd[0..n): their headers, all in flight, read,
@@ -198,12 +237,12 @@ static void ask_level(struct dso *p)
 {
 	int fd[BATCH];
 	size_t n = 0;
-	for (const size_t *d = p->dynv; d[0]; d += 2) {
+	for (const size_t *d = p->dynv; d[0] && !levels_warm(); d += 2) {
 		if (d[0] != DT_NEEDED || d[1] >= p->dyn.strsz)
 			continue;
 		const char *name = p->strings + d[1];
 		struct stat st;
-		if (qb_find_loaded(name) || qb_search_reserved(name))
+		if (name_handled(name) || qb_find_loaded(name) || qb_search_reserved(name))
 			continue;
 		int f = qb_search_open(name, p);
 		if (f < 0)
