@@ -17,6 +17,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 #include "elfhash.h"
 #include "fast.h"
@@ -86,34 +87,33 @@ static void ask(int fd, uint64_t off, uint64_t len)
 #ifndef SYS_cachestat
 #define SYS_cachestat 451
 #endif
+#ifndef RWF_NOWAIT
+#define RWF_NOWAIT 8
+#endif
 
-/* Is the page at off in the page cache? cachestat says so in one call
- * and reads nothing; where there is no cachestat (before Linux 6.5, or
- * qemu-user), the page mapped and asked of mincore says so in three. (A
- * read that must not wait, RWF_NOWAIT, would start reading the file when
- * it is not, and on a fast device may find the page in by the time it
- * looks: a cold file taken for a warm one.) */
+/* Is the page at off in the page cache? cachestat says so and reads
+ * nothing. Without it (before Linux 6.5, qemu-user, or under valgrind,
+ * which would warn of a system call it does not know) a read that must
+ * not wait says so: it starts reading the page when it is not there, and
+ * may then find it in by the time it looks, taking a cold file for a
+ * warm one (only its requests are lost). Not mincore: for a file the
+ * process may not write, it calls every page resident. */
 static int resident(int fd, uint64_t off)
 {
-	static int no_cachestat;
+	static int no_cachestat = -1;
 	size_t page = __libc.page_size;
+	if (no_cachestat < 0)
+		no_cachestat = qb_under_valgrind();
 	if (!no_cachestat) {
 		struct { uint64_t off, len; } range = { off & -(uint64_t)page, page };
 		struct { uint64_t nr_cache, nr_dirty, nr_writeback, nr_evicted, nr_recently_evicted; } cs;
 		if (!syscall(SYS_cachestat, fd, &range, &cs, 0))
 			return cs.nr_cache != 0;
-		if (errno != ENOSYS && errno != EOPNOTSUPP && errno != EINVAL)
-			return 0;
 		no_cachestat = 1;
 	}
-	unsigned char in = 0;
-	void *m = mmap(0, page, PROT_READ, MAP_SHARED, fd, (off_t)(off & -(uint64_t)page));
-	if (m == MAP_FAILED)
-		return 0;
-	if (mincore(m, page, &in))
-		in = 0;
-	munmap(m, page);
-	return in & 1;
+	char c;
+	struct iovec v = { &c, 1 };
+	return syscall(SYS_preadv2, fd, &v, 1, (long)off, (long)(off >> 16 >> 16), RWF_NOWAIT) == 1;
 }
 
 /* The closure record of the program, when it has a well-formed one. */
