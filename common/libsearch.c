@@ -17,8 +17,10 @@ int qb_search_reserved(const char *name)
 	};
 	if (strncmp(name, "lib", 3))
 		return 0;
+	/* the first letter turns most names away before any comparison: the
+	 * loader asks this of every DT_NEEDED entry */
 	for (size_t i = 0; i < sizeof libs / sizeof *libs; i++)
-		if (!strncmp(name + 3, libs[i], strlen(libs[i])))
+		if (name[3] == libs[i][0] && !strncmp(name + 3, libs[i], strlen(libs[i])))
 			return 1;
 	return 0;
 }

@@ -7,7 +7,7 @@
  * two. */
 #include <string.h>
 #include "ldso.h"
-#include "elfhash.h"
+#include "namehash.h"
 
 enum { BY_SHORTNAME = 1, BY_SONAME, BY_NAME, BY_FILE };
 
@@ -74,7 +74,7 @@ hidden void qb_index_add(struct dso *p)
 	for (unsigned char by = BY_SHORTNAME; by <= BY_NAME; by++) {
 		const char *n = name_of(p, by);
 		if (n) {
-			put(tab, cap - 1, p, qb_gnu_hash(n), by);
+			put(tab, cap - 1, p, qb_name_hash(n), by);
 			used++;
 		}
 	}
@@ -97,7 +97,7 @@ hidden void qb_index_remove(struct dso *p)
 		return;
 	for (unsigned char by = BY_SHORTNAME; by <= BY_NAME; by++)
 		if (name_of(p, by))
-			drop(p, qb_gnu_hash(name_of(p, by)));
+			drop(p, qb_name_hash(name_of(p, by)));
 	if (p->id.ino)
 		drop(p, file_hash(p->id.dev, p->id.ino));
 }
@@ -106,16 +106,18 @@ hidden void qb_index_remove(struct dso *p)
  * DT_SONAME (name without a slash) or path is name. */
 hidden struct dso *qb_find_loaded(const char *name)
 {
-	int path = strchr(name, '/') != 0;
+	int path = -1; /* does name hold a slash? asked only of a soname's match */
 	struct dso *best = 0;
 	if (!cap)
 		return 0;
-	uint32_t h = qb_gnu_hash(name);
+	uint32_t h = qb_name_hash(name);
 	for (size_t i = h & (cap - 1); tab[i].p; i = (i + 1) & (cap - 1)) {
 		const struct slot *s = &tab[i];
-		if (s->p == TOMB || s->h != h || s->by == BY_FILE || (s->by == BY_SONAME && path))
+		if (s->p == TOMB || s->h != h || s->by == BY_FILE || (best && s->p->seq >= best->seq))
 			continue;
-		if ((!best || s->p->seq < best->seq) && !strcmp(name_of(s->p, s->by), name))
+		if (s->by == BY_SONAME && (path < 0 ? (path = strchr(name, '/') != 0) : path))
+			continue;
+		if (qb_names_equal(name_of(s->p, s->by), name))
 			best = s->p;
 	}
 	return best;
