@@ -14,7 +14,6 @@
  * dlopens its own object, or one that needs it). */
 #include <pthread.h>
 #include "ldso.h"
-#include "ext/ext.h"
 
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t init_cond = PTHREAD_COND_INITIALIZER;
@@ -241,5 +240,4 @@ void __libc_exit_fini(void)
 	for (struct dso *p = fini_head; p; p = p->fini_next)
 		if (p->constructed)
 			fini_one(p);
-	qb_ext_exiting();
 }

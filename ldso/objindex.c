@@ -36,6 +36,7 @@ static void put(struct slot *t, size_t mask, struct dso *p, uint32_t h, unsigned
 	while (t[i].p && t[i].p != TOMB)
 		i = (i + 1) & mask;
 	t[i] = (struct slot){ p, h, by };
+	used++;
 }
 
 /* Room for n more entries, at most half the slots in use. */
@@ -71,17 +72,11 @@ hidden void qb_index_add(struct dso *p)
 	p->seq = ++seq;
 	if (!reserve(4))
 		qb_error("%s: out of memory", p->name);
-	for (unsigned char by = BY_SHORTNAME; by <= BY_NAME; by++) {
-		const char *n = name_of(p, by);
-		if (n) {
-			put(tab, cap - 1, p, qb_name_hash(n), by);
-			used++;
-		}
-	}
-	if (p->id.ino) {
+	for (unsigned char by = BY_SHORTNAME; by <= BY_NAME; by++)
+		if (name_of(p, by))
+			put(tab, cap - 1, p, qb_name_hash(name_of(p, by)), by);
+	if (p->id.ino)
 		put(tab, cap - 1, p, file_hash(p->id.dev, p->id.ino), BY_FILE);
-		used++;
-	}
 }
 
 static void drop(const struct dso *p, uint32_t h)
@@ -113,9 +108,8 @@ hidden struct dso *qb_find_loaded(const char *name)
 	uint32_t h = qb_name_hash(name);
 	for (size_t i = h & (cap - 1); tab[i].p; i = (i + 1) & (cap - 1)) {
 		const struct slot *s = &tab[i];
-		if (s->p == TOMB || s->h != h || s->by == BY_FILE || (best && s->p->seq >= best->seq))
-			continue;
-		if (s->by == BY_SONAME && (path < 0 ? (path = strchr(name, '/') != 0) : path))
+		if (s->p == TOMB || s->h != h || s->by == BY_FILE || (best && s->p->seq >= best->seq) ||
+		    (s->by == BY_SONAME && (path < 0 ? (path = strchr(name, '/') != 0) : path)))
 			continue;
 		if (qb_names_equal(name_of(s->p, s->by), name))
 			best = s->p;

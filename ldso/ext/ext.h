@@ -232,9 +232,6 @@ struct qb_ext {
 	 * binding of its relocation or dlsym), or for good (from == 0: an
 	 * exit or fork handler, or a key destructor, names it) (unload) */
 	void (*pin)(struct dso *from, struct dso *def);
-	/* the process is exiting, every destructor has run (pages: the
-	 * pages each object read, LD_RECORD_PAGES) */
-	void (*exiting)(void);
 	/* LD_DEBUG=statistics: fold == 1, add to the core's counts; fold ==
 	 * 0, print the extension's own lines (fast) */
 	void (*stats)(struct qb_stats *s, const char *when, int fold);
@@ -317,11 +314,6 @@ static inline int qb_ext_unloads(void)
 {
 	QB_EXT_EACH(e) if ((*e)->closed) return 1;
 	return 0;
-}
-
-static inline void qb_ext_exiting(void)
-{
-	QB_EXT_EACH(e) if ((*e)->exiting) (*e)->exiting();
 }
 
 static inline void qb_ext_pin(struct dso *from, struct dso *def)

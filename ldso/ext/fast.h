@@ -66,7 +66,6 @@ hidden void qb_prefetch_loaded(struct dso *dep);
 /* record.c, for the page policy: LD_RECORD_PAGES */
 hidden int qb_recording(void);
 hidden void qb_record_mapped(struct dso *p, int fd);
-hidden void qb_record_exiting(void);
 hidden int qb_scope_def(struct dso *p, size_t symi, struct symdef *out);
 hidden int qb_noextdirect_any(struct dso *t);
 

@@ -340,5 +340,4 @@ hidden const struct qb_ext qb_ext_pages = {
 	.decoded = pages_decoded,
 	.needed = pages_needed,
 	.relocated = release_tables,
-	.exiting = qb_record_exiting,
 };

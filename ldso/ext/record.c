@@ -34,13 +34,20 @@ hidden int qb_recording(void)
 	return qb.env.record_pages && qb.env.record_pages[0];
 }
 
+static void record_at_exit(void);
+
 /* p's file, just mapped from fd: its cached pages dropped (not those
  * another process maps), and a fault on its data reading its own page
  * alone, not the kernel's read-around (a fault on code still reads
- * ahead; only the pages mapped count). */
+ * ahead; only the pages mapped count). The first one registers the
+ * record's writing as an exit handler: registered before the program's,
+ * it runs after them, before the destructors. */
 hidden void qb_record_mapped(struct dso *p, int fd)
 {
+	static int registered;
 	size_t page = __libc.page_size;
+	if (!registered)
+		registered = !atexit(record_at_exit);
 	posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
 	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
 	for (size_t i = 0; i < p->phnum; i++) {
@@ -159,10 +166,8 @@ static void record_object(struct out *o, int pm, const struct dso *p)
 /* At exit: every object the loader mapped from a file (not the program
  * or the loader, which the kernel mapped), appended to the file in one
  * locked stretch, so that the processes of one run may share it. */
-hidden void qb_record_exiting(void)
+static void record_at_exit(void)
 {
-	if (!qb_recording())
-		return;
 	static struct out o;
 	const char *path = qb.env.record_pages;
 	int pm = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);

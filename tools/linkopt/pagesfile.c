@@ -126,22 +126,8 @@ const struct qb_range *pagesfile_find(const struct pagesfile *cpf, const char *p
 			if (push_range(&pf->found, &pf->nfound, &pf->capfound, o->r[k].off, o->r[k].len) < 0)
 				return NULL;
 	}
-	if (!pf->nfound)
-		return NULL;
-	qsort(pf->found, pf->nfound, sizeof *pf->found, by_offset);
-	size_t m = 0;
-	for (size_t i = 1; i < pf->nfound; i++) {
-		struct qb_range *last = &pf->found[m];
-		if (pf->found[i].off <= last->off + last->len) {
-			uint64_t end = pf->found[i].off + pf->found[i].len;
-			if (end > last->off + last->len)
-				last->len = end - last->off;
-		} else {
-			pf->found[++m] = pf->found[i];
-		}
-	}
-	*n = m + 1;
-	return pf->found;
+	*n = pf->nfound;
+	return pf->nfound ? pf->found : NULL;
 }
 
 size_t pagesfile_ranges(const struct qb_range *rec, size_t n, const struct qb_range *must, size_t nmust,

@@ -16,8 +16,9 @@ struct pagesfile *pagesfile_read(const char *path, char *err, size_t errlen);
 void pagesfile_free(struct pagesfile *pf);
 
 /* The recorded pages of the file at path (identified by its device,
- * inode and size, or its real path and size), every run's together, in
- * offset order, merged; NULL with *n = 0 when none is recorded. */
+ * inode and size, or its real path and size), every run's together, as
+ * recorded (pagesfile_ranges orders and merges them); NULL with *n = 0
+ * when none is recorded. */
 const struct qb_range *pagesfile_find(const struct pagesfile *pf, const char *path, size_t *n);
 
 /* Most ranges a library's recorded pages give in the closure record, and
