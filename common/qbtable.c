@@ -33,6 +33,9 @@ int qb_table_valid(const void *tab, size_t size, uint32_t nsyms_expected)
 	if ((h.flags & QB_TF_SCOPE) && (h.hdr_size < QB_TABLE_HDR4_SIZE ||
 	    (~h.flags & (QB_TF_HINTS | QB_TF_GNUHASH)) || !array_ok(h.definer_off, h.nsyms, size, h.hdr_size)))
 		return 0;
+	if ((h.flags & QB_TF_SCOPELIST) && (h.hdr_size < QB_TABLE_HDR5_SIZE || h.nscope > 0xffff ||
+	    !array_ok(h.scope_off, 4 * h.nscope, size, h.hdr_size)))
+		return 0;
 	if ((h.flags & QB_TF_GNUHASH) && !array_ok(h.gnu_off, h.nsyms, size, h.hdr_size))
 		return 0;
 	if ((h.flags & QB_TF_SYSVHASH) && !array_ok(h.sysv_off, h.nsyms, size, h.hdr_size))
@@ -116,6 +119,24 @@ uint64_t qb_table_self_id(const void *tab)
 	return (uint64_t)h->self_id[1] << 32 | h->self_id[0];
 }
 
+uint64_t qb_table_table_id(const void *tab)
+{
+	const struct qb_table_hdr *h = tab;
+	if (h->hdr_size < QB_TABLE_HDR5_SIZE)
+		return 0;
+	return (uint64_t)h->table_id[1] << 32 | h->table_id[0];
+}
+
+const struct qb_scope_ent *qb_table_scope(const void *tab, uint32_t *n)
+{
+	const struct qb_table_hdr *h = tab;
+	*n = 0;
+	if (!(h->flags & QB_TF_SCOPELIST))
+		return NULL;
+	*n = h->nscope;
+	return (const struct qb_scope_ent *)((const char *)tab + h->scope_off);
+}
+
 static uint64_t fnv1a(uint64_t h, const void *data, size_t n)
 {
 	const unsigned char *p = data;
@@ -135,4 +156,19 @@ uint64_t qb_symtab_id(const void *dynsym, size_t dynsym_size,
 	if (versym)
 		h = fnv1a(h, versym, versym_size);
 	return h ? h : 1;  /* 0 means "no identity" */
+}
+
+uint64_t qb_table_compute_id(const void *tab, size_t size)
+{
+	const size_t at = offsetof(struct qb_table_hdr, table_id);
+	const unsigned char zero[8] = { 0 };
+	uint64_t h = 0xcbf29ce484222325ull;
+	if (size < at + sizeof zero) {
+		h = fnv1a(h, tab, size);
+	} else {
+		h = fnv1a(h, tab, at);
+		h = fnv1a(h, zero, sizeof zero);
+		h = fnv1a(h, (const char *)tab + at + sizeof zero, size - at - sizeof zero);
+	}
+	return h ? h : 1;
 }

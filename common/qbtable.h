@@ -55,6 +55,7 @@
 #define QB_TF_SCOPE     0x100 /* definer_off valid (with QB_TF_HINTS, QB_TF_GNUHASH) */
 #define QB_TF_NOEXTNONE 0x200 /* no DT_SYMINFO entry has SYMINFO_FLG_NOEXTDIRECT */
 #define QB_TF_SCOPECOUNT 0x400 /* scoped_relocs valid (with QB_TF_SCOPE) */
+#define QB_TF_SCOPELIST 0x800 /* scope_off and nscope valid: a program's checked scope */
 
 /* Little-endian, 4-byte aligned, identical for ELFCLASS32 and ELFCLASS64. */
 struct qb_table_hdr {
@@ -77,12 +78,17 @@ struct qb_table_hdr {
 	/* Present when hdr_size >= QB_TABLE_HDR4_SIZE: */
 	uint32_t definer_off; /* uint32_t definer[nsyms]: 1 + index in needed[], 0 */
 	uint32_t std_relocs;  /* relocations against symbols not bound directly */
+	/* Present when hdr_size >= QB_TABLE_HDR5_SIZE: */
+	uint32_t table_id[2]; /* identity of this table, low word first; 0: none */
+	uint32_t scope_off;   /* (QB_TF_SCOPELIST) struct qb_scope_ent scope[nscope] */
+	uint32_t nscope;
 };
 
 #define QB_TABLE_HDR1_SIZE 24
 #define QB_TABLE_HDR2_SIZE 48
 #define QB_TABLE_HDR3_SIZE 56
 #define QB_TABLE_HDR4_SIZE 64
+#define QB_TABLE_HDR5_SIZE 80
 
 /* needed[].dynidx of an object of the global scope that defines what a
  * reference not bound directly finds there (docs/FORMAT.md 2.4); an
@@ -94,6 +100,15 @@ struct qb_needed_id {
 	uint32_t dynidx;     /* index in .dynamic of the DT_NEEDED entry */
 	uint32_t reserved;
 	uint32_t id[2];      /* that library's self_id when linkopt ran */
+};
+
+/* One library of a program's start-up global scope, in load order
+ * (docs/FORMAT.md 2.5): its symbol table's identity, and its table's when
+ * linkopt found every definer it records to be this scope's answer (0:
+ * not checked, or not so). */
+struct qb_scope_ent {
+	uint32_t self_id[2];
+	uint32_t table_id[2];
 };
 
 /* Identity of a symbol table: FNV-1a (64-bit) over the bytes of .dynsym,
@@ -125,5 +140,12 @@ int qb_table_scoped_relocs(const void *tab, uint32_t *n);
 const uint32_t *qb_table_definers(const void *tab);
 /* This object's identity (QB_TF_SELFID); 0 when absent. */
 uint64_t qb_table_self_id(const void *tab);
+/* The table's own identity (header size 80); 0 when absent. */
+uint64_t qb_table_table_id(const void *tab);
+/* A program's checked scope (QB_TF_SCOPELIST), or NULL. */
+const struct qb_scope_ent *qb_table_scope(const void *tab, uint32_t *n);
+/* The identity a table of size bytes has: FNV-1a over its bytes, its
+ * table_id field taken as 0 (for linkopt: the loader only compares). */
+uint64_t qb_table_compute_id(const void *tab, size_t size);
 
 #endif

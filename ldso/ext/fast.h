@@ -19,6 +19,11 @@ struct qb_fast {
 	const uint32_t *values;     /* that definition's st_value (0: read the target) */
 	const uint32_t *definers;   /* 1 + needed_ids index of a scope definer, 0 */
 	uint64_t self_id;           /* identity of this object's symbol table */
+	uint64_t table_id;          /* identity of its table (checkedscope.c) */
+	const struct qb_scope_ent *scope; /* a program's checked scope, nscope long */
+	uint32_t nscope;
+	uint32_t place;             /* in the checked scope, while vouched */
+	struct dso **definer_obj;   /* by needed_ids index: the vouched definer, 0 */
 	const Phdr *tabseg;         /* linkopt's segment, released whole (pages.c) */
 	const struct qb_needed_id *needed_ids;
 	struct dso **by_dynidx;     /* DT_NEEDED entry index in .dynamic -> object */
@@ -37,6 +42,7 @@ struct qb_fast {
 	unsigned char interposer;   /* LD_PRELOAD, the program, DF_1_INTERPOSE */
 	unsigned char noext_known, noext_any;  /* a definition is SYMINFO_FLG_NOEXTDIRECT */
 	unsigned char ip_many;      /* interposers may take more than ip_def */
+	unsigned char vouched;      /* its definers hold in the checked scope */
 };
 _Static_assert(sizeof(struct qb_fast) <= QB_EXT_SLOT_BYTES, "struct qb_fast outgrew its slot");
 
@@ -67,7 +73,46 @@ hidden void qb_prefetch_loaded(struct dso *dep);
 hidden int qb_recording(void);
 hidden void qb_record_mapped(struct dso *p, int fd);
 hidden int qb_scope_def(struct dso *p, size_t symi, struct symdef *out);
-hidden int qb_noextdirect_any(struct dso *t);
+/* May x define a name of GNU hash h, as its hash table says? */
+hidden int qb_may_define(const struct dso *x, uint32_t h);
+/* checkedscope.c: the start-up scope linkopt checked, decided when
+ * start-up built the scope and ended by its first change. */
+hidden void qb_cscope_changed(void);
+#define QB_CS_EXTRA_MAX 8
+struct qb_cscope {
+	uint32_t nextra;
+	struct dso *extra[QB_CS_EXTRA_MAX]; /* the scope's other objects, ... */
+	uint32_t extra_place[QB_CS_EXTRA_MAX]; /* ... and their places */
+};
+extern struct qb_cscope qb_cs hidden;
+
+/* Reference symi of p, vouched (checkedscope.c): its definer, found
+ * when the scope was checked, binds it at the hint unless an object the
+ * list does not hold comes before the definer and may define the name;
+ * the guard of a hint (fastpath.c's qb_scope_def) as ever. 0: the way
+ * without the list decides. */
+static inline __attribute__((always_inline)) int qb_cscope_bind(struct dso *p, size_t symi,
+	struct symdef *out)
+{
+	uint32_t k = FX(p)->definers[symi] - 1, hint = FX(p)->hints[symi];
+	struct dso *x = k < FX(p)->nneeded_ids ? FX(p)->definer_obj[k] : 0;
+	if (!x || !hint)
+		return 0;
+	uint32_t h = FX(p)->pre_gnu[symi], place = FX(x)->place;
+	for (uint32_t e = 0; e < qb_cs.nextra && qb_cs.extra_place[e] < place; e++) {
+		const struct dso *o = qb_cs.extra[e];
+		if (!o->gh_bloom || (qb_gnu_bloom_maybe(o, h) && qb_may_define(o, h)))
+			return 0;
+	}
+	if (hint < x->gh_symoffset || hint >= x->nsyms || (x->gh_chain[hint] | 1) != (h | 1))
+		return 0;
+	Sym *s = x->syms + hint;
+	if (!qb_def_accepted(s->st_shndx, s->st_info, s->st_value))
+		return 0;
+	out->sym = s;
+	out->dso = x;
+	return 1;
+}
 
 /* May one of the interposers export a name with GNU hash h? */
 static inline int qb_ibloom_maybe(uint32_t h)

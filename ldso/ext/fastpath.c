@@ -95,6 +95,7 @@ static void fast_decoded(struct dso *p)
 				FX(p)->pre_sysv = qb_table_sysv(tab);
 			}
 			FX(p)->self_id = qb_table_self_id(tab);
+			FX(p)->table_id = qb_table_table_id(tab);
 			FX(p)->std_known = (unsigned char)qb_table_std_relocs(tab, &FX(p)->std_relocs);
 			/* linkopt says none of its definitions is no-direct:
 			 * its DT_SYMINFO need not be read to know */
@@ -111,6 +112,8 @@ static void fast_decoded(struct dso *p)
 				if (FX(p)->definers)
 					FX(p)->scoped_known = (unsigned char)qb_table_scoped_relocs(tab,
 						&FX(p)->scoped_relocs);
+				if (FX(p)->pre_gnu)
+					FX(p)->scope = qb_table_scope(tab, &FX(p)->nscope);
 			}
 		} else {
 			note(p, "the quickbind table");
@@ -392,6 +395,11 @@ static int may_define(const struct dso *x, uint32_t h)
 	return !gnu_same_hash(x, h, 0, &n, 0);
 }
 
+hidden int qb_may_define(const struct dso *x, uint32_t h)
+{
+	return !x->gh_bloom || may_define(x, h);
+}
+
 static struct dso *walk_to_definer(struct dso *p, uint64_t want, uint32_t h)
 {
 	for (struct dso *x = qb.head; x; x = x->gnext) {
@@ -445,26 +453,35 @@ static __attribute__((noinline)) struct dso *walk_remembered(struct dso *p, uint
 	return x;
 }
 
+/* The definer without the checked scope: one probe of the global table,
+ * or the walk. Out of line: the vouched way stays small. */
+static __attribute__((noinline)) struct dso *scope_definer(struct dso *p, uint64_t want, uint32_t h,
+	uint32_t hint)
+{
+	if (qb_gtab_on()) {
+		uint32_t sym = hint;
+		qb.stats.probes++;
+		struct dso *x = qb_gtab_first(h, &sym);
+		return x && sym == hint && is_definer(x, p, want) ? x : 0;
+	}
+	return walk_remembered(p, want, h);
+}
+
 hidden int qb_scope_def(struct dso *p, size_t symi, struct symdef *out)
 {
+	if (FX(p)->vouched)
+		return qb_cscope_bind(p, symi, out);
 	uint32_t k = FX(p)->definers[symi] - 1, hint = FX(p)->hints[symi];
 	if (k >= FX(p)->nneeded_ids || FX(p)->needed_ids[k].dynidx != QB_NEEDED_SCOPE || !hint)
 		return 0;
 	const struct qb_needed_id *e = &FX(p)->needed_ids[k];
 	uint64_t want = (uint64_t)e->id[1] << 32 | e->id[0];
-	uint32_t h = FX(p)->pre_gnu[symi], sym = hint;
-	struct dso *x;
-	if (qb_gtab_on()) {
-		qb.stats.probes++;
-		x = qb_gtab_first(h, &sym);
-		if (!x || sym != hint || !is_definer(x, p, want))
-			return 0;
-	} else if (!(x = walk_remembered(p, want, h))) {
-		return 0;
-	}
+	uint32_t h = FX(p)->pre_gnu[symi];
+	struct dso *x = scope_definer(p, want, h, hint);
 	/* qb_hint_def's guard for a GNU-hashed target, with what it would
 	 * read again already in hand */
-	if (!x->gh_bloom || hint < x->gh_symoffset || hint >= x->nsyms || (x->gh_chain[hint] | 1) != (h | 1))
+	if (!x || !x->gh_bloom || hint < x->gh_symoffset || hint >= x->nsyms ||
+	    (x->gh_chain[hint] | 1) != (h | 1))
 		return 0;
 	Sym *s = x->syms + hint;
 	if (!qb_def_accepted(s->st_shndx, s->st_info, s->st_value))
@@ -619,7 +636,7 @@ static __attribute__((noinline)) int bind_hint(struct dso *p, size_t symi, struc
 
 static int bind_scoped(struct dso *p, size_t symi, struct symdef *out)
 {
-	if (!qb_scope_def(p, symi, out))
+	if (!(FX(p)->vouched ? qb_cscope_bind(p, symi, out) : qb_scope_def(p, symi, out)))
 		return 0;
 	qb_fs.scoped++;
 	return 1;
@@ -663,6 +680,7 @@ static void fast_scope_changed(void)
 {
 	interposers_sync();
 	walk_memo_clear();
+	qb_cscope_changed();
 }
 
 /* p leaves: a module whose parent it was looks for it again. */

@@ -471,6 +471,55 @@ static int scope_defs(const struct closure *c, struct defscope *vm, const struct
 	return oom ? -1 : 0;
 }
 
+/* Does every definer library k's table records name the definition the
+ * standard lookup finds from the program's start-up load c (the program
+ * first: a name it defines has no definer in a library)? */
+static int definers_hold(const struct closure *c, unsigned k, struct defscope *prog,
+	struct defscope *libs, int *oom)
+{
+	const struct elf *e = &c->libs[k].e;
+	const uint8_t *tab = e->qbt_off ? e->buf + e->qbt_off : NULL;
+	if (!tab || !qb_table_valid(tab, e->qbt_size, e->nsyms))
+		return 0;
+	const uint32_t *def = qb_table_definers(tab), *hint = qb_table_hints(tab);
+	uint32_t nn;
+	const struct qb_needed_id *nd = qb_table_needed(tab, &nn);
+	for (uint32_t i = 1; def && i < e->nsyms && !*oom; i++) {
+		if (!def[i])
+			continue;
+		if (def[i] - 1 >= nn || nd[def[i] - 1].dynidx != QB_NEEDED_SCOPE)
+			return 0;
+		uint64_t want = (uint64_t)nd[def[i] - 1].id[1] << 32 | nd[def[i] - 1].id[0];
+		struct qb_verreq req;
+		const struct qb_verreq *need = elf_verreq(e, i, &req) ? &req : NULL;
+		const char *name = elf_sym_name(e, i);
+		const struct defref *d;
+		unsigned n = find_defs(prog, name, &d, oom);
+		for (unsigned j = 0; j < n; j++)
+			if (lookup_accepts(&c->libs[0].e, d[j].sym, need))
+				return 0;
+		n = find_defs(libs, name, &d, oom);
+		unsigned j = 0;
+		while (j < n && !lookup_accepts(&c->libs[d[j].lib].e, d[j].sym, need))
+			j++;
+		if (j == n || d[j].sym != hint[i] ||
+		    (d[j].lib == k ? 0 : lib_symtab_id(&c->libs[d[j].lib])) != want)
+			return 0;
+	}
+	return 1;
+}
+
+int bind_check_scope(const struct closure *c, unsigned char *ok)
+{
+	struct defscope prog = { 0 }, libs = { 0 };
+	int oom = defscope_init(&prog, c, 0, 1) < 0 || defscope_init(&libs, c, 1, c->n) < 0;
+	for (unsigned k = 1; k < c->n && !oom; k++)
+		ok[k] = (unsigned char)definers_hold(c, k, &prog, &libs, &oom);
+	defscope_free(&prog);
+	defscope_free(&libs);
+	return oom ? -1 : 0;
+}
+
 int bind_compute(const struct closure *c, const struct bind_opts *o, struct syminfo *si,
 	uint32_t *hint, struct scope_def *sd)
 {

@@ -74,6 +74,12 @@ struct scope_def {
 	uint32_t sym;
 };
 
+/* For the program whose start-up load is c (c->libs[0] the program, its
+ * libraries already written): ok[k] = 1 for each library k whose table
+ * records only definers that are the standard lookup's answer in this
+ * load (or none), else 0 (docs/FORMAT.md 2.5). -1 when out of memory. */
+int bind_check_scope(const struct closure *c, unsigned char *ok);
+
 /* si[nsyms] receives the table for c->libs[0]. */
 /* hint (may be NULL) receives, for each directly bound symbol, the index
  * of its definition in the target library; sd (may be NULL) the scope

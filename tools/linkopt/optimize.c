@@ -255,6 +255,16 @@ static int build_tables(struct work *w, const struct opts *o)
 			wr32(w->qbt + offsetof(struct qb_table_hdr, scoped_relocs), scoped_relocs(w));
 		}
 	}
+	/* the scope the libraries' definers were checked against, last in
+	 * the table */
+	if (w->qbt && appview_is_program(e) && w->c.n > 1) {
+		uint32_t ns;
+		struct qb_scope_ent *sc = scope_list(&w->c, &ns);
+		int bad = sc && qbt_add_scope(&w->qbt, &w->qlen, sc, ns) < 0;
+		free(sc);
+		if (bad)
+			return report(w->path, "out of memory");
+	}
 	w->sib = syminfo_build(w->si, e->nsyms, &w->slen);
 	/* a program's loader can then ask for every library's start-up
 	 * reads before it maps the first */
@@ -308,7 +318,7 @@ static int lay_out(struct work *w)
 		return report(w->path, "out of memory");
 	memcpy(fbuf, w->out, w->olen);
 	int rc = LO_OK;
-	if (elf_parse(&fin, w->path, fbuf, w->olen) < 0 || qbt_set_self_id(&fin) < 0)
+	if (elf_parse(&fin, w->path, fbuf, w->olen) < 0 || qbt_set_self_id(&fin) < 0 || qbt_set_table_id(&fin) < 0)
 		rc = report(w->path, "cannot re-read the optimized file: %s", fin.err);
 	else
 		memcpy(w->out, fin.buf, w->olen);

@@ -96,6 +96,38 @@ int qbt_set_self_id(struct elf *e)
 	return 0;
 }
 
+int qbt_set_table_id(struct elf *e)
+{
+	if (!e->qbt_off || e->qbt_size < QB_TABLE_HDR5_SIZE)
+		return -1;
+	uint8_t *h = e->buf + e->qbt_off;
+	uint64_t id = qb_table_compute_id(h, e->qbt_size);
+	wr32(h + offsetof(struct qb_table_hdr, table_id), (uint32_t)id);
+	wr32(h + offsetof(struct qb_table_hdr, table_id) + 4, (uint32_t)(id >> 32));
+	return 0;
+}
+
+int qbt_add_scope(uint8_t **tab, size_t *len, const struct qb_scope_ent *scope, uint32_t n)
+{
+	size_t at = (*len + 3) & ~(size_t)3;
+	uint8_t *b = realloc(*tab, at + sizeof *scope * n);
+	if (!b)
+		return -1;
+	memset(b + *len, 0, at - *len);
+	for (uint32_t i = 0; i < n; i++)
+		for (int j = 0; j < 2; j++) {
+			wr32(b + at + sizeof *scope * i + 4 * j, scope[i].self_id[j]);
+			wr32(b + at + sizeof *scope * i + 8 + 4 * j, scope[i].table_id[j]);
+		}
+	uint32_t f = rd32(b + offsetof(struct qb_table_hdr, flags));
+	wr32(b + offsetof(struct qb_table_hdr, flags), f | QB_TF_SCOPELIST);
+	wr32(b + offsetof(struct qb_table_hdr, scope_off), (uint32_t)at);
+	wr32(b + offsetof(struct qb_table_hdr, nscope), n);
+	*tab = b;
+	*len = at + sizeof *scope * n;
+	return 0;
+}
+
 uint8_t *syminfo_build(const struct syminfo *si, uint32_t nsyms, size_t *len)
 {
 	*len = 4ull * nsyms;
@@ -161,6 +193,42 @@ static int loader_itself(const struct lib *lib)
 	base = base ? base + 1 : lib->path;
 	return (lib->shortname && qb_search_reserved(lib->shortname)) || !strncmp(base, "ld-musl-", 8) ||
 	       !strncmp(base, "libc.musl-", 10);
+}
+
+struct qb_scope_ent *scope_list(const struct closure *c, uint32_t *n)
+{
+	*n = 0;
+	unsigned char *ok = calloc(c->n ? c->n : 1, 1);
+	struct qb_scope_ent *s = calloc(c->n ? c->n : 1, sizeof *s);
+	int any = 0;
+	for (unsigned k = 1; k < c->n && s; k++) {
+		const struct elf *e = &c->libs[k].e;
+		const uint8_t *tab = e->qbt_off ? e->buf + e->qbt_off : NULL;
+		if (loader_itself(&c->libs[k]))
+			continue;
+		if (!tab || !qb_table_valid(tab, e->qbt_size, e->nsyms) || !qb_table_self_id(tab))
+			goto none;
+		any |= qb_table_definers(tab) != NULL;
+	}
+	if (!ok || !s || !any || bind_check_scope(c, ok) < 0)
+		goto none;
+	for (unsigned k = 1; k < c->n; k++) {
+		const struct elf *e = &c->libs[k].e;
+		if (loader_itself(&c->libs[k]))
+			continue;
+		const uint8_t *tab = e->buf + e->qbt_off;
+		uint64_t id = qb_table_self_id(tab), tid = ok[k] ? qb_table_table_id(tab) : 0;
+		s[*n] = (struct qb_scope_ent){ { (uint32_t)id, (uint32_t)(id >> 32) },
+					       { (uint32_t)tid, (uint32_t)(tid >> 32) } };
+		++*n;
+	}
+	free(ok);
+	return s;
+none:
+	free(ok);
+	free(s);
+	*n = 0;
+	return NULL;
 }
 
 /* What loading l reads whatever the run: its ELF and program headers and

@@ -27,6 +27,19 @@ uint8_t *qbt_build_hints(const struct elf *e, uint32_t flags, const uint32_t *hi
 uint64_t elf_symtab_id(const struct elf *e);
 /* Write e's own identity into its quickbind table (e->buf). */
 int qbt_set_self_id(struct elf *e);
+/* Write the identity of e's quickbind table into it (e->buf): last, once
+ * every other byte of the table is final. */
+int qbt_set_table_id(struct elf *e);
+/* The checked scope of the program whose closure (its start-up load) is
+ * c (docs/FORMAT.md 2.5): every library but the C library the loader
+ * stands for, in load order, with its symbol table's identity and, when
+ * every definer its table records is the one this load gives, its
+ * table's. NULL (*n = 0) when a library has no identity, or none records
+ * a definer. */
+struct qb_scope_ent *scope_list(const struct closure *c, uint32_t *n);
+/* Appends scope[n] to the table *tab of *len bytes (QB_TF_SCOPELIST);
+ * -1 when out of memory, the table unchanged. */
+int qbt_add_scope(uint8_t **tab, size_t *len, const struct qb_scope_ent *scope, uint32_t n);
 uint8_t *syminfo_build(const struct syminfo *si, uint32_t nsyms, size_t *len);
 /* The record of a program's closure, c->libs[1..] as the search found
  * them (docs/FORMAT.md 6); self_si: the program's new syminfo entries
