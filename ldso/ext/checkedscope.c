@@ -47,17 +47,16 @@ static void end(void)
  * comes after it); 1 when they agree. */
 static int agrees(const struct qb_scope_ent *s, uint32_t n)
 {
-	uint32_t i = 0, place = 1;
+	uint32_t i = 0;
 	qb_cs.nextra = 0;
-	for (struct dso *x = qb.main->gnext; x; x = x->gnext, place++) {
-		FX(x)->place = place;
+	for (struct dso *x = qb.main->gnext; x; x = x->gnext) {
+		FX(x)->extra_before = qb_cs.nextra;
 		if (i < n && FX(x)->self_id == ((uint64_t)s[i].self_id[1] << 32 | s[i].self_id[0])) {
 			i++;
 			continue;
 		}
 		if (qb_cs.nextra == QB_CS_EXTRA_MAX)
 			return 0;
-		qb_cs.extra_place[qb_cs.nextra] = place;
 		qb_cs.extra[qb_cs.nextra++] = x;
 	}
 	return i == n;
@@ -162,7 +161,7 @@ hidden void qb_cscope_changed(void)
 	}
 	/* the program's own definers were computed in this load */
 	FX(prog)->vouched = FX(prog)->definers != 0;
-	FX(prog)->place = 0;
+	FX(prog)->extra_before = 0;
 	if (FX(prog)->vouched)
 		find_definers(prog, &ids, &at);
 	__libc_free(ids.slot);

@@ -22,7 +22,8 @@ struct qb_fast {
 	uint64_t table_id;          /* identity of its table (checkedscope.c) */
 	const struct qb_scope_ent *scope; /* a program's checked scope, nscope long */
 	uint32_t nscope;
-	uint32_t place;             /* in the checked scope, while vouched */
+	uint32_t extra_before;      /* objects the checked scope's list does not
+				     * hold that come before this one */
 	struct dso **definer_obj;   /* by needed_ids index: the vouched definer, 0 */
 	const Phdr *tabseg;         /* linkopt's segment, released whole (pages.c) */
 	const struct qb_needed_id *needed_ids;
@@ -81,8 +82,7 @@ hidden void qb_cscope_changed(void);
 #define QB_CS_EXTRA_MAX 8
 struct qb_cscope {
 	uint32_t nextra;
-	struct dso *extra[QB_CS_EXTRA_MAX]; /* the scope's other objects, ... */
-	uint32_t extra_place[QB_CS_EXTRA_MAX]; /* ... and their places */
+	struct dso *extra[QB_CS_EXTRA_MAX]; /* the scope's other objects, in order */
 };
 extern struct qb_cscope qb_cs hidden;
 
@@ -98,8 +98,8 @@ static inline __attribute__((always_inline)) int qb_cscope_bind(struct dso *p, s
 	struct dso *x = k < FX(p)->nneeded_ids ? FX(p)->definer_obj[k] : 0;
 	if (!x || !hint)
 		return 0;
-	uint32_t h = FX(p)->pre_gnu[symi], place = FX(x)->place;
-	for (uint32_t e = 0; e < qb_cs.nextra && qb_cs.extra_place[e] < place; e++) {
+	uint32_t h = FX(p)->pre_gnu[symi];
+	for (uint32_t e = 0; e < FX(x)->extra_before; e++) {
 		const struct dso *o = qb_cs.extra[e];
 		if (!o->gh_bloom || (qb_gnu_bloom_maybe(o, h) && qb_may_define(o, h)))
 			return 0;

@@ -584,16 +584,15 @@ static int fast_prepare(struct dso *p, struct qb_prepared *s)
 	for (size_t i = 0; i < FX(p)->nby_dynidx; i++) {
 		struct dso *t = FX(p)->hint_ok[i] ? FX(p)->by_dynidx[i] : 0;
 		struct qb_hint_tgt *f = &FX(p)->fast_tgt[i];
-		*f = (struct qb_hint_tgt){ .ip_def = { UINT32_MAX, UINT32_MAX } };
+		/* most entries of .dynamic name no library: n == 0 says so */
+		f->n = 0;
 		if (!t || !t->gh_bloom || t->nsyms <= t->gh_symoffset || t->nsyms > 0xffffffff ||
 		    qb_noextdirect_any(t))
 			continue;
 		/* no pin: a DT_NEEDED library is in p's own scope */
-		f->lo = t->gh_symoffset;
-		f->n = (uint32_t)(t->nsyms - t->gh_symoffset);
-		f->chain = t->gh_chain + f->lo;
-		f->syms = t->syms + f->lo;
-		f->base = (size_t)t->base;
+		*f = (struct qb_hint_tgt){ .lo = t->gh_symoffset, .n = (uint32_t)(t->nsyms - t->gh_symoffset),
+			.chain = t->gh_chain + t->gh_symoffset, .syms = t->syms + t->gh_symoffset,
+			.base = (size_t)t->base, .ip_def = { UINT32_MAX, UINT32_MAX } };
 		if (qb_fg.ninterposers && !interposed_defs(t, f))
 			bloom = 1;
 		any = 1;
