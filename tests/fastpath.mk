@@ -113,6 +113,16 @@ $(FP_SCOPE_CORRUPT:%=$(FPT_$(1))/weak/%/libw3.so): $(FPT_$(1))/weak/%/libw3.so: 
 	@mkdir -p $$(@D)
 	$(Q)$(FPT_x86_64)/qbcorrupt $$* $(FPT_$(1))/weak/opt/libw3.so $$@
 FP_FIXTURES_$(1) += $(FP_SCOPE_CORRUPT:%=$(FPT_$(1))/weak/%/libw3.so)
+# w2/: the libraries as optimized for prog, and prog_w2, which loads libw2
+# ahead of libw1, optimized alone: libw3's definers do not hold in its load
+$(call fp_exe,$(1),weak/prog_w2,weak/main.c,weak/libw3.so,-lw3 -lw2 -lw1)
+$(FPT_$(1))/weak/w2/.stamp: $(FPT_$(1))/weak/opt/.stamp $(FPT_$(1))/weak/prog_w2 $(FP_LINKOPT)
+	@echo "LINKOPT $(FPT_$(1))/weak/w2"
+	$(Q)rm -rf $(FPT_$(1))/weak/w2 && mkdir -p $(FPT_$(1))/weak/w2 && \
+		cp $(addprefix $(FPT_$(1))/weak/opt/,libw1.so libw2.so libw3.so) $(FPT_$(1))/weak/prog_w2 \
+			$(FPT_$(1))/weak/w2/ && \
+		$(FP_LINKOPT) -L $(FPT_$(1))/weak/w2 $(FPT_$(1))/weak/w2/prog_w2 && touch $$@
+FP_FIXTURES_$(1) += $(FPT_$(1))/weak/w2/.stamp
 
 # ------------------------------------------- pages given back after start-up --
 $(call fp_lib,$(1),resident/libbig.so,resident/libbig.c,,-Wl$(fp_comma)--hash-style=both)

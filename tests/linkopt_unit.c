@@ -121,7 +121,7 @@ Test(qbtable, values_validated)
 	struct qb_table_hdr h;
 	memcpy(&h, t, sizeof h);
 	cr_assert(h.flags & QB_TF_VALUES);
-	cr_assert_eq(h.hdr_size, QB_TABLE_HDR4_SIZE);
+	cr_assert_eq(h.hdr_size, QB_TABLE_HDR5_SIZE);
 	const uint32_t *got = qb_table_values(t);
 	for (uint32_t i = 1; i < e.nsyms; i++)
 		cr_assert_eq(got[i], i);
@@ -189,6 +189,41 @@ Test(qbtable, definers_validated)
 	free(hints);
 	free(values);
 	free(def);
+	elf_free(&e);
+}
+
+/* A program's checked scope (QB_TF_SCOPELIST) lies inside the table, in
+ * a header with room for it; the table's identity leaves out its own
+ * field and changes with any other byte. */
+Test(qbtable, checked_scope_validated)
+{
+	struct elf e;
+	cr_assert_eq(elf_load_file(&e, real_libs[1]), 0, "%s", e.err);
+	uint32_t *hints = calloc(e.nsyms, 4);
+	cr_assert(hints);
+	size_t len;
+	uint8_t *t = qbt_build_hints(&e, QB_TF_DIRECT, hints, NULL, NULL, NULL, 0, &len);
+	const struct qb_scope_ent sc[2] = { { { 1, 2 }, { 3, 4 } }, { { 5, 6 }, { 0, 0 } } };
+	cr_assert_eq(qbt_add_scope(&t, &len, sc, 2), 0);
+	cr_assert(qb_table_valid(t, len, e.nsyms));
+	uint32_t n;
+	const struct qb_scope_ent *got = qb_table_scope(t, &n);
+	cr_assert(got && n == 2 && got[0].self_id[1] == 2 && got[0].table_id[0] == 3 && got[1].self_id[0] == 5);
+	struct qb_table_hdr h;
+	memcpy(&h, t, sizeof h);
+	wr32(t + offsetof(struct qb_table_hdr, nscope), 3); /* runs past the end */
+	cr_assert(!qb_table_valid(t, len, e.nsyms), "a scope past the table's end accepted");
+	wr32(t + offsetof(struct qb_table_hdr, nscope), 2);
+	wr16(t + 6, QB_TABLE_HDR4_SIZE);
+	cr_assert(!qb_table_valid(t, len, e.nsyms), "a scope in a header without scope_off accepted");
+	wr16(t + 6, QB_TABLE_HDR5_SIZE);
+	uint64_t id = qb_table_compute_id(t, len);
+	wr32(t + offsetof(struct qb_table_hdr, table_id), 0x12345678);
+	cr_assert_eq(qb_table_compute_id(t, len), id, "the identity reads its own field");
+	t[len - 1] ^= 1;
+	cr_assert_neq(qb_table_compute_id(t, len), id, "the identity misses the last byte");
+	free(t);
+	free(hints);
 	elf_free(&e);
 }
 

@@ -138,6 +138,68 @@ Test(FP_SUITE(fastpath), vague_references_bound_through_their_scope_definer)
 	}
 }
 
+/* linkopt lists, in the program's table, its start-up load with the
+ * identities it checked libw2's and libw3's definers against (docs/
+ * FORMAT.md 2.5). Start-up's scope is that list: those references are
+ * bound through their definers without a walk or the global table, with
+ * the standard lookup's answers (verify mode). libw1 replaced by the
+ * library as built: the scope is not the list, and the definers are not
+ * trusted. */
+Test(FP_SUITE(fastpath), checked_scope_vouches_for_the_definers)
+{
+	const char *argv[] = {fp_linkopt(), "--dump", lt_fixture_path("weak/opt/prog"), NULL};
+	char *dump = command_output(argv);
+	cr_assert(strstr(dump, "definers checked"), "prog lists no checked scope:\n%s", dump);
+	free(dump);
+	struct fp_run ref = {.dir = "weak", .prog = "prog", .libpath = "."};
+	struct fp_run qb = {.dir = "weak", .prog = "opt/prog", .libpath = "opt",
+			    .env = ENV("LD_DIRECT_VERIFY=1", "LD_GLOBALTAB=0")};
+	struct run_result r;
+	fp_expect_same(&ref, &qb, &r);
+	cr_expect(strstr(r.err, "the start-up scope is the one linkopt checked"), "%s", r.err);
+	cr_expect_geq(fp_stat(r.err, "start-up", "scope_definers"), 3, "%s", r.err);
+	cr_expect_eq(fp_stat(r.err, "start-up", "verify_differences"), 0, "%s", r.err);
+	run_result_free(&r);
+	struct fp_run other = {.dir = "weak", .prog = "opt/prog", .libpath = "orig:opt"};
+	fp_expect_same(&ref, &other, &r);
+	cr_expect(strstr(r.err, "the start-up scope is not the one linkopt checked"), "%s", r.err);
+	cr_expect_eq(fp_stat(r.err, "start-up", "scope_definers"), 0, "%s", r.err);
+	run_result_free(&r);
+}
+
+/* The libraries optimized for prog, prog_w2 (libw2 ahead of libw1, where
+ * vague is strong) optimized alone afterwards: linkopt finds libw3's
+ * definers (libw1) wrong for prog_w2's load and lists libw3 without its
+ * table's identity, so the loader does not vouch for it; the walk to
+ * libw1 meets libw2's definitions and the standard lookup answers, as
+ * under musl's loader. The same libraries still serve prog vouched. */
+Test(FP_SUITE(fastpath), definers_checked_against_another_load_are_not_vouched_for)
+{
+	const char *argv[] = {fp_linkopt(), "--dump", lt_fixture_path("weak/w2/prog_w2"), NULL};
+	char *dump = command_output(argv);
+	/* libw3 and libw2, listed first, both record libw1 for vague */
+	for (int k = 0; k < 2; k++) {
+		char key[32];
+		snprintf(key, sizeof key, "checked scope [%d]: ", k);
+		const char *line = strstr(dump, key);
+		cr_assert(line, "prog_w2 lists no scope:\n%s", dump);
+		const char *end = strchr(line, '\n');
+		const char *checked = strstr(line, "definers checked");
+		cr_expect(!checked || (end && checked > end), "%s taken as checked:\n%s", key, dump);
+	}
+	free(dump);
+	struct fp_run ref = {.dir = "weak", .prog = "prog_w2", .libpath = "."};
+	struct fp_run qb = {.dir = "weak", .prog = "w2/prog_w2", .libpath = "w2",
+			    .env = ENV("LD_DIRECT_VERIFY=1")};
+	struct run_result r;
+	fp_expect_same(&ref, &qb, &r);
+	cr_expect(strstr(r.out, "w3: vague=w2-strong"), "%s", r.out);
+	cr_expect(strstr(r.err, "the start-up scope is the one linkopt checked (3 libraries listed, 0 with"),
+		  "%s", r.err);
+	cr_expect_eq(fp_stat(r.err, "start-up", "verify_differences"), 0, "%s", r.err);
+	run_result_free(&r);
+}
+
 /* prog_fp loads libwfp ahead of libw1: its bloom filter lets the three
  * vague names through (libwfp.c), its hash chains hold none of them. The
  * walks to the definer rule it out by its chains, so the references are

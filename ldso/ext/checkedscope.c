@@ -123,6 +123,8 @@ hidden void qb_cscope_changed(void)
 		end();
 		return;
 	}
+	/* the program is not vouched: the list says nothing of its own
+	 * definers */
 	struct dso *prog = qb.main;
 	const struct qb_scope_ent *s = FX(prog)->scope;
 	uint32_t n = FX(prog)->nscope, e = 0;
@@ -133,7 +135,7 @@ hidden void qb_cscope_changed(void)
 		return;
 	}
 	struct ids ids = { 0, 0 };
-	size_t slots = 16, nk = FX(prog)->nneeded_ids, vouched = 0, i = 0;
+	size_t slots = 16, nk = 0, vouched = 0, i = 0;
 	while (slots < 2 * (size_t)n)
 		slots <<= 1;
 	for (struct dso *x = prog->gnext; x; x = x->gnext)
@@ -159,11 +161,6 @@ hidden void qb_cscope_changed(void)
 		vouched += FX(x)->vouched;
 		i++;
 	}
-	/* the program's own definers were computed in this load */
-	FX(prog)->vouched = FX(prog)->definers != 0;
-	FX(prog)->extra_before = 0;
-	if (FX(prog)->vouched)
-		find_definers(prog, &ids, &at);
 	__libc_free(ids.slot);
 	on = 1;
 	say("the start-up scope is the one linkopt checked", n, vouched);

@@ -95,12 +95,13 @@ int dump_file(const char *path, const struct opts *o)
 		memset(&h, 0, sizeof h);
 		memcpy(&h, qt, e.qbt_size < sizeof h ? e.qbt_size : sizeof h);
 		int ok = ((uintptr_t)qt & 3) == 0 && qb_table_valid(qt, e.qbt_size, e.nsyms);
-		printf("DT_QB_TABLE: %llu bytes at offset 0x%llx, version %u, flags 0x%x (%s%s%s%s%s%s%s%s%s%s%s), %u symbols%s\n",
+		printf("DT_QB_TABLE: %llu bytes at offset 0x%llx, version %u, flags 0x%x (%s%s%s%s%s%s%s%s%s%s%s%s), %u symbols%s\n",
 		       (unsigned long long)e.qbt_size, (unsigned long long)e.qbt_off, h.version, h.flags,
 		       h.flags & QB_TF_GNUHASH ? "gnuhash " : "", h.flags & QB_TF_SYSVHASH ? "sysvhash " : "",
 		       h.flags & QB_TF_DIRECT ? "direct " : "", h.flags & QB_TF_RELSORTED ? "relsorted " : "",
 		       h.flags & QB_TF_DYNSORTED ? "dynsorted " : "", h.flags & QB_TF_HINTS ? "hints " : "",
 		       h.flags & QB_TF_SELFID ? "selfid " : "", h.flags & QB_TF_VALUES ? "values " : "", h.flags & QB_TF_SCOPE ? "scope " : "", h.flags & QB_TF_NOEXTNONE ? "noextnone " : "",
+		       h.flags & QB_TF_SCOPELIST ? "scopelist " : "",
 		       h.flags & QB_TF_SCOPECOUNT ? "scopecount" : "", h.nsyms,
 		       ok ? "" : " [INVALID]");
 		if (ok) {
@@ -112,6 +113,21 @@ int dump_file(const char *path, const struct opts *o)
 			const struct qb_needed_id *nd = qb_table_needed(qt, &nn);
 			if (h.flags & QB_TF_SELFID)
 				printf("identity: 0x%016llx\n", (unsigned long long)qb_table_self_id(qt));
+			if (qb_table_table_id(qt))
+				printf("table identity: 0x%016llx\n", (unsigned long long)qb_table_table_id(qt));
+			uint32_t ns;
+			const struct qb_scope_ent *sc = qb_table_scope(qt, &ns);
+			for (uint32_t k = 0; sc && k < ns; k++) {
+				uint64_t id = (uint64_t)rd32((const uint8_t *)&sc[k].self_id[1]) << 32 |
+					rd32((const uint8_t *)&sc[k].self_id[0]);
+				uint64_t tid = (uint64_t)rd32((const uint8_t *)&sc[k].table_id[1]) << 32 |
+					rd32((const uint8_t *)&sc[k].table_id[0]);
+				if (tid)
+					printf("checked scope [%u]: identity 0x%016llx, definers checked (table 0x%016llx)\n",
+					       k, (unsigned long long)id, (unsigned long long)tid);
+				else
+					printf("checked scope [%u]: identity 0x%016llx\n", k, (unsigned long long)id);
+			}
 			for (uint32_t k = 0; nd && k < nn; k++) {
 				uint32_t di = rd32((const uint8_t *)&nd[k].dynidx);
 				uint64_t id = (uint64_t)rd32((const uint8_t *)&nd[k].id[1]) << 32 |
