@@ -56,6 +56,7 @@
 #define QB_TF_NOEXTNONE 0x200 /* no DT_SYMINFO entry has SYMINFO_FLG_NOEXTDIRECT */
 #define QB_TF_SCOPECOUNT 0x400 /* scoped_relocs valid (with QB_TF_SCOPE) */
 #define QB_TF_SCOPELIST 0x800 /* scope_off and nscope valid: a program's checked scope */
+#define QB_TF_SCOPESELF 0x1000 /* (with QB_TF_SCOPELIST) the program's own definers checked too */
 
 /* Little-endian, 4-byte aligned, identical for ELFCLASS32 and ELFCLASS64. */
 struct qb_table_hdr {

@@ -123,8 +123,6 @@ hidden void qb_cscope_changed(void)
 		end();
 		return;
 	}
-	/* the program is not vouched: the list says nothing of its own
-	 * definers */
 	struct dso *prog = qb.main;
 	const struct qb_scope_ent *s = FX(prog)->scope;
 	uint32_t n = FX(prog)->nscope, e = 0;
@@ -135,7 +133,7 @@ hidden void qb_cscope_changed(void)
 		return;
 	}
 	struct ids ids = { 0, 0 };
-	size_t slots = 16, nk = 0, vouched = 0, i = 0;
+	size_t slots = 16, nk = FX(prog)->nneeded_ids, vouched = 0, i = 0;
 	while (slots < 2 * (size_t)n)
 		slots <<= 1;
 	for (struct dso *x = prog->gnext; x; x = x->gnext)
@@ -161,6 +159,11 @@ hidden void qb_cscope_changed(void)
 		vouched += FX(x)->vouched;
 		i++;
 	}
+	/* the program when linkopt checked its own definers too */
+	FX(prog)->vouched = FX(prog)->scope_self && FX(prog)->definers;
+	FX(prog)->extra_before = 0;
+	if (FX(prog)->vouched)
+		find_definers(prog, &ids, &at);
 	__libc_free(ids.slot);
 	on = 1;
 	say("the start-up scope is the one linkopt checked", n, vouched);

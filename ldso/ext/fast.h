@@ -22,6 +22,7 @@ struct qb_fast {
 	uint64_t table_id;          /* identity of its table (checkedscope.c) */
 	const struct qb_scope_ent *scope; /* a program's checked scope, nscope long */
 	uint32_t nscope;
+	unsigned char scope_self;   /* the program's own definers checked */
 	uint32_t extra_before;      /* objects the checked scope's list does not
 				     * hold that come before this one */
 	struct dso **definer_obj;   /* by needed_ids index: the vouched definer, 0 */

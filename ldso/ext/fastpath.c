@@ -114,6 +114,7 @@ static void fast_decoded(struct dso *p)
 						&FX(p)->scoped_relocs);
 				if (FX(p)->pre_gnu)
 					FX(p)->scope = qb_table_scope(tab, &FX(p)->nscope);
+				FX(p)->scope_self = !!(((const struct qb_table_hdr *)tab)->flags & QB_TF_SCOPESELF);
 			}
 		} else {
 			note(p, "the quickbind table");

@@ -474,16 +474,13 @@ static int scope_defs(const struct closure *c, struct defscope *vm, const struct
 /* Does every definer library k's table records name the definition the
  * standard lookup finds from the program's start-up load c (the program
  * first: a name it defines has no definer in a library)? */
-static int definers_hold(const struct closure *c, unsigned k, struct defscope *prog,
-	struct defscope *libs, int *oom)
+static int definers_hold(const struct closure *c, unsigned k, const struct scope_rec *t,
+	struct defscope *prog, struct defscope *libs, int *oom)
 {
-	const struct elf *e = &c->libs[k].e;
-	const uint8_t *tab = e->qbt_off ? e->buf + e->qbt_off : NULL;
-	if (!tab || !qb_table_valid(tab, e->qbt_size, e->nsyms))
-		return 0;
-	const uint32_t *def = qb_table_definers(tab), *hint = qb_table_hints(tab);
-	uint32_t nn;
-	const struct qb_needed_id *nd = qb_table_needed(tab, &nn);
+	const struct elf *e = t->e;
+	const uint32_t *def = t->def, *hint = t->hint;
+	const struct qb_needed_id *nd = t->nd;
+	uint32_t nn = t->nn;
 	for (uint32_t i = 1; def && i < e->nsyms && !*oom; i++) {
 		if (!def[i])
 			continue;
@@ -509,12 +506,24 @@ static int definers_hold(const struct closure *c, unsigned k, struct defscope *p
 	return 1;
 }
 
-int bind_check_scope(const struct closure *c, unsigned char *ok)
+int bind_check_scope(const struct closure *c, const struct scope_rec *self, unsigned char *ok)
 {
 	struct defscope prog = { 0 }, libs = { 0 };
 	int oom = defscope_init(&prog, c, 0, 1) < 0 || defscope_init(&libs, c, 1, c->n) < 0;
-	for (unsigned k = 1; k < c->n && !oom; k++)
-		ok[k] = (unsigned char)definers_hold(c, k, &prog, &libs, &oom);
+	ok[0] = !oom && (unsigned char)definers_hold(c, 0, self, &prog, &libs, &oom);
+	for (unsigned k = 1; k < c->n && !oom; k++) {
+		const struct elf *e = &c->libs[k].e;
+		const uint8_t *tab = e->qbt_off ? e->buf + e->qbt_off : NULL;
+		struct scope_rec t = { e, 0, 0, 0, 0 };
+		if (!tab || !qb_table_valid(tab, e->qbt_size, e->nsyms)) {
+			ok[k] = 0;
+			continue;
+		}
+		t.def = qb_table_definers(tab);
+		t.hint = qb_table_hints(tab);
+		t.nd = qb_table_needed(tab, &t.nn);
+		ok[k] = (unsigned char)definers_hold(c, k, &t, &prog, &libs, &oom);
+	}
 	defscope_free(&prog);
 	defscope_free(&libs);
 	return oom ? -1 : 0;

@@ -3,6 +3,7 @@
 #ifndef LINKOPT_BIND_H
 #define LINKOPT_BIND_H
 
+#include "qbtable.h"
 #include "search.h"
 
 struct defnode {
@@ -74,11 +75,22 @@ struct scope_def {
 	uint32_t sym;
 };
 
+/* An object's definer records: its symbols (e), definer[], hint[] and
+ * needed[] as its table holds them (docs/FORMAT.md 2.4). */
+struct scope_rec {
+	const struct elf *e;
+	const uint32_t *def, *hint;
+	const struct qb_needed_id *nd;
+	uint32_t nn;
+};
+
 /* For the program whose start-up load is c (c->libs[0] the program, its
- * libraries already written): ok[k] = 1 for each library k whose table
- * records only definers that are the standard lookup's answer in this
- * load (or none), else 0 (docs/FORMAT.md 2.5). -1 when out of memory. */
-int bind_check_scope(const struct closure *c, unsigned char *ok);
+ * libraries already written; self: the program's own records, its table
+ * not written yet): ok[k] = 1 for each object k (0: the program) whose
+ * records name only definers that are the standard lookup's answer in
+ * this load (or none), else 0 (docs/FORMAT.md 2.5). -1 when out of
+ * memory. */
+int bind_check_scope(const struct closure *c, const struct scope_rec *self, unsigned char *ok);
 
 /* si[nsyms] receives the table for c->libs[0]. */
 /* hint (may be NULL) receives, for each directly bound symbol, the index

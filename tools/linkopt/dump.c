@@ -95,13 +95,13 @@ int dump_file(const char *path, const struct opts *o)
 		memset(&h, 0, sizeof h);
 		memcpy(&h, qt, e.qbt_size < sizeof h ? e.qbt_size : sizeof h);
 		int ok = ((uintptr_t)qt & 3) == 0 && qb_table_valid(qt, e.qbt_size, e.nsyms);
-		printf("DT_QB_TABLE: %llu bytes at offset 0x%llx, version %u, flags 0x%x (%s%s%s%s%s%s%s%s%s%s%s%s), %u symbols%s\n",
+		printf("DT_QB_TABLE: %llu bytes at offset 0x%llx, version %u, flags 0x%x (%s%s%s%s%s%s%s%s%s%s%s%s%s), %u symbols%s\n",
 		       (unsigned long long)e.qbt_size, (unsigned long long)e.qbt_off, h.version, h.flags,
 		       h.flags & QB_TF_GNUHASH ? "gnuhash " : "", h.flags & QB_TF_SYSVHASH ? "sysvhash " : "",
 		       h.flags & QB_TF_DIRECT ? "direct " : "", h.flags & QB_TF_RELSORTED ? "relsorted " : "",
 		       h.flags & QB_TF_DYNSORTED ? "dynsorted " : "", h.flags & QB_TF_HINTS ? "hints " : "",
 		       h.flags & QB_TF_SELFID ? "selfid " : "", h.flags & QB_TF_VALUES ? "values " : "", h.flags & QB_TF_SCOPE ? "scope " : "", h.flags & QB_TF_NOEXTNONE ? "noextnone " : "",
-		       h.flags & QB_TF_SCOPELIST ? "scopelist " : "",
+		       h.flags & QB_TF_SCOPELIST ? "scopelist " : "", h.flags & QB_TF_SCOPESELF ? "scopeself " : "",
 		       h.flags & QB_TF_SCOPECOUNT ? "scopecount" : "", h.nsyms,
 		       ok ? "" : " [INVALID]");
 		if (ok) {

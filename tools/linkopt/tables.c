@@ -195,12 +195,14 @@ static int loader_itself(const struct lib *lib)
 	       !strncmp(base, "libc.musl-", 10);
 }
 
-struct qb_scope_ent *scope_list(const struct closure *c, uint32_t *n)
+struct qb_scope_ent *scope_list(const struct closure *c, const struct scope_rec *self, uint32_t *n,
+	int *self_ok)
 {
 	*n = 0;
+	*self_ok = 0;
 	unsigned char *ok = calloc(c->n ? c->n : 1, 1);
 	struct qb_scope_ent *s = calloc(c->n ? c->n : 1, sizeof *s);
-	int any = 0;
+	int any = self->def != NULL;
 	for (unsigned k = 1; k < c->n && s; k++) {
 		const struct elf *e = &c->libs[k].e;
 		const uint8_t *tab = e->qbt_off ? e->buf + e->qbt_off : NULL;
@@ -210,8 +212,9 @@ struct qb_scope_ent *scope_list(const struct closure *c, uint32_t *n)
 			goto none;
 		any |= qb_table_definers(tab) != NULL;
 	}
-	if (!ok || !s || !any || bind_check_scope(c, ok) < 0)
+	if (!ok || !s || !any || bind_check_scope(c, self, ok) < 0)
 		goto none;
+	*self_ok = ok[0];
 	for (unsigned k = 1; k < c->n; k++) {
 		const struct elf *e = &c->libs[k].e;
 		if (loader_itself(&c->libs[k]))

@@ -34,9 +34,11 @@ int qbt_set_table_id(struct elf *e);
  * c (docs/FORMAT.md 2.5): every library but the C library the loader
  * stands for, in load order, with its symbol table's identity and, when
  * every definer its table records is the one this load gives, its
- * table's. NULL (*n = 0) when a library has no identity, or none records
- * a definer. */
-struct qb_scope_ent *scope_list(const struct closure *c, uint32_t *n);
+ * table's; *self_ok: the same holds for the program's own records (self).
+ * NULL (*n = 0) when a library has no identity, or no object records a
+ * definer. */
+struct qb_scope_ent *scope_list(const struct closure *c, const struct scope_rec *self, uint32_t *n,
+	int *self_ok);
 /* Appends scope[n] to the table *tab of *len bytes (QB_TF_SCOPELIST);
  * -1 when out of memory, the table unchanged. */
 int qbt_add_scope(uint8_t **tab, size_t *len, const struct qb_scope_ent *scope, uint32_t n);
