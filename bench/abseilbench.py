@@ -23,7 +23,10 @@ build), musl, quickbind without tables, and after one linkopt run over
 every ELF file of the layout (programs as apps).  Wall time, instructions
 and the binding work as for ICU (bench/icubench.py), the loader's own
 account (LD_DEBUG=statistics) and how linkopt bound each referenced
-symbol (realapp.bind_breakdown).
+symbol (realapp.bind_breakdown). One more row, the floor of loading: a
+static program that maps the libraries quickbind loads for the program
+(its --list, absolute paths) as a loader must, and does nothing else
+(bench/mapfloor.c).
 """
 
 import glob
@@ -156,6 +159,28 @@ def prepare(out, tree, loader, linkopt, arch="x86_64", msym=None):
     return trees, lnk, res
 
 
+def map_floor(out, trees, loader, prog, arch):
+    """The variant that maps the libraries quickbind loads for prog (its
+    --list, the C library it stands for left out) and does nothing else:
+    bench/mapfloor.c, built static for arch."""
+    exe = os.path.join(out, "mapfloor")
+    if not os.path.exists(exe):
+        subprocess.run([realapp.ARCHS[arch]["musl_cc"], "-static", "-std=gnu11", "-Wall", "-Wextra",
+                        "-Werror", "-O2", "-o", exe, os.path.join(HERE, "mapfloor.c")], check=True)
+    t = trees["qb-none"]
+    r = subprocess.run([loader, "--list", os.path.join(t, "bin", prog[2][0])],
+                       env=dict(run.BASE_ENV, LD_LIBRARY_PATH=os.path.join(t, "lib")),
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    libs = [line.split()[2] for line in r.stdout.decode(errors="replace").splitlines()
+            if len(line.split()) >= 3 and line.split()[1] == "=>" and
+            os.path.realpath(line.split()[2]) != os.path.realpath(loader)]
+    listfile = os.path.join(out, "maplist-" + prog[0])
+    with open(listfile, "w") as f:
+        f.write("".join(p + "\n" for p in libs))
+    return {"name": "map-floor", "exe": exe, "args": [listfile], "env": dict(run.BASE_ENV), "cwd": out,
+            "libs": len(libs)}
+
+
 def variant(name, trees, out, prog):
     _, _, argv = prog
     env = dict(run.BASE_ENV)
@@ -208,13 +233,15 @@ def measure(out, loader, linkopt, runs, warmup, do_cg, log, arch="x86_64"):
     try:
         for prog in PROGRAMS:
             vs = [variant(n, trees, out, prog) for n, _ in VARIANTS]
+            vs.append(map_floor(out, trees, os.path.abspath(loader), prog, arch))
             for v in vs:
                 realapp.check(v, output=True)
             ref = next(v for v in vs if v["name"] == "musl").get("stdout")
             with tempfile.TemporaryDirectory(prefix="qba-cg.") as tmp:
                 p = realapp.measure_program(vs, runs, warmup, do_cg, tmp)
                 realapp.count_musl_binding(p, msym and variant("musl-sym", trees, out, prog), do_cg, tmp)
-            realapp.same_output(p, vs, ref)
+            realapp.same_output(p, vs, ref, lambda v: v["name"] != "map-floor")
+            p["map-floor"]["libs"] = vs[-1]["libs"]
             res["programs"][prog[0]] = p
             res["stats"][prog[0]] = realapp.qb_statistics(vs)
             log("abseil: %s measured" % prog[0])
@@ -236,7 +263,9 @@ def section(res, key="abseil"):
                  "libabsl-dev, %s), the programs compiled from bench/abseil/startup.cc on "
                  "both sides: `startup` (%d abseil libraries in its closure under musl, %d "
                  "under glibc) and `startup-all` (%d and %d: the %d libraries Debian ships). "
-                 "Median wall ms of %d interleaved runs (after %d warm-up rounds); "
+                 "Median wall ms of %d interleaved runs (after %d warm-up rounds; the last row maps "
+                 "the program's libraries from a static program and does nothing else, "
+                 "bench/mapfloor.c); "
                  "instructions of the process (%s); "
                  % (g.get("arch", "x86_64"), realapp.ARCHS[g.get("arch", "x86_64")]["gxx"],
                     c["startup"]["musl"], c["startup"]["glibc"], c["all"]["musl"],

@@ -31,6 +31,10 @@ VARIANTS = [("glibc-lazy", "glibc ld.so (lazy), Debian's build"),
             ("musl", "musl ld.so"),
             ("qb-none", "quickbind, no tables"),
             ("qb-all", "quickbind, all tables (linkopt)")]
+# the rows of a program's table: the variants, and for abseil's programs
+# their libraries mapped by a static program, nothing else
+# (bench/mapfloor.c)
+ROWS = VARIANTS + [("map-floor", "the same libraries mapped alone, no loader")]
 ANNOTATE_LINE = re.compile(r"^\s*([\d,]+)\s+(?:\(\s*[\d.]+%\)\s+)?(\S+)")
 BINDING_FUNCS = {"glibc": ("_dl_relocate_object", "_dl_fixup"),
                  # start-up relocation runs in qb_relocate_all (through GCC's
@@ -47,11 +51,12 @@ LOADER_OBJECTS = re.compile(r"/ld-linux-x86-64\.so|/ld-linux\.so\.2|/ld-musl-|/l
 # compilers of the musl and the Debian builds, Debian's library directory.
 ARCHS = {"x86_64": {"musl_ldso": "/lib/ld-musl-x86_64.so.1",
                     "glibc_ldso": "/lib64/ld-linux-x86-64.so.2",
-                    "musl_cxx": "musl-c++", "gxx": "g++",
+                    "musl_cxx": "musl-c++", "gxx": "g++", "musl_cc": "musl-gcc",
                     "deb_libdir": "/usr/lib/x86_64-linux-gnu"},
          "i386": {"musl_ldso": "/lib/ld-musl-i386.so.1",
                   "glibc_ldso": "/lib/ld-linux.so.2",
                   "musl_cxx": "musl-c++-i386", "gxx": "i686-linux-gnu-g++",
+                  "musl_cc": "i386-linux-musl-gcc",
                   "deb_libdir": "/usr/lib/i386-linux-gnu"}}
 
 
@@ -283,7 +288,7 @@ def program_table(p):
              "|---|---:|---:|---:|---:|---:|---:|---:|"]
     base = p.get("glibc-lazy", {}).get("wall_ms")
     musl = p.get("musl", {}).get("wall_ms")
-    for n, lab in VARIANTS:
+    for n, lab in ROWS:
         if n not in p:
             continue
         v = p[n]
