@@ -12,9 +12,9 @@
  * scope that the list does not hold (the C library, which is the loader
  * and not the file linkopt read; a preloaded library) rule the name out
  * themselves, each by its hash table, where they come before the
- * definer, as a walk would ask them. Decided once, when start-up has built the
- * scope; the first change of the scope after it (a dlopen, an unload)
- * ends it. */
+ * definer, as a walk would ask them. Decided once, when start-up has
+ * built the scope; the first change of the scope after it (a dlopen, an
+ * unload) ends it. */
 #include "fast.h"
 
 hidden struct qb_cscope qb_cs;

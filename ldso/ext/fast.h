@@ -75,6 +75,7 @@ hidden void qb_prefetch_loaded(struct dso *dep);
 hidden int qb_recording(void);
 hidden void qb_record_mapped(struct dso *p, int fd);
 hidden int qb_scope_def(struct dso *p, size_t symi, struct symdef *out);
+hidden int qb_noextdirect_any(struct dso *t);
 /* May x define a name of GNU hash h, as its hash table says? */
 hidden int qb_may_define(const struct dso *x, uint32_t h);
 /* checkedscope.c: the start-up scope linkopt checked, decided when
