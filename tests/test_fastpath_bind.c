@@ -167,6 +167,26 @@ Test(FP_SUITE(fastpath), checked_scope_vouches_for_the_definers)
 	run_result_free(&r);
 }
 
+/* A preloaded library is not in the program's list: the scope still
+ * agrees, and the preload, ahead of every definer, must rule each name
+ * out itself. libwfp's bloom filter lets the vague names through and its
+ * hash chains hold none of them: the references still bind at their
+ * vouched definers, with the standard lookup's answers. */
+Test(FP_SUITE(fastpath), checked_scope_with_a_preload_that_defines_none_of_the_names)
+{
+	struct fp_run ref = {.dir = "weak", .prog = "prog", .libpath = ".",
+			     .env = ENV("LD_PRELOAD=./libwfp.so")};
+	struct fp_run qb = {.dir = "weak", .prog = "opt/prog", .libpath = "opt",
+			    .env = ENV("LD_PRELOAD=./libwfp.so", "LD_DIRECT_VERIFY=1")};
+	struct run_result r;
+	fp_expect_same(&ref, &qb, &r);
+	cr_expect(strstr(r.out, "w3: vague=w1-weak wdata=1 typeinfo=w1-typeinfo"), "%s", r.out);
+	cr_expect(strstr(r.err, "the start-up scope is the one linkopt checked"), "%s", r.err);
+	cr_expect_geq(fp_stat(r.err, "start-up", "scope_definers"), 2, "%s", r.err);
+	cr_expect_eq(fp_stat(r.err, "start-up", "verify_differences"), 0, "%s", r.err);
+	run_result_free(&r);
+}
+
 /* The libraries optimized for prog, prog_w2 (libw2 ahead of libw1, where
  * vague is strong) optimized alone afterwards: linkopt finds libw3's
  * definer of vague (libw1) wrong for prog_w2's load and lists libw3
