@@ -171,9 +171,9 @@ def map_floor(out, trees, loader, prog, arch):
     r = subprocess.run([loader, "--list", os.path.join(t, "bin", prog[2][0])],
                        env=dict(run.BASE_ENV, LD_LIBRARY_PATH=os.path.join(t, "lib")),
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    libs = [line.split()[2] for line in r.stdout.decode(errors="replace").splitlines()
-            if len(line.split()) >= 3 and line.split()[1] == "=>" and
-            os.path.realpath(line.split()[2]) != os.path.realpath(loader)]
+    rows = [line.split() for line in r.stdout.decode(errors="replace").splitlines()]
+    libs = [w[2] for w in rows if len(w) >= 3 and w[1] == "=>" and
+            os.path.realpath(w[2]) != os.path.realpath(loader)]
     listfile = os.path.join(out, "maplist-" + prog[0])
     with open(listfile, "w") as f:
         f.write("".join(p + "\n" for p in libs))

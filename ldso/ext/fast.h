@@ -88,11 +88,26 @@ struct qb_cscope {
 };
 extern struct qb_cscope qb_cs hidden;
 
+/* The definition at index hint of definer x (which has a GNU hash
+ * table), for a reference whose name has GNU hash h: qb_hint_def's guard
+ * for a GNU-hashed target (x's chain holds h there) and the lookup's own
+ * test; 0 when either fails. */
+static inline int qb_definer_def(struct dso *x, uint32_t hint, uint32_t h, struct symdef *out)
+{
+	if (hint < x->gh_symoffset || hint >= x->nsyms || (x->gh_chain[hint] | 1) != (h | 1))
+		return 0;
+	Sym *s = x->syms + hint;
+	if (!qb_def_accepted(s->st_shndx, s->st_info, s->st_value))
+		return 0;
+	out->sym = s;
+	out->dso = x;
+	return 1;
+}
+
 /* Reference symi of p, vouched (checkedscope.c): its definer, found
  * when the scope was checked, binds it at the hint unless an object the
  * list does not hold comes before the definer and may define the name;
- * the guard of a hint (fastpath.c's qb_scope_def) as ever. 0: the way
- * without the list decides. */
+ * the guard of a hint as ever. 0: the way without the list decides. */
 static inline __attribute__((always_inline)) int qb_cscope_bind(struct dso *p, size_t symi,
 	struct symdef *out)
 {
@@ -106,14 +121,7 @@ static inline __attribute__((always_inline)) int qb_cscope_bind(struct dso *p, s
 		if (!o->gh_bloom || (qb_gnu_bloom_maybe(o, h) && qb_may_define(o, h)))
 			return 0;
 	}
-	if (hint < x->gh_symoffset || hint >= x->nsyms || (x->gh_chain[hint] | 1) != (h | 1))
-		return 0;
-	Sym *s = x->syms + hint;
-	if (!qb_def_accepted(s->st_shndx, s->st_info, s->st_value))
-		return 0;
-	out->sym = s;
-	out->dso = x;
-	return 1;
+	return qb_definer_def(x, hint, h, out);
 }
 
 /* May one of the interposers export a name with GNU hash h? */

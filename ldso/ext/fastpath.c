@@ -479,17 +479,7 @@ hidden int qb_scope_def(struct dso *p, size_t symi, struct symdef *out)
 	uint64_t want = (uint64_t)e->id[1] << 32 | e->id[0];
 	uint32_t h = FX(p)->pre_gnu[symi];
 	struct dso *x = scope_definer(p, want, h, hint);
-	/* qb_hint_def's guard for a GNU-hashed target, with what it would
-	 * read again already in hand */
-	if (!x || !x->gh_bloom || hint < x->gh_symoffset || hint >= x->nsyms ||
-	    (x->gh_chain[hint] | 1) != (h | 1))
-		return 0;
-	Sym *s = x->syms + hint;
-	if (!qb_def_accepted(s->st_shndx, s->st_info, s->st_value))
-		return 0;
-	out->sym = s;
-	out->dso = x;
-	return 1;
+	return x && x->gh_bloom && qb_definer_def(x, hint, h, out);
 }
 
 /* Does t define a symbol that external references may not bind to
