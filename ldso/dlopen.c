@@ -113,7 +113,7 @@ QB_PUBLIC void *dlopen(const char *file, int mode)
 		 * before another thread's failure can overwrite it. */
 		__dl_seterr("%s", qb.errbuf);
 		qb_unlock();
-		__libc_free(o.ctors);
+		qb_free(o.ctors);
 		return 0;
 	}
 	qb_txn_commit(&t);
@@ -131,7 +131,7 @@ QB_PUBLIC void *dlopen(const char *file, int mode)
 	qb_unlock();
 	/* outside the lock (initfini.c) */
 	qb_run_ctors(o.ctors, o.nctors);
-	__libc_free(o.ctors);
+	qb_free(o.ctors);
 	return p;
 }
 

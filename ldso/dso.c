@@ -146,8 +146,8 @@ hidden const char *qb_dso_decode(struct dso *p)
 		p->runpath = (char *)p->strings + d->runpath;
 	if ((vwhy = qb_build_verdefs(p, &v)) || (vwhy = qb_find_writable(p))) {
 		/* a refused object owns nothing: its caller frees only p */
-		__libc_free(p->vdefs);
-		__libc_free(p->vreqs);
+		qb_free(p->vdefs);
+		qb_free(p->vreqs);
 		p->vdefs = p->vreqs = 0;
 		p->nvdefs = p->nvreqs = 0;
 		return vwhy;

@@ -31,20 +31,20 @@ static void free_dso(struct dso *p)
 	qb_ext_released(p);
 	for (void **m = p->owned, **next; m; m = next) {
 		next = m[0];
-		__libc_free(m);
+		qb_free(m);
 	}
 	if (p->map)
 		unmap_later(p->map, p->map_len);
 	if (p->phdr && !(p->map && (unsigned char *)p->phdr >= p->map &&
 	    (unsigned char *)p->phdr < p->map + p->map_len))
-		__libc_free(p->phdr);
-	__libc_free(p->deps);
-	__libc_free(p->scope);
-	__libc_free(p->vdefs);
-	__libc_free(p->vreqs);
-	__libc_free(p->name);
-	__libc_free((void *)p->shortname);
-	__libc_free(p);
+		qb_free(p->phdr);
+	qb_free(p->deps);
+	qb_free(p->scope);
+	qb_free(p->vdefs);
+	qb_free(p->vreqs);
+	qb_free(p->name);
+	qb_free((void *)p->shortname);
+	qb_free(p);
 }
 
 hidden void qb_forget_object(struct dso *p)
@@ -72,7 +72,7 @@ hidden void qb_forget_object(struct dso *p)
 		if (q->scope)
 			for (size_t i = 0; i < q->nscope; i++)
 				if (q->scope[i] == p) {
-					__libc_free(q->scope);
+					qb_free(q->scope);
 					q->scope = 0;
 					q->nscope = 0;
 					break;

@@ -42,7 +42,7 @@ hidden void qb_global_leave(struct dso *p)
 /* p and everything it depends on, breadth first: the scope of a handle. */
 hidden void qb_build_scope(struct dso *p)
 {
-	struct dso **v = p->scope ? 0 : __libc_malloc(qb.ndso * sizeof *v);
+	struct dso **v = p->scope ? 0 : qb_malloc(qb.ndso * sizeof *v);
 	size_t n = 0;
 	if (!v)
 		return;

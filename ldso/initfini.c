@@ -134,7 +134,7 @@ hidden void qb_ctor_queue(struct dso *root, struct dso ***q, size_t *n)
 	*n = 0;
 	if (root->constructed)
 		return;
-	if (!(*q = __libc_malloc(qb.ndso * sizeof **q)))
+	if (!(*q = qb_malloc(qb.ndso * sizeof **q)))
 		qb_error("Error allocating constructor queue: out of memory");
 	for (struct dso *p = qb.head; p; p = p->next)
 		p->mark = 0;

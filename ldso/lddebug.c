@@ -111,4 +111,5 @@ hidden void qb_debug_stats(const char *when)
 	if (qb.env.verify)
 		qb_dbg("statistics (%s): verify_differences=%zu", when, qb.verify_diffs);
 	qb_dbg("statistics (%s): relocation_time=%.3f ms", when, s->reloc_ns / 1e6);
+	qb_arena_stats(when);
 }

@@ -160,6 +160,13 @@ hidden _Noreturn void qb_fatal(const char *fmt, ...) __attribute__((format(print
 hidden int qb_try(void (*fn)(void *), void *arg);
 hidden int qb_keep_going(void (*fn)(void *), void *arg);
 
+/* arena.c: the loader's own memory, zeroed */
+hidden void *qb_calloc(size_t n, size_t each);
+static inline void *qb_malloc(size_t n) { return qb_calloc(n, 1); }
+hidden void *qb_realloc(void *p, size_t n);
+hidden void qb_free(void *p);
+hidden void qb_arena_stats(const char *when);
+
 /* dso.c */
 hidden const char *qb_dso_decode(struct dso *p);
 hidden void qb_dso_append(struct dso *p);

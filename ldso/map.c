@@ -153,19 +153,22 @@ static const char *fixed_range_refused(size_t lo, size_t hi)
 
 /* When the first segment starts the range and no alignment beyond pages
  * is asked for, one mapping of the file covers the whole range with the
- * first segment's protection and is that segment's mapping; every other
- * segment has an mmap of its own, with its own protection, even where it
- * has the first one's, as musl's loader maps them. Tools that follow a
- * process's mappings learn about objects from mmap alone: valgrind reads
- * an object's symbols (and finds its preloaded malloc that way) only when
- * each segment is a mapping of the file it has seen, and the code one was
- * mapped executable, not made so by mprotect. */
+ * first segment's protection and is that segment's mapping, and the
+ * mapping of every segment with the same protection and the same
+ * distance between file offset and address (read-only data after the
+ * code, as linkers lay it out). Every other segment has an mmap of its
+ * own. Under valgrind, each segment has one, as musl's loader maps them:
+ * it learns about objects from mmap alone, and reads an object's symbols
+ * (and finds its preloaded malloc that way) only when each segment is a
+ * mapping of the file it has seen, and the code one was mapped
+ * executable, not made so by mprotect. */
 static const char *map_segments(struct dso *p, int fd, int exec, size_t page, size_t align)
 {
 	size_t span = p->vmax - p->vmin;
 	unsigned char *hint = exec ? (unsigned char *)p->vmin : 0;
 	const Phdr *first = first_load(p);
 	int whole = align <= page && first && first->p_filesz && (first->p_vaddr & -page) == p->vmin;
+	int share = whole && !qb_under_valgrind();
 	size_t off0 = whole ? first->p_offset & -page : 0;
 	int prot0 = whole ? prot_of(first->p_flags) : PROT_NONE;
 	size_t extra = exec || align <= page ? 0 : align - page;
@@ -219,7 +222,8 @@ static const char *map_segments(struct dso *p, int fd, int exec, size_t page, si
 		done = mend;
 		if (ph->p_filesz) {
 			size_t flen = fend - start;
-			if (whole && ph == first) {
+			if ((whole && ph == first) || (share && prot == prot0 &&
+			    ph->p_vaddr - ph->p_offset == first->p_vaddr - first->p_offset)) {
 				/* the whole range's mapping is this segment's */
 			} else if (mmap(p->base + start, flen, prot, MAP_PRIVATE | MAP_FIXED, fd,
 			    ph->p_offset & -page) == MAP_FAILED) {
@@ -290,7 +294,7 @@ hidden struct dso *qb_map_file(int fd, const struct stat *known, const char *pat
 	if ((*why = check_ehdr(&u.eh, got, allow_exec)))
 		return 0;
 
-	struct dso *p = __libc_calloc(1, sizeof *p);
+	struct dso *p = qb_calloc(1, sizeof *p);
 	size_t phsize = (size_t)u.eh.e_phnum * sizeof(Phdr);
 	Phdr *ph = 0, *heap = 0;
 	if (!p) {
@@ -306,7 +310,7 @@ hidden struct dso *qb_map_file(int fd, const struct stat *known, const char *pat
 		ph = (Phdr *)(u.buf + u.eh.e_phoff);
 	} else {
 		/* elsewhere in the file: read on their own */
-		ph = heap = __libc_malloc(phsize);
+		ph = heap = qb_malloc(phsize);
 		if (!heap) {
 			*why = "out of memory";
 			goto fail;
@@ -366,13 +370,13 @@ hidden struct dso *qb_map_file(int fd, const struct stat *known, const char *pat
 	}
 	if (p->phdr == ph && !heap) {
 		/* not mapped: the loader keeps its own copy */
-		if (!(heap = __libc_malloc(phsize))) {
+		if (!(heap = qb_malloc(phsize))) {
 			*why = "out of memory";
 			goto fail;
 		}
 		p->phdr = memcpy(heap, ph, phsize);
 	} else if (p->phdr != ph) {
-		__libc_free(heap);
+		qb_free(heap);
 	}
 	ph = heap = 0;
 	p->name = (char *)path;  /* the caller keeps its own copy */
@@ -384,8 +388,8 @@ fail:
 		munmap(p->map, p->map_len);
 	if (p && p->phdr != ph && p->phdr != heap && !(p->map &&
 	    (unsigned char *)p->phdr >= p->map && (unsigned char *)p->phdr < p->map + p->map_len))
-		__libc_free(p->phdr);
-	__libc_free(heap);
-	__libc_free(p);
+		qb_free(p->phdr);
+	qb_free(heap);
+	qb_free(p);
 	return 0;
 }

@@ -49,13 +49,13 @@ static int reserve(size_t n)
 		live += tab[i].p && tab[i].p != TOMB;
 	while (2 * (live + n) > ncap)
 		ncap *= 2;
-	struct slot *t = __libc_calloc(ncap, sizeof *t);
+	struct slot *t = qb_calloc(ncap, sizeof *t);
 	if (!t)
 		return 0;
 	for (size_t i = 0; i < cap; i++)
 		if (tab[i].p && tab[i].p != TOMB)
 			put(t, ncap - 1, tab[i].p, tab[i].h, tab[i].by);
-	__libc_free(tab);
+	qb_free(tab);
 	tab = t;
 	cap = ncap;
 	used = live;

@@ -54,7 +54,7 @@ static void defer(struct dso *p, size_t info, size_t off, size_t addend)
 {
 	if (nlazy == caplazy) {
 		size_t cap = caplazy ? 2 * caplazy : 16;
-		struct lazy_slot *n = __libc_realloc(lazy, cap * sizeof *n);
+		struct lazy_slot *n = qb_realloc(lazy, cap * sizeof *n);
 		if (!n)
 			qb_error("Error relocating %s: out of memory", p->name);
 		lazy = n;
@@ -180,7 +180,7 @@ static __attribute__((noinline)) void apply_copy(struct dso *p, size_t symi, siz
  * lives as long as p: a header links it to p->owned. */
 static void *owned_alloc(struct dso *p, size_t size)
 {
-	void **m = __libc_malloc(sizeof(void *) + size);
+	void **m = qb_malloc(sizeof(void *) + size);
 	if (!m)
 		return 0;
 	m[0] = p->owned;

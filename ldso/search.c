@@ -28,7 +28,7 @@ static char *read_path_file(const char *path, int *err)
 	char *buf = 0;
 	*err = EIO;
 	if (!fstat(fd, &st) && st.st_size >= 0 && (size_t)st.st_size < SIZE_MAX / 2 &&
-	    (buf = __libc_malloc((size_t)st.st_size + 1))) {
+	    (buf = qb_malloc((size_t)st.st_size + 1))) {
 		size_t n = 0;
 		while (n < (size_t)st.st_size) {
 			ssize_t k = read(fd, buf + n, (size_t)st.st_size - n);
@@ -138,7 +138,7 @@ hidden int qb_search_open(const char *name, struct dso *needed_by)
 static char *dup_str(const char *s)
 {
 	size_t n = strlen(s) + 1;
-	char *d = __libc_malloc(n);
+	char *d = qb_malloc(n);
 	if (d)
 		memcpy(d, s, n);
 	return d;
@@ -165,10 +165,10 @@ static void discard(struct dso *p)
 	munmap(p->map, p->map_len);
 	if (p->phdr && !((unsigned char *)p->phdr >= p->map &&
 	    (unsigned char *)p->phdr < p->map + p->map_len))
-		__libc_free(p->phdr);
-	__libc_free(p->vdefs);
-	__libc_free(p->vreqs);
-	__libc_free(p);
+		qb_free(p->phdr);
+	qb_free(p->vdefs);
+	qb_free(p->vreqs);
+	qb_free(p);
 }
 
 /* noload (RTLD_NOLOAD): the object the name leads to, found as a load
@@ -298,7 +298,7 @@ hidden void qb_load_deps(struct dso *start)
 		size_t n = p->dyn.nneeded;
 		if (!n)
 			continue;
-		p->deps = __libc_calloc(n + 1, sizeof *p->deps);
+		p->deps = qb_calloc(n + 1, sizeof *p->deps);
 		if (!p->deps)
 			qb_error("%s: out of memory", p->name);
 		struct needed nd = { p, 0, 0 };

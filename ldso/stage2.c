@@ -251,7 +251,7 @@ static size_t *invoked_directly(size_t *sp, size_t *aux, size_t *auxv, int *list
 		qb_fatal("%s: cannot load %s: %s", self, path, why);
 	main_dso = *p;
 	main_dso.name = (char *)path;
-	__libc_free(p);
+	qb_free(p);
 	p = &main_dso;
 
 	const Ehdr *eh = 0;

@@ -188,7 +188,7 @@ hidden int qb_tls_commit_runtime(void)
 		__tl_unlock();
 		__restore_sigs(&set);
 
-		unsigned char *mem = __libc_calloc(n, each + 16);
+		unsigned char *mem = qb_calloc(n, each + 16);
 		if (!mem)
 			return -1;
 		__block_app_sigs(&set);
@@ -197,7 +197,7 @@ hidden int qb_tls_commit_runtime(void)
 			/* Threads came or went meanwhile: count again. */
 			__tl_unlock();
 			__restore_sigs(&set);
-			__libc_free(mem);
+			qb_free(mem);
 			continue;
 		}
 		td = self;

@@ -24,7 +24,7 @@ static void record(unsigned char kind, void *addr, size_t old)
 {
 	if (njournal == capjournal) {
 		size_t cap = capjournal ? 2 * capjournal : 32;
-		struct undo *n = __libc_realloc(journal, cap * sizeof *n);
+		struct undo *n = qb_realloc(journal, cap * sizeof *n);
 		if (!n)
 			qb_error("%s: out of memory in dlopen", QB_LDSO_NAME);
 		journal = n;

@@ -9,7 +9,7 @@ static int grow(struct qb_verdef_ent **v, size_t *n, size_t idx)
 	if (idx < *n)
 		return 0;
 	size_t m = idx + 1;
-	struct qb_verdef_ent *nv = __libc_realloc(*v, m * sizeof *nv);
+	struct qb_verdef_ent *nv = qb_realloc(*v, m * sizeof *nv);
 	if (!nv)
 		return -1;
 	memset(nv + *n, 0, (m - *n) * sizeof *nv);

@@ -245,17 +245,42 @@ static void expect_refused(const struct arch *a, const char *what, unsigned long
 	free(d);
 }
 
+/* Where the loader's own memory lies in a `setarch -R LOADER --list
+ * ./probe.musl` run: LD_DEBUG=statistics names its region. A run of the
+ * loader as a command maps the same before it maps the program. */
+static unsigned long long learn_memory(const struct arch *a)
+{
+	char *argv[] = { "/usr/bin/setarch", (char *)a->name, "-R", (char *)a->qb, "--list",
+		"./probe.musl", NULL };
+	char *env[64];
+	size_t n = 0;
+	for (char *const *e = run_base_env; *e && n < 62; e++)
+		env[n++] = *e;
+	env[n++] = "LD_DEBUG=statistics";
+	env[n] = NULL;
+	struct run_opts o = { .cwd = fixture_path(OBS_FIXTURES, a->name), .envp = env, .timeout_s = 120 };
+	struct run_result r;
+	cr_assert_eq(run_program(&r, argv, &o), 0, "cannot run %s", argv[0]);
+	const char *l = strstr(r.err, "memory=");
+	const char *at = l ? strstr(l, "region at 0x") : 0;
+	cr_assert(r.exited && r.exit_code == 0 && at, "%s: no region in LD_DEBUG=statistics: %s\n%s", a->name,
+		  run_describe(&r), r.err);
+	unsigned long long v = strtoull(at + strlen("region at "), 0, 16);
+	run_result_free(&r);
+	return v;
+}
+
 static void placement(const struct arch *a)
 {
 	char *list[] = { "--list", "./probe.musl", NULL };
 	char *maps[] = { "./probe.musl", "maps", NULL };
 	/* ldd's first line: the loader and its address */
 	unsigned long long ldso = learn(a, list, a->musl, "(0x");
-	unsigned long long heap = learn(a, maps, "map heap", "0x");
+	unsigned long long mem = learn_memory(a);
 	unsigned long long vdso = learn(a, maps, "map vdso", "0x");
 	unsigned long long stack = learn(a, maps, "map stack", "0x");
 	expect_refused(a, "the loader", ldso, "address range already in use");
-	expect_refused(a, "the loader's heap", heap, "address range already in use");
+	expect_refused(a, "the loader's memory", mem, "address range already in use");
 	expect_refused(a, "the vDSO", vdso, "address range already in use");
 	expect_refused(a, "the stack", stack, "segments overlap the stack");
 	expect_refused(a, "below the stack, where it grows", stack - 0x10000, "segments overlap the stack");

@@ -36,7 +36,7 @@ static void end(void)
 		FX(x)->vouched = 0;
 		FX(x)->definer_obj = 0;
 	}
-	__libc_free(block);
+	qb_free(block);
 	block = 0;
 	on = 0;
 }
@@ -138,9 +138,9 @@ hidden void qb_cscope_changed(void)
 		slots <<= 1;
 	for (struct dso *x = prog->gnext; x; x = x->gnext)
 		nk += FX(x)->nneeded_ids;
-	struct dso **at = block = __libc_calloc(nk + 1, sizeof *at);
-	if (!at || !(ids.slot = __libc_calloc(slots, sizeof *ids.slot))) {
-		__libc_free(block);
+	struct dso **at = block = qb_calloc(nk + 1, sizeof *at);
+	if (!at || !(ids.slot = qb_calloc(slots, sizeof *ids.slot))) {
+		qb_free(block);
 		block = 0;
 		return;
 	}
@@ -164,7 +164,7 @@ hidden void qb_cscope_changed(void)
 	FX(prog)->extra_before = 0;
 	if (FX(prog)->vouched)
 		find_definers(prog, &ids, &at);
-	__libc_free(ids.slot);
+	qb_free(ids.slot);
 	on = 1;
 	say("the start-up scope is the one linkopt checked", n, vouched);
 }

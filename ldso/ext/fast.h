@@ -68,6 +68,17 @@ struct qb_fast_stats {
 };
 extern struct qb_fast_stats qb_fs hidden;
 
+/* The slots of a memo of lookup answers: a power of two, enough for the
+ * names a start-up of this many objects asks again and no more, as every
+ * page a memo touches is a fresh one. */
+static inline size_t qb_memo_slots(void)
+{
+	size_t n = 64;
+	while (n < 1024 && n < qb.ndso * 16)
+		n *= 2;
+	return n;
+}
+
 /* prefetch.c, for the page policy */
 hidden void qb_prefetch_decoded(struct dso *p);
 hidden void qb_prefetch_loaded(struct dso *dep);

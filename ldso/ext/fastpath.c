@@ -154,10 +154,12 @@ static void fast_needed(struct dso *p, size_t idx, struct dso *dep)
 	if (!FX(p)->syminfo)
 		return;
 	if (!FX(p)->by_dynidx) {
+		/* up to the last DT_NEEDED entry (linkers put them first) */
 		size_t n = 0;
-		for (Dyn *e = (Dyn *)p->dynv; e->d_tag; e++)
-			n++;
-		FX(p)->by_dynidx = __libc_calloc(n, sizeof *FX(p)->by_dynidx + sizeof *FX(p)->fast_tgt + 1);
+		for (size_t k = 0; ((Dyn *)p->dynv)[k].d_tag; k++)
+			if (((Dyn *)p->dynv)[k].d_tag == DT_NEEDED)
+				n = k + 1;
+		FX(p)->by_dynidx = qb_calloc(n, sizeof *FX(p)->by_dynidx + sizeof *FX(p)->fast_tgt + 1);
 		if (!FX(p)->by_dynidx)
 			return;
 		FX(p)->fast_tgt = (struct qb_hint_tgt *)(FX(p)->by_dynidx + n);
@@ -228,17 +230,17 @@ static void interposers_sync(void)
 	while (bits < 32 * names && bits < ((size_t)1 << 16))
 		bits <<= 1;
 	if (n > icap) {
-		struct dso **v = __libc_realloc(qb_fg.interposers, n * sizeof *v);
+		struct dso **v = qb_realloc(qb_fg.interposers, n * sizeof *v);
 		if (!v)
 			qb_error("%s: out of memory for the interposer list", QB_LDSO_NAME);
 		qb_fg.interposers = v;
 		icap = n;
 	}
 	if (bits / QB_BLOOM_BITS > ibloom_words) {
-		size_t *b = __libc_calloc(bits / 8, 1);
+		size_t *b = qb_calloc(bits / 8, 1);
 		if (!b)
 			qb_error("%s: out of memory for the interposer list", QB_LDSO_NAME);
-		__libc_free(qb_fg.ibloom);
+		qb_free(qb_fg.ibloom);
 		qb_fg.ibloom = b;
 		ibloom_words = bits / QB_BLOOM_BITS;
 	}
@@ -422,19 +424,19 @@ static struct dso *walk_to_definer(struct dso *p, uint64_t want, uint32_t h)
  * in the global scope, so it is kept, keyed by the first two, until the
  * scope changes (scope_changed empties it, as an unload may take the
  * definer away). A slot holds one answer; a clash replaces it. */
-#define WALK_MEMO_SLOTS 1024
 struct walk_memo {
 	uint64_t want;
 	uint32_t h, set;
 	struct dso *x;              /* 0: an object before the definer may hold the name */
 };
 static struct walk_memo *walk_memo;
+static size_t walk_memo_n;
 static int walk_memo_off;
 
 static void walk_memo_clear(void)
 {
 	if (walk_memo)
-		memset(walk_memo, 0, WALK_MEMO_SLOTS * sizeof *walk_memo);
+		memset(walk_memo, 0, walk_memo_n * sizeof *walk_memo);
 }
 
 static __attribute__((noinline)) struct dso *walk_remembered(struct dso *p, uint64_t want, uint32_t h)
@@ -442,11 +444,11 @@ static __attribute__((noinline)) struct dso *walk_remembered(struct dso *p, uint
 	/* the object itself as definer: the answer is p's own */
 	if (!want)
 		return walk_to_definer(p, want, h);
-	if (!walk_memo && !walk_memo_off && !(walk_memo = __libc_calloc(WALK_MEMO_SLOTS, sizeof *walk_memo)))
+	if (!walk_memo && !walk_memo_off && !(walk_memo = qb_calloc(walk_memo_n = qb_memo_slots(), sizeof *walk_memo)))
 		walk_memo_off = 1;
 	if (!walk_memo)
 		return walk_to_definer(p, want, h);
-	struct walk_memo *e = &walk_memo[(h ^ (uint32_t)want) & (WALK_MEMO_SLOTS - 1)];
+	struct walk_memo *e = &walk_memo[(h ^ (uint32_t)want) & (walk_memo_n - 1)];
 	if (e->set && e->h == h && e->want == want)
 		return e->x;
 	struct dso *x = walk_to_definer(p, want, h);
@@ -681,7 +683,7 @@ static void fast_released(struct dso *p)
 			FX(q)->parent = 0;
 			FX(q)->parent_done = 0;
 		}
-	__libc_free(FX(p)->by_dynidx);
+	qb_free(FX(p)->by_dynidx);
 	FX(p)->by_dynidx = 0;
 }
 

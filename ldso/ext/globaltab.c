@@ -135,7 +135,7 @@ static int places_init(struct places *m, size_t nobj)
 	size_t n = 16;
 	while (n < 2 * nobj)
 		n <<= 1;
-	m->id = __libc_calloc(n, sizeof *m->id + sizeof *m->order);
+	m->id = qb_calloc(n, sizeof *m->id + sizeof *m->order);
 	if (!m->id)
 		return 0;
 	m->order = (uint32_t *)(m->id + n);
@@ -267,7 +267,7 @@ static int worth_it(size_t nobj, size_t nsyms)
 			scoped_walks(p, o, (uint32_t)nobj, &m, &n) : 0;
 		walks += (FX(p)->std_relocs > n ? FX(p)->std_relocs - n : 0) * full + steps * BLOOM_COST;
 	}
-	__libc_free(m.id);
+	qb_free(m.id);
 	return decide(walks, build);
 }
 
@@ -288,11 +288,11 @@ static int build(void)
 	uint32_t slots = 16;
 	while (slots < bound / 2)
 		slots <<= 1;
-	t->obj = __libc_malloc(nobj * sizeof *t->obj);
-	t->walk = __libc_malloc(nobj * sizeof *t->walk);
-	t->walk_order = __libc_malloc(nobj * sizeof *t->walk_order);
-	t->start = __libc_calloc((size_t)slots + 1, sizeof *t->start);
-	struct qb_gt_ent *tmp = __libc_malloc((bound ? bound : 1) * sizeof *tmp);
+	t->obj = qb_malloc(nobj * sizeof *t->obj);
+	t->walk = qb_malloc(nobj * sizeof *t->walk);
+	t->walk_order = qb_malloc(nobj * sizeof *t->walk_order);
+	t->start = qb_calloc((size_t)slots + 1, sizeof *t->start);
+	struct qb_gt_ent *tmp = qb_malloc((bound ? bound : 1) * sizeof *tmp);
 	if (!t->obj || !t->walk || !t->walk_order || !t->start || !tmp)
 		goto fail;
 	t->mask = slots - 1;
@@ -308,7 +308,7 @@ static int build(void)
 	}
 	t->nobj = order;
 	t->nent = (uint32_t)n;
-	t->ent = __libc_malloc((n ? n : 1) * sizeof *t->ent);
+	t->ent = qb_malloc((n ? n : 1) * sizeof *t->ent);
 	if (!t->ent)
 		goto fail;
 	/* Counting sort by slot, stable: each slot keeps the scope order. */
@@ -319,7 +319,7 @@ static int build(void)
 		t->ent[c[tmp[k].h & t->mask]++] = tmp[k];
 	memmove(c + 1, c, (size_t)slots * sizeof *c);
 	c[0] = 0;
-	__libc_free(tmp);
+	qb_free(tmp);
 	t->bytes = n * sizeof *t->ent + ((size_t)slots + 1) * sizeof *t->start +
 		3 * nobj * sizeof(void *);
 	if (qb.debug & QB_DBG_STATS)
@@ -328,11 +328,11 @@ static int build(void)
 			t->nobj, t->nobj - t->nwalk, t->nent, slots, t->bytes);
 	return 1;
 fail:
-	__libc_free(tmp);
-	__libc_free(t->obj);
-	__libc_free(t->walk);
-	__libc_free(t->walk_order);
-	__libc_free(t->start);
+	qb_free(tmp);
+	qb_free(t->obj);
+	qb_free(t->walk);
+	qb_free(t->walk_order);
+	qb_free(t->start);
 	memset(t, 0, sizeof *t);
 	return 0;
 }
@@ -431,28 +431,28 @@ static __attribute__((noinline)) struct symdef verified(struct dso *from, struct
  * function, a libc function) has the answer of the first, found without a
  * walk of every object. The answer holds until the global scope changes:
  * every change empties the memo (scope_changed). */
-#define MEMO_SLOTS 1024
 struct memo_ent {
 	uint32_t h;
 	const char *name;           /* 0: empty */
 	struct symdef def;
 };
 static struct memo_ent *memo;
+static size_t memo_n;
 static int memo_off;
 
 static void memo_clear(void)
 {
 	if (memo)
-		memset(memo, 0, MEMO_SLOTS * sizeof *memo);
+		memset(memo, 0, memo_n * sizeof *memo);
 }
 
 static struct symdef memo_lookup(struct qb_symreq *r)
 {
-	if (!memo && !memo_off && !(memo = __libc_calloc(MEMO_SLOTS, sizeof *memo)))
+	if (!memo && !memo_off && !(memo = qb_calloc(memo_n = qb_memo_slots(), sizeof *memo)))
 		memo_off = 1;
 	if (!memo)
 		return qb_walk_global(qb.head, r, 0);
-	struct memo_ent *e = &memo[r->gnu_h & (MEMO_SLOTS - 1)];
+	struct memo_ent *e = &memo[r->gnu_h & (memo_n - 1)];
 	if (e->name && e->h == r->gnu_h && qb_names_equal(e->name, r->name))
 		return e->def;
 	struct symdef def = qb_walk_global(qb.head, r, 0);

@@ -1,10 +1,12 @@
 /* Page policy, the "pages" extension (ext.h): which pages of an object
- * the loader asks the kernel for ahead of use, and which it gives back
- * once relocation no longer needs them. Neither changes what a page
- * holds: populating maps the file's bytes (or a private copy of them, for
- * a page relocations are about to write) before the first touch would,
- * and a page given back is a clean copy of the file that a later read
- * faults in again, unchanged. Only objects the loader mapped itself. */
+ * the loader asks the kernel for ahead of use (prefetch.c: the files
+ * start-up reads, before it waits on any), and which it gives back once
+ * relocation no longer needs them. Pages are not populated ahead of their
+ * first touch: a read fault maps the cached pages around it as well, and
+ * a page relocations write costs its copy either way, so the calls that
+ * populate cost more than the faults they save. A page given back is a
+ * clean copy of the file that a later read faults in again, unchanged.
+ * Only objects the loader mapped itself. */
 #define _GNU_SOURCE
 #include <string.h>
 #include <sys/mman.h>
@@ -12,151 +14,6 @@
 #include <sys/uio.h>
 #include <unistd.h>
 #include "fast.h"
-
-#ifndef MADV_POPULATE_READ
-#define MADV_POPULATE_READ 22
-#endif
-
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23
-#endif
-
-/* [lo, hi), page-aligned, inside the file pages of a writable segment. */
-static int in_writable_file(const struct dso *p, size_t lo, size_t hi, size_t page)
-{
-	for (size_t k = 0; k < p->phnum; k++) {
-		const Phdr *l = &p->phdr[k];
-		if (l->p_type == PT_LOAD && (l->p_flags & PF_W) && lo >= (l->p_vaddr & -page) &&
-		    hi <= ((l->p_vaddr + l->p_filesz + page - 1) & -page) && hi > lo)
-			return 1;
-	}
-	return 0;
-}
-
-/* The pages of one program header of type t, or an empty range. */
-static void pages_of(const struct dso *p, unsigned t, size_t page, size_t *lo, size_t *hi)
-{
-	*lo = *hi = 0;
-	for (size_t i = 0; i < p->phnum; i++) {
-		const Phdr *ph = &p->phdr[i];
-		if (ph->p_type == t && ph->p_memsz && ph->p_vaddr + ph->p_memsz > ph->p_vaddr) {
-			*lo = ph->p_vaddr & -page;
-			*hi = (ph->p_vaddr + ph->p_memsz + page - 1) & -page;
-			return;
-		}
-	}
-}
-
-/* Pages that relocations are all but sure to write are copied in one
- * call each, ahead of them: a fault apiece costs more, and a page read
- * first (.dynamic often shares one with the GOT) and written later costs
- * two faults and a flush of the translation caches. Those of
- * PT_GNU_RELRO hold what the linker put there because relocations write
- * it (.data.rel.ro, .got, the init and fini arrays); the PLT's slots,
- * outside RELRO unless linked with -z now, are all bound at load. Before
- * decoding (after == 0) only when .dynamic, which decoding reads, shares
- * RELRO's pages; otherwise after, with the PLT's pages in the same call
- * when they follow. */
-static void prefault_written(struct dso *p, size_t page, int after)
-{
-	size_t rlo, rhi, dlo, dhi;
-	pages_of(p, PT_GNU_RELRO, page, &rlo, &rhi);
-	if (!in_writable_file(p, rlo, rhi, page))
-		rlo = rhi = 0;
-	pages_of(p, PT_DYNAMIC, page, &dlo, &dhi);
-	int early = rhi > rlo && dlo < rhi && dhi > rlo;
-	if (!after) {
-		if (early)
-			madvise(p->base + rlo, rhi - rlo, MADV_POPULATE_WRITE);
-		return;
-	}
-	const struct qb_dyninfo *d = &p->dyn;
-	size_t ent = d->pltrel == DT_RELA ? sizeof(Rela) : sizeof(Rel);
-	size_t plo = 0, phi = 0;
-	if (d->jmprel && d->pltrelsz >= ent) {
-		/* the slots lie in the order of the table */
-		size_t a = ((const Rel *)qb_laddr(p, d->jmprel))->r_offset;
-		size_t b = ((const Rel *)qb_laddr(p, d->jmprel + (d->pltrelsz / ent - 1) * ent))->r_offset;
-		if (a > b) {
-			size_t t = a;
-			a = b;
-			b = t;
-		}
-		if (b + sizeof(size_t) > b) {
-			plo = a & -page;
-			phi = (b + sizeof(size_t) + page - 1) & -page;
-		}
-		if (phi - plo > 64 * page || !in_writable_file(p, plo, phi, page))
-			plo = phi = 0;
-	}
-	if (early && plo < rhi && phi > rlo) {
-		/* RELRO's pages are done */
-		plo = plo < rlo ? plo : rhi;
-		if (phi <= plo)
-			plo = phi = 0;
-	} else if (!early && rhi > rlo && phi > plo && plo <= rhi && phi >= rlo) {
-		/* one call for both */
-		rlo = rlo < plo ? rlo : plo;
-		rhi = rhi > phi ? rhi : phi;
-		plo = phi = 0;
-	}
-	if (!early && rhi > rlo)
-		madvise(p->base + rlo, rhi - rlo, MADV_POPULATE_WRITE);
-	if (phi > plo)
-		madvise(p->base + plo, phi - plo, MADV_POPULATE_WRITE);
-}
-
-/* Every relocation is read once, right after this, and with them the
- * symbol table, where binding reads the definition each reference names:
- * a fault costs far more than the pages it maps (in a virtual machine
- * above all, where one call maps a page for a small part of a fault's
- * cost), so each is mapped in one call. Only tables inside the read-only segment
- * holding the relocations: a page that relocations write is not read
- * first, and pages of another segment are left to faults. The string
- * table, most of which binding with hints never reads, stays out of it
- * (mapped, it would weigh on the peak memory of the process). */
-static void populate_relocs(struct dso *p, size_t page)
-{
-	const struct qb_dyninfo *d = &p->dyn;
-	size_t lo = (size_t)-1, hi = 0;
-	const size_t t[][2] = { { d->rela, d->relasz }, { d->rel, d->relsz },
-		{ d->jmprel, d->pltrelsz }, { d->relr, d->relrsz } };
-	for (size_t i = 0; i < sizeof t / sizeof *t; i++)
-		if (t[i][0] && t[i][1]) {
-			if (t[i][0] < lo)
-				lo = t[i][0];
-			if (t[i][0] + t[i][1] > hi)
-				hi = t[i][0] + t[i][1];
-		}
-	const Phdr *seg = 0;
-	for (size_t i = 0; i < p->phnum && hi > lo; i++) {
-		const Phdr *ph = &p->phdr[i];
-		if (ph->p_type == PT_LOAD && !(ph->p_flags & PF_W) && lo >= ph->p_vaddr &&
-		    hi - ph->p_vaddr <= ph->p_filesz)
-			seg = ph;
-	}
-	if (!seg)
-		return;
-	lo &= -page;
-	hi = (hi + page - 1) & -page;
-	if (hi - lo > page)
-		madvise(p->base + lo, hi - lo, MADV_POPULATE_READ);
-	if (!p->syms)
-		return;
-	size_t s = (size_t)((unsigned char *)p->syms - p->base), n = p->nsyms * sizeof(Sym);
-	if (s < seg->p_vaddr || n <= page || s + n < s || s + n - seg->p_vaddr > seg->p_filesz)
-		return;
-	size_t slo = s & -page, shi = (s + n + page - 1) & -page;
-	/* what the first call mapped is left out */
-	if (slo < lo && shi > lo)
-		shi = lo;
-	else if (slo < hi && shi > hi)
-		slo = hi;
-	else if (slo >= lo && shi <= hi)
-		return;
-	if (shi > slo)
-		madvise(p->base + slo, shi - slo, MADV_POPULATE_READ);
-}
 
 /* Once an object is relocated, its relocation tables are not read again
  * (a deferred PLT slot keeps its own copy of its entry) and its linkopt
@@ -315,17 +172,6 @@ static void pages_mapped(struct dso *p, int fd)
 {
 	if (qb_recording())
 		qb_record_mapped(p, fd);
-	prefault_written(p, __libc.page_size, 0);
-}
-
-static void pages_decoded(struct dso *p)
-{
-	qb_prefetch_decoded(p);
-	if (!p->map)
-		return;
-	/* first: prefault_written reads the PLT's relocations */
-	populate_relocs(p, __libc.page_size);
-	prefault_written(p, __libc.page_size, 1);
 }
 
 static void pages_needed(struct dso *p, size_t idx, struct dso *dep)
@@ -337,7 +183,7 @@ static void pages_needed(struct dso *p, size_t idx, struct dso *dep)
 hidden const struct qb_ext qb_ext_pages = {
 	.name = "pages",
 	.mapped = pages_mapped,
-	.decoded = pages_decoded,
+	.decoded = qb_prefetch_decoded,
 	.needed = pages_needed,
 	.relocated = release_tables,
 };

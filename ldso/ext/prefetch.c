@@ -84,16 +84,6 @@ static void ask(int fd, uint64_t off, uint64_t len)
 	posix_fadvise(fd, (off_t)off, (off_t)len, POSIX_FADV_WILLNEED);
 }
 
-/* Does the process run under valgrind? Request 0x1001 asks, through the
- * architecture's preamble; a processor leaves the answer at 0. */
-static int under_valgrind(void)
-{
-	volatile unsigned long req[6] = { 0x1001, 0, 0, 0, 0, 0 };
-	unsigned long res = 0;
-	__asm__ volatile(QB_VALGRIND_REQUEST : "=d"(res) : "a"(&req[0]), "0"(res) : "cc", "memory");
-	return res != 0;
-}
-
 #ifndef SYS_cachestat
 #define SYS_cachestat 451
 #endif
@@ -113,7 +103,7 @@ static int resident(int fd, uint64_t off)
 	static int no_cachestat = -1;
 	size_t page = __libc.page_size;
 	if (no_cachestat < 0)
-		no_cachestat = under_valgrind();
+		no_cachestat = qb_under_valgrind();
 	if (!no_cachestat) {
 		struct { uint64_t off, len; } range = { off & -(uint64_t)page, page };
 		struct { uint64_t nr_cache, nr_dirty, nr_writeback, nr_evicted, nr_recently_evicted; } cs;

@@ -17,10 +17,10 @@
 /* The pieces of musl and of the rest of the loader those sources use. */
 struct qb_musl_libc __libc;
 unsigned __default_stacksize = 131072;
-void *__libc_malloc(size_t n) { return malloc(n); }
-void *__libc_calloc(size_t n, size_t m) { return calloc(n, m); }
-void *__libc_realloc(void *p, size_t n) { return realloc(p, n); }
-void __libc_free(void *p) { free(p); }
+/* the loader's memory from the sanitizer's heap, which checks its bounds */
+void *qb_calloc(size_t n, size_t m) { return calloc(n, m); }
+void *qb_realloc(void *p, size_t n) { return realloc(p, n); }
+void qb_free(void *p) { free(p); }
 void qb_dbg(const char *fmt, ...) { (void)fmt; }
 /* The extensions that read an object's tables and lookups (unloading,
  * which needs the dl* API, has nothing to read). */

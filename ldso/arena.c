@@ -1,0 +1,58 @@
+/* The loader's memory. During start-up it comes from one region, piece
+ * after piece, never given back: the records of every object share the
+ * few fresh pages they fill, in one mapping, where malloc would spread
+ * them over a group of pages (and a mapping) for each size it serves;
+ * start-up keeps them to the end anyway. Past start-up, and when the
+ * region is full, malloc's. */
+#include <string.h>
+#include <sys/mman.h>
+#include "ldso.h"
+
+/* under 2 MiB: an anonymous mapping that large may be given a huge page */
+#define ARENA_SIZE ((size_t)1 << 20)
+
+static unsigned char *lo, *cur, *end;
+
+/* Zeroed: nothing in the region is taken twice. */
+hidden void *qb_calloc(size_t n, size_t each)
+{
+	if (each && n > (size_t)-1 / each)
+		return 0;
+	size_t want = (n * each + 15) & -16;
+	if (!lo && !qb.started) {
+		unsigned char *m = mmap(0, ARENA_SIZE, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		lo = cur = end = m == MAP_FAILED ? (unsigned char *)-1 : m;
+		if (m != MAP_FAILED)
+			end += ARENA_SIZE;
+	}
+	if (qb.started || !want || want > (size_t)(end - cur))
+		return __libc_calloc(n, each);
+	cur += want;
+	return cur - want;
+}
+
+/* Moved out of the region, a piece takes the bytes up to the region's
+ * last piece: its own (fewer) are among them. */
+hidden void *qb_realloc(void *p, size_t n)
+{
+	if (!p || (unsigned char *)p < lo || (unsigned char *)p >= end)
+		return p ? __libc_realloc(p, n) : qb_malloc(n);
+	size_t have = (size_t)(cur - (unsigned char *)p);
+	void *q = qb_malloc(n);
+	if (q)
+		memcpy(q, p, n < have ? n : have);
+	return q;
+}
+
+hidden void qb_free(void *p)
+{
+	if ((unsigned char *)p < lo || (unsigned char *)p >= end)
+		__libc_free(p);
+}
+
+hidden void qb_arena_stats(const char *when)
+{
+	qb_dbg("statistics (%s): memory=%zu bytes taken from the region at %p", when,
+		lo && end > lo ? (size_t)(cur - lo) : 0, (void *)lo);
+}
