@@ -151,6 +151,29 @@ static const char *fixed_range_refused(size_t lo, size_t hi)
 	return 0;
 }
 
+/* The end of the file bytes one mapping of segment i can map: its own,
+ * and those of the segments after it with its protection and its
+ * distance between file offset and address, each on the page after the
+ * one before it ends (whose bss lies in its last file page): the table
+ * segment linkopt places after the writable one. *last: the last. */
+static size_t joined_end(const struct dso *p, size_t i, size_t page, size_t *last)
+{
+	const Phdr *a = &p->phdr[i];
+	*last = i;
+	for (size_t j = i + 1; j < p->phnum; j++) {
+		const Phdr *b = &p->phdr[j];
+		size_t a_end = (a->p_vaddr + a->p_filesz + page - 1) & -page;
+		if (b->p_type != PT_LOAD)
+			continue;
+		if (!b->p_filesz || b->p_flags != a->p_flags || a->p_vaddr + a->p_memsz > a_end ||
+		    (b->p_vaddr & -page) != a_end || b->p_vaddr - b->p_offset != a->p_vaddr - a->p_offset)
+			break;
+		a = b;
+		*last = j;
+	}
+	return a->p_vaddr + a->p_filesz;
+}
+
 /* When the first segment starts the range and no alignment beyond pages
  * is asked for, one mapping of the file covers the whole range with the
  * first segment's protection and is that segment's mapping, and the
@@ -207,6 +230,7 @@ static const char *map_segments(struct dso *p, int fd, int exec, size_t page, si
 	p->base = exec ? 0 : m - p->vmin;
 
 	size_t done = p->vmin;  /* below it, the range is as it will stay */
+	size_t joined = 0;      /* segments before it are in an earlier mapping */
 	for (size_t i = 0; i < p->phnum; i++) {
 		Phdr *ph = &p->phdr[i];
 		if (ph->p_type != PT_LOAD || !ph->p_memsz)
@@ -220,15 +244,15 @@ static const char *map_segments(struct dso *p, int fd, int exec, size_t page, si
 		    MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS, -1, 0) == MAP_FAILED)
 			return "cannot reserve address space";
 		done = mend;
-		if (ph->p_filesz) {
-			size_t flen = fend - start;
-			if ((whole && ph == first) || (share && prot == prot0 &&
-			    ph->p_vaddr - ph->p_offset == first->p_vaddr - first->p_offset)) {
-				/* the whole range's mapping is this segment's */
-			} else if (mmap(p->base + start, flen, prot, MAP_PRIVATE | MAP_FIXED, fd,
-			    ph->p_offset & -page) == MAP_FAILED) {
-				return "cannot map segment";
-			}
+		size_t last = i;
+		if (!ph->p_filesz || (whole && ph == first) || i < joined || (share && prot == prot0 &&
+		    ph->p_vaddr - ph->p_offset == first->p_vaddr - first->p_offset)) {
+			/* no file bytes, or an earlier mapping is this segment's */
+		} else if (mmap(p->base + start, (share ? joined_end(p, i, page, &last) : fend) - start,
+		    prot, MAP_PRIVATE | MAP_FIXED, fd, ph->p_offset & -page) == MAP_FAILED) {
+			return "cannot map segment";
+		} else {
+			joined = last + 1;
 		}
 		/* bss: zero pages after the last file page */
 		size_t zpage = ph->p_filesz ? (fend + page - 1) & -page : start;

@@ -236,6 +236,55 @@ VARIANT_TEST(second_run_is_byte_identical)
 	rerun_changes_nothing(optimized_copy(v), "");
 }
 
+/* A writable table segment of a library goes right after the file's last
+ * loadable segment when that one is writable and its bss ends in its
+ * last file page: on the next page, at the same distance between file
+ * offset and address, so that one mapping maps both (docs/FORMAT.md 1).
+ * Everything else of the file still reads as before: the program runs
+ * (stock_loader_runs_optimized_program), elflint finds nothing new. */
+VARIANT_TEST(table_segment_follows_the_writable_one)
+{
+	const char *v = lot_variants[*vi];
+	char *orig = lot_copy_variant(v);
+	char *d = optimized_copy(v);
+	for (unsigned i = 1; i < 3; i++) {
+		char p[PATH_MAX], q[PATH_MAX];
+		snprintf(p, sizeof p, "%s/%s", orig, lot_files[i]);
+		snprintf(q, sizeof q, "%s/%s", d, lot_files[i]);
+		struct elf a, b;
+		cr_assert_eq(elf_load_file(&a, p), 0, "%s: %s", p, a.err);
+		cr_assert_eq(elf_load_file(&b, q), 0, "%s: %s", q, b.err);
+		const Elf64_Phdr *last = 0, *seg = 0;
+		unsigned nload = 0;
+		for (unsigned k = 0; k < a.phnum; k++)
+			if (a.ph[k].p_type == PT_LOAD)
+				last = &a.ph[k];
+		for (unsigned k = 0; k < b.phnum; k++)
+			if (b.ph[k].p_type == PT_LOAD && ++nload)
+				seg = &b.ph[k];
+		cr_assert(last && seg && seg->p_vaddr > last->p_vaddr, "%s: %s: no new segment after the others", v,
+			  lot_files[i]);
+		uint64_t page = 4096, fend = (last->p_vaddr + last->p_filesz + page - 1) & -page;
+		int joins = (last->p_flags & PF_W) && last->p_filesz && last->p_vaddr + last->p_memsz <= fend &&
+			    (seg->p_flags & PF_W);
+		if (joins) {
+			cr_expect_eq(seg->p_vaddr, fend, "%s: %s: table segment at %#llx, not on the page after "
+				     "the writable one (%#llx)", v, lot_files[i], (unsigned long long)seg->p_vaddr,
+				     (unsigned long long)fend);
+			cr_expect_eq(seg->p_vaddr - seg->p_offset, last->p_vaddr - last->p_offset,
+				     "%s: %s: the table segment's offset and address differ by another distance",
+				     v, lot_files[i]);
+			/* the padding before it, the rest of the bss page, is zeros */
+			for (uint64_t o = last->p_offset + last->p_filesz; o < seg->p_offset; o++)
+				cr_assert_eq(b.buf[o], 0, "%s: %s: byte %#llx before the table segment", v,
+					     lot_files[i], (unsigned long long)o);
+		}
+		cr_log_info("%s: %s: table segment %s", v, lot_files[i], joins ? "joins the writable one" : "apart");
+		elf_free(&a);
+		elf_free(&b);
+	}
+}
+
 /* eu-elflint knows no tag outside the gABI/GNU set, so linkopt's own
  * entries (DT_QB_TABLE and its size; in a program DT_QB_CLOSURE and its
  * size) are the only complaints allowed to be new: each "unknown tag"

@@ -164,8 +164,8 @@ Test(FP_SUITE(corrupt), place_in_linkopt_segment) { place_in_tables_refused("LD_
 
 /* ------------------------------------------------------ pages given back -- */
 
-/* Once start-up is over, nothing of a library's linkopt segment is
- * resident: its tables, the hash table linkopt moved there and .dynamic
+/* Once start-up is over, no page of a library's linkopt segment is
+ * mapped: its tables, the hash table linkopt moved there and .dynamic
  * were given back, and nothing read them again. Reading .dynamic at load
  * maps the whole segment (the kernel maps the neighbours of a faulting
  * page), so the figure is what the loader released. */
@@ -175,6 +175,10 @@ static void segment_released(const char *prog, const char *const *env)
 	struct run_result r;
 	fp_exec(&r, lt_loader(), &qb);
 	cr_assert(r.exited && r.exit_code == 0, "%s\n%s\n%s", run_describe(&r), r.out, r.err);
+	if (strstr(r.out, "pagemap shows no page of this process")) {
+		run_result_free(&r);
+		cr_skip_test("/proc/self/pagemap does not show this process's pages (qemu-user reads the host's)");
+	}
 	unsigned long pages = 0, dpages = 0, kb = 0;
 	cr_assert(sscanf(r.out, "segment %lu pages, dynamic %lu pages, resident %lu kB", &pages, &dpages, &kb) == 3,
 		  "unexpected output: %s", r.out);

@@ -4,9 +4,12 @@
  * valgrind handle i386 processes too, when the kernel runs them natively. */
 #include <criterion/criterion.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fpcommon.h"
+#include "lib/file.h"
 
 static void run_tool(struct run_result *r, const char *dir, const char *const *argv, int timeout)
 {
@@ -107,4 +110,78 @@ Test(FP_SUITE(tools), valgrind_memcheck_on_optimized_programs, .timeout = 200)
 	valgrind_case("interpose", "opt/prog_exe", "user: greet=executable core_greet=executable sum=72");
 	valgrind_case("tls", "opt/prog", "main: 11 ");
 	valgrind_case("dlopen", "opt/prog", "dla_fn(3)=1060");
+}
+
+/* ------------------------------------------------- one mapping for both -- */
+
+struct load { unsigned long long off, va, filesz, memsz; int w; };
+
+/* The PT_LOAD entries of a file, as readelf prints them. */
+static size_t loads_of(const char *path, struct load *l, size_t max)
+{
+	const char *argv[] = {"/usr/bin/readelf", "-lW", path, NULL};
+	char *out = command_output(argv), *line = out;
+	size_t n = 0;
+	for (char *nl; line && *line && n < max; line = nl ? nl + 1 : 0) {
+		nl = strchr(line, '\n');
+		char flags[8] = "";
+		if (sscanf(line, " LOAD %llx %llx %*x %llx %llx %7[RWE ]", &l[n].off, &l[n].va, &l[n].filesz,
+			   &l[n].memsz, flags) == 5) {
+			l[n].w = strchr(flags, 'W') != 0;
+			n++;
+		}
+	}
+	free(out);
+	return n;
+}
+
+/* linkopt puts libbig.so's table segment on the page after its writable
+ * segment, at the same distance between file offset and address: the
+ * loader maps both with one mmap, and the table segment has none of its
+ * own (strace sees the process's calls; not under valgrind, which would
+ * have one a segment). */
+Test(FP_SUITE(tools), table_segment_mapped_with_the_writable_one)
+{
+	FP_NEEDS_TRACEABLE_PROCESS();
+	struct load l[16];
+	size_t n = loads_of(lt_fixture_path("resident/opt/libbig.so"), l, 16);
+	cr_assert_geq(n, 2, "libbig.so has %zu loadable segments", n);
+	const struct load *w = &l[n - 2], *t = &l[n - 1];
+	unsigned long long page = 4096, wend = (w->va + w->filesz + page - 1) & -page;
+	cr_assert(w->w && t->w && t->va == wend && t->va - t->off == w->va - w->off && w->va + w->memsz <= wend,
+		  "libbig.so's table segment (%#llx at %#llx) does not follow its writable one (%#llx at %#llx)",
+		  t->va, t->off, w->va, w->off);
+	char log[4200];
+	snprintf(log, sizeof log, "%s/strace.log", lt_fixture_path("resident"));
+	const char *argv[] = {"/usr/bin/strace", "-f", "-qq", "-e", "trace=openat,mmap,mmap2", "-o", log,
+			      lt_loader(), "opt/prog", NULL};
+	struct run_result r;
+	run_tool(&r, "resident", argv, 60);
+	cr_assert(r.exited && r.exit_code == 0, "%s\n%s", run_describe(&r), r.err);
+	size_t len;
+	char *s = must_read_file(log, &len), *line = s;
+	unlink(log);
+	int fd = -1, joined = 0, own = 0;
+	for (char *nl; line && *line; line = nl ? nl + 1 : 0) {
+		nl = strchr(line, '\n');
+		const char *o = strstr(line, "opt/libbig.so\", O_RDONLY|O_LARGEFILE|O_CLOEXEC) = ");
+		if (o && (!nl || o < nl))
+			fd = atoi(strstr(o, "= ") + 2);
+		const char *m = strstr(line, "mmap");
+		unsigned long long addr, size, off;
+		int mfd;
+		char prot[128];
+		/* (strace shows mmap2's offset in bytes too) */
+		if (fd < 0 || !m || (nl && m > nl) ||
+		    sscanf(strchr(m, '('), "(%llx, %llu, %127[^,], %*[^,], %d, %llx)", &addr, &size, prot, &mfd,
+			   &off) != 5 || mfd != fd)
+			continue;
+		joined |= off == (w->off & -page) && size >= t->va + t->filesz - (w->va & -page);
+		own |= off == (t->off & -page);
+	}
+	cr_expect(fd >= 0, "libbig.so was not opened:\n%s", s);
+	cr_expect(joined, "no mapping of libbig.so's writable segment reaching over its table segment:\n%s", s);
+	cr_expect(!own, "libbig.so's table segment has a mapping of its own:\n%s", s);
+	free(s);
+	run_result_free(&r);
 }

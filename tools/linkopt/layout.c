@@ -95,6 +95,9 @@ struct plan {
 	uint64_t blk_off, blk_end, blk_va, blk_align, blk_new;
 	/* the new segment */
 	uint64_t cut, seg_off, seg_va, seg_len, ph_off, dyn_off;
+	/* after the writable segment: the file's tail [tail_lo, cut) (only
+	 * sections nothing maps) moves up by tail_shift, behind it */
+	uint64_t tail_lo, tail_shift, tail_align;
 	unsigned dyn_slots;
 	Elf64_Phdr *ph;
 	/* section headers */
@@ -338,6 +341,42 @@ static void choose_room(struct plan *p)
 	p->new_phnum = e->phnum + (p->room != PH_NULL);
 }
 
+/* A writable new segment goes right after the last loadable one when
+ * that one is writable too and its bss ends in its last file page: on the
+ * next page, at the file offset with the same distance to its address,
+ * so that one mapping maps both (the loader's map.c joins them). What the
+ * file holds past that segment's bytes must be sections nothing maps;
+ * they move behind the new segment, which the padding before it (zeros,
+ * the tail of that bss page) then precedes. Not for a program whose
+ * header table moves: that one must keep the first segment's distance. */
+static void place_after_writable(struct plan *p)
+{
+	struct elf *e = p->e;
+	const Elf64_Phdr *l = &e->ph[p->last_load];
+	uint64_t fend = l->p_offset + l->p_filesz, align = 8;
+	if (!p->dyn_move || !(l->p_flags & PF_W) || !l->p_filesz || (p->room == PH_MOVE && e->interp) ||
+	    l->p_vaddr + l->p_memsz > align_up(l->p_vaddr + l->p_filesz, PAGE) || fend > p->cut ||
+	    (fend < p->cut && !e->sh))
+		return;
+	for (unsigned i = 0; i < e->phnum; i++)
+		if (e->ph[i].p_filesz && e->ph[i].p_offset + e->ph[i].p_filesz > fend)
+			return;
+	for (unsigned i = 1; e->sh && i < e->shnum; i++) {
+		const Elf64_Shdr *s = &e->sh[i];
+		if (s->sh_type == SHT_NOBITS || !s->sh_size || s->sh_offset + s->sh_size <= fend ||
+		    (i == e->eh.e_shstrndx && s->sh_offset >= p->cut))
+			continue;
+		if ((s->sh_flags & SHF_ALLOC) || s->sh_offset < fend || s->sh_addralign > PAGE)
+			return;
+		if (s->sh_addralign > align)
+			align = s->sh_addralign;
+	}
+	p->seg_va = align_up(l->p_vaddr + l->p_memsz, PAGE);
+	p->seg_off = p->seg_va - (l->p_vaddr - l->p_offset);
+	p->tail_lo = fend;
+	p->tail_align = align;
+}
+
 /* File offsets and addresses of everything in the new segment. */
 static int place_segment(struct plan *p)
 {
@@ -370,6 +409,7 @@ static int place_segment(struct plan *p)
 			p->seg_va = want + d;
 		}
 	}
+	place_after_writable(p);
 	uint64_t cur = p->seg_off;
 	p->ph_off = e->eh.e_phoff;
 	p->dyn_off = e->dyn_off;
@@ -396,6 +436,8 @@ static int place_segment(struct plan *p)
 		cur += p->b[i].len;
 	}
 	p->seg_len = cur - p->seg_off;
+	if (p->tail_lo)
+		p->tail_shift = align_up(cur - p->tail_lo, p->tail_align);
 	if (!e->is64 && p->seg_va + p->seg_len > 0xffffffffull)
 		return elf_err(e, "no address space left for the new segment");
 	for (unsigned i = 0; i < p->nb; i++)
@@ -479,6 +521,8 @@ static int build_shdrs(struct plan *p)
 	struct elf *e = p->e;
 	uint64_t dent = elf_dynentsize(e);
 	p->end = p->seg_off + p->seg_len;
+	if (p->tail_lo && p->cut + p->tail_shift > p->end)
+		p->end = p->cut + p->tail_shift;
 	if (!e->sh)
 		return 0;
 	p->shnum = e->shnum;
@@ -493,6 +537,9 @@ static int build_shdrs(struct plan *p)
 	p->shstr_len = e->shstr_size;
 	int dynsym_sec = -1, dynamic_sec = -1;
 	for (unsigned i = 1; i < p->shnum; i++) {
+		if (p->tail_lo && sh[i].sh_type != SHT_NOBITS && !(sh[i].sh_flags & SHF_ALLOC) &&
+		    sh[i].sh_offset >= p->tail_lo && sh[i].sh_offset < p->cut)
+			sh[i].sh_offset += p->tail_shift;
 		if (sh[i].sh_type == SHT_DYNSYM)
 			dynsym_sec = (int)i;
 		if (sh[i].sh_type == SHT_DYNAMIC)
@@ -668,7 +715,9 @@ static int assemble(struct plan *p, uint8_t **out, size_t *outlen)
 	if (!o)
 		return elf_err(e, "out of memory");
 	size_t pent = elf_phentsize(e), dent = elf_dynentsize(e), sent = elf_shentsize(e);
-	memcpy(o, e->buf, p->cut < e->size ? p->cut : e->size);
+	memcpy(o, e->buf, p->tail_lo ? p->tail_lo : p->cut);
+	if (p->tail_lo)
+		memcpy(o + p->tail_lo + p->tail_shift, e->buf + p->tail_lo, p->cut - p->tail_lo);
 	if (p->room == PH_GROW)
 		memcpy(o + p->blk_new, e->buf + p->blk_off, p->blk_end - p->blk_off);
 	for (unsigned i = 0; i < p->nb; i++)
