@@ -190,7 +190,8 @@ int qb_search_library(const struct qb_search *s, const char *name)
 			r = search_list(s, link.rpath, &link, QB_FROM_RPATH, name);
 		obj = up;
 	}
-	if (!r && s->sys_path)
-		r = search_list(s, s->sys_path, 0, QB_FROM_SYS, name);
+	const char *sys = r ? 0 : s->sys_path ? s->sys_path : s->sys_path_of ? s->sys_path_of() : 0;
+	if (sys)
+		r = search_list(s, sys, 0, QB_FROM_SYS, name);
 	return r > 0;
 }

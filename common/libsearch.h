@@ -33,6 +33,7 @@ struct qb_chain_link {
 struct qb_search {
 	const char *env_path;   /* searched first; 0 for none */
 	const char *sys_path;   /* searched last: path file contents or defaults */
+	const char *(*sys_path_of)(void);  /* or, when 0, what this gives, asked once needed */
 	int secure;             /* set-id process: see qb_search_library */
 	const void *needed_by;  /* the first object of the chain, 0 for none */
 	/* Describe obj; return the object that loaded it, 0 at the top. */

@@ -118,6 +118,18 @@ static const char *check_phdrs(struct dso *p, size_t fsize, size_t page, size_t 
 	return 0;
 }
 
+/* Program headers as mapped against the ones checked, word by word
+ * (both aligned; memcmp goes byte by byte). */
+static int same_phdrs(const void *mapped, const Phdr *ph, size_t n)
+{
+	typedef size_t __attribute__((may_alias)) word;
+	const word *a = mapped, *b = (const word *)ph;
+	for (size_t i = 0; i < n * sizeof *ph / sizeof *a; i++)
+		if (a[i] != b[i])
+			return 0;
+	return 1;
+}
+
 /* The first loadable segment with bytes in memory. */
 static const Phdr *first_load(const struct dso *p)
 {
@@ -376,7 +388,7 @@ hidden struct dso *qb_map_file(int fd, const struct stat *known, const char *pat
 				goto fail;
 			}
 			if (qb_in_image(p, ph[i].p_vaddr, phsize) &&
-			    !memcmp(p->base + ph[i].p_vaddr, ph, phsize))
+			    same_phdrs(p->base + ph[i].p_vaddr, ph, p->phnum))
 				p->phdr = (Phdr *)(p->base + ph[i].p_vaddr);
 			break;
 		}
@@ -388,7 +400,7 @@ hidden struct dso *qb_map_file(int fd, const struct stat *known, const char *pat
 		if (l->p_type != PT_LOAD || !(l->p_flags & PF_R) || u.eh.e_phoff < l->p_offset ||
 		    at > l->p_filesz || phsize > l->p_filesz - at || (l->p_vaddr + at) % _Alignof(Phdr))
 			continue;
-		if (!memcmp(p->base + l->p_vaddr + at, ph, phsize))
+		if (same_phdrs(p->base + l->p_vaddr + at, ph, p->phnum))
 			p->phdr = (Phdr *)(p->base + l->p_vaddr + at);
 		break;
 	}

@@ -120,7 +120,7 @@ static int try_open(void *ctx, const char *path, enum qb_search_src src)
 static int find_file(struct attempt *a, const char *name, struct dso *needed_by)
 {
 	struct qb_search s = {
-		.env_path = qb.env.library_path, .sys_path = system_path(),
+		.env_path = qb.env.library_path, .sys_path_of = system_path,
 		.secure = qb.secure, .needed_by = needed_by,
 		.link = chain_link, .try_file = try_open, .ctx = a,
 		.buf = a->path, .bufsz = sizeof a->path,
@@ -181,7 +181,8 @@ static struct dso *load(const char *name, struct dso *needed_by, const char **wh
 		*why = "Invalid argument";
 		return 0;
 	}
-	if (!strchr(name, '/') && qb_search_reserved(name)) {
+	const int path = strchr(name, '/') != 0;
+	if (!path && qb_search_reserved(name)) {
 		if (!qb.ldso->prev) {
 			/* ldd names libc as the first object asked for it
 			 * (libc.musl-x86_64.so.1 on musl distributions), as
@@ -198,7 +199,7 @@ static struct dso *load(const char *name, struct dso *needed_by, const char **wh
 
 	struct attempt a;  /* not zeroed: its path buffer is a page */
 	a.fd = -1, a.quiet = 0, a.why = 0;
-	if (strchr(name, '/')) {
+	if (path) {
 		size_t n = strlen(name);
 		if (n >= sizeof a.path)
 			return 0;
