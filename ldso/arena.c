@@ -1,9 +1,8 @@
 /* The loader's memory. During start-up it comes from one region, piece
- * after piece, never given back: the records of every object share the
- * few fresh pages they fill, in one mapping, where malloc would spread
- * them over a group of pages (and a mapping) for each size it serves;
- * start-up keeps them to the end anyway. Past start-up, and when the
- * region is full, malloc's. */
+ * after piece, never given back: every object's records share the few
+ * fresh pages they fill, where malloc would spread them over a group of
+ * pages (and a mapping) for each size it serves; start-up keeps them to
+ * the end anyway. Past start-up, and when the region is full, malloc's. */
 #include <string.h>
 #include <sys/mman.h>
 #include "ldso.h"
@@ -23,8 +22,7 @@ hidden void *qb_calloc(size_t n, size_t each)
 		unsigned char *m = mmap(0, ARENA_SIZE, PROT_READ | PROT_WRITE,
 			MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 		lo = cur = end = m == MAP_FAILED ? (unsigned char *)-1 : m;
-		if (m != MAP_FAILED)
-			end += ARENA_SIZE;
+		end += m == MAP_FAILED ? 0 : ARENA_SIZE;
 	}
 	if (qb.started || !want || want > (size_t)(end - cur))
 		return __libc_calloc(n, each);
@@ -32,8 +30,8 @@ hidden void *qb_calloc(size_t n, size_t each)
 	return cur - want;
 }
 
-/* Moved out of the region, a piece takes the bytes up to the region's
- * last piece: its own (fewer) are among them. */
+/* A piece moved out takes the bytes up to the region's last piece: its
+ * own (fewer) are among them. */
 hidden void *qb_realloc(void *p, size_t n)
 {
 	if (!p || (unsigned char *)p < lo || (unsigned char *)p >= end)
@@ -54,5 +52,5 @@ hidden void qb_free(void *p)
 hidden void qb_arena_stats(const char *when)
 {
 	qb_dbg("statistics (%s): memory=%zu bytes taken from the region at %p", when,
-		lo && end > lo ? (size_t)(cur - lo) : 0, (void *)lo);
+		end > lo ? (size_t)(cur - lo) : 0, (void *)lo);
 }
