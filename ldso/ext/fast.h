@@ -74,7 +74,7 @@ extern struct qb_fast_stats qb_fs hidden;
 static inline size_t qb_memo_slots(void)
 {
 	size_t n = 64;
-	while (n < 1024 && n < qb.ndso * 8)
+	while (n < 1024 && n < qb.ndso * 16)
 		n *= 2;
 	return n;
 }
