@@ -5,11 +5,6 @@
 
 hidden struct qb_state qb;
 
-hidden void *qb_laddr(const struct dso *p, size_t vaddr)
-{
-	return p->base + vaddr;
-}
-
 /* The object as the shared ELF reader sees it: its mapped image. */
 static const void *image_at(const struct qb_elfview *v, uint64_t addr, uint64_t len)
 {
@@ -18,7 +13,7 @@ static const void *image_at(const struct qb_elfview *v, uint64_t addr, uint64_t 
 	return in ? p->base + (size_t)addr : 0;
 }
 
-hidden void qb_dso_view(const struct dso *p, struct qb_elfview *v)
+static void qb_dso_view(const struct dso *p, struct qb_elfview *v)
 {
 	v->at = image_at;
 	v->ctx = p;
@@ -90,6 +85,25 @@ static const char *check_segments(const struct dso *p)
 			    !in_writable_pages(p, ph->p_vaddr & -page, end & -page, page))
 				return "PT_GNU_RELRO outside the writable segments";
 		}
+	}
+	return 0;
+}
+
+/* Where relocations may write: the writable segments, or every one of
+ * an object with text relocations. */
+static const char *qb_find_writable(struct dso *p)
+{
+	int textrel = (p->dyn.have & QB_HAVE_TEXTREL) || (p->dyn.flags & DF_TEXTREL);
+	p->nwr = 0;
+	for (size_t i = 0; i < p->phnum; i++) {
+		const Phdr *ph = &p->phdr[i];
+		if (ph->p_type != PT_LOAD || (!textrel && !(ph->p_flags & PF_W)))
+			continue;
+		if (p->nwr == sizeof p->wr_lo / sizeof *p->wr_lo)
+			return "too many writable segments";
+		p->wr_lo[p->nwr] = ph->p_vaddr;
+		p->wr_hi[p->nwr] = ph->p_vaddr + ph->p_memsz;
+		p->nwr++;
 	}
 	return 0;
 }
@@ -166,23 +180,6 @@ hidden int qb_in_code(const struct dso *p, size_t vaddr)
 		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) &&
 		    vaddr >= ph->p_vaddr && vaddr - ph->p_vaddr < ph->p_memsz)
 			return 1;
-	}
-	return 0;
-}
-
-hidden const char *qb_find_writable(struct dso *p)
-{
-	int textrel = (p->dyn.have & QB_HAVE_TEXTREL) || (p->dyn.flags & DF_TEXTREL);
-	p->nwr = 0;
-	for (size_t i = 0; i < p->phnum; i++) {
-		const Phdr *ph = &p->phdr[i];
-		if (ph->p_type != PT_LOAD || (!textrel && !(ph->p_flags & PF_W)))
-			continue;
-		if (p->nwr == sizeof p->wr_lo / sizeof *p->wr_lo)
-			return "too many writable segments";
-		p->wr_lo[p->nwr] = ph->p_vaddr;
-		p->wr_hi[p->nwr] = ph->p_vaddr + ph->p_memsz;
-		p->nwr++;
 	}
 	return 0;
 }

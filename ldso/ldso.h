@@ -167,12 +167,21 @@ hidden void *qb_realloc(void *p, size_t n);
 hidden void qb_free(void *p);
 hidden void qb_arena_stats(const char *when);
 
+/* Does the process run under valgrind? Its request 0x1001 asks, through
+ * the architecture's preamble; a processor leaves the answer at 0. */
+static inline int qb_under_valgrind(void)
+{
+	volatile unsigned long req[6] = { 0x1001, 0, 0, 0, 0, 0 };
+	unsigned long res = 0;
+	__asm__ volatile(QB_VALGRIND_REQUEST : "=d"(res) : "a"(&req[0]), "0"(res) : "cc", "memory");
+	return res != 0;
+}
+
 /* dso.c */
 hidden const char *qb_dso_decode(struct dso *p);
 hidden void qb_dso_append(struct dso *p);
 hidden int qb_in_code(const struct dso *p, size_t vaddr);
-hidden const char *qb_find_writable(struct dso *p);
-hidden void qb_dso_view(const struct dso *p, struct qb_elfview *v);
+static inline void *qb_laddr(const struct dso *p, size_t vaddr) { return p->base + vaddr; }
 
 /* May relocations write [vaddr, vaddr+len)? Inside a writable segment, or
  * anywhere in the image of an object with text relocations. The loader
@@ -186,7 +195,6 @@ static inline int qb_writable(const struct dso *p, size_t vaddr, size_t len)
 			return 1;
 	return 0;
 }
-hidden void *qb_laddr(const struct dso *p, size_t vaddr);
 
 /* Is [vaddr, vaddr+len) inside one readable segment of the object (not in
  * a gap between segments, which stays unmapped)? Only the loader itself is
@@ -209,7 +217,6 @@ hidden const char *qb_build_verdefs(struct dso *p, const struct qb_elfview *v);
 hidden int qb_verreq_of(struct dso *p, size_t i, struct qb_verreq *out);
 
 /* map.c */
-hidden void qb_stack_request(size_t size);
 hidden void qb_note_phdr(struct dso *p, const Phdr *ph);
 struct stat;
 hidden struct dso *qb_map_file(int fd, const struct stat *st, const char *path, int allow_exec,

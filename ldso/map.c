@@ -35,7 +35,7 @@ extern unsigned __default_stacksize hidden;
  * does; the stack is never made executable). Only the start-up objects'
  * count, as in musl: a library dlopen'ed later would change, behind the
  * program's back, the stack of threads it creates from then on. */
-hidden void qb_stack_request(size_t size)
+static void qb_stack_request(size_t size)
 {
 	const size_t max = 8 << 20;
 	if (!qb.started && size > __default_stacksize)

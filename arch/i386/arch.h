@@ -37,17 +37,10 @@ static inline void *qb_thread_self(void)
  * as a positive number, with the addend added, not negated. */
 #define QB_TPOFF_ARCH_NAME "tpoff32"
 
-/* Does the process run under valgrind? Its client request 0x1001 asks,
- * through its preamble: rotations of %edi that leave it as it was, then
- * xchg %ebx,%ebx; a processor runs them as no-ops and leaves the answer 0. */
-static inline int qb_under_valgrind(void)
-{
-	volatile unsigned long req[6] = { 0x1001, 0, 0, 0, 0, 0 };
-	unsigned long res = 0;
-	__asm__ volatile("roll $3,%%edi; roll $13,%%edi; roll $29,%%edi; roll $19,%%edi; xchgl %%ebx,%%ebx"
-		: "=d"(res) : "a"(&req[0]), "0"(res) : "cc", "memory");
-	return res != 0;
-}
+/* valgrind's client-request preamble: rotations of %edi that leave it
+ * as it was, then xchg %ebx,%ebx; a no-op on a processor, a request
+ * (its address in %eax, the answer in %edx) under valgrind. */
+#define QB_VALGRIND_REQUEST "roll $3,%%edi; roll $13,%%edi; roll $29,%%edi; roll $19,%%edi; xchgl %%ebx,%%ebx"
 
 static inline size_t qb_arch_tpoff(size_t block_offset, size_t value, size_t addend)
 {

@@ -28,17 +28,10 @@ static inline void *qb_thread_self(void)
 	return td;
 }
 
-/* Does the process run under valgrind? Its client request 0x1001 asks,
- * through its preamble: rotations of %rdi that leave it as it was, then
- * xchg %rbx,%rbx; a processor runs them as no-ops and leaves the answer 0. */
-static inline int qb_under_valgrind(void)
-{
-	volatile unsigned long req[6] = { 0x1001, 0, 0, 0, 0, 0 };
-	unsigned long res = 0;
-	__asm__ volatile("rolq $3,%%rdi; rolq $13,%%rdi; rolq $61,%%rdi; rolq $51,%%rdi; xchgq %%rbx,%%rbx"
-		: "=d"(res) : "a"(&req[0]), "0"(res) : "cc", "memory");
-	return res != 0;
-}
+/* valgrind's client-request preamble: rotations of %rdi that leave it
+ * as it was, then xchg %rbx,%rbx; a no-op on a processor, a request
+ * (its address in %rax, the answer in %rdx) under valgrind. */
+#define QB_VALGRIND_REQUEST "rolq $3,%%rdi; rolq $13,%%rdi; rolq $61,%%rdi; rolq $51,%%rdi; xchgq %%rbx,%%rbx"
 
 static inline int qb_rel_kind(unsigned type)
 {
