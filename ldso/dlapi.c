@@ -16,8 +16,6 @@
 #define RTLD_DI_TLS_DATA 10
 #endif
 
-void __dl_seterr(const char *, ...) hidden;
-
 hidden struct dso *qb_valid_handle(void *h)
 {
 	for (struct dso *p = qb.head; p; p = p->next)
@@ -37,17 +35,9 @@ int __dl_invalid_handle(void *h)
 /* The object whose image contains addr. */
 hidden struct dso *qb_dso_of_addr(const void *addr)
 {
-	size_t a = (size_t)addr;
-	for (struct dso *p = qb.head; p; p = p->next) {
-		for (size_t i = 0; i < p->phnum; i++) {
-			const Phdr *ph = &p->phdr[i];
-			if (ph->p_type != PT_LOAD)
-				continue;
-			size_t start = (size_t)p->base + ph->p_vaddr;
-			if (a >= start && a - start < ph->p_memsz)
-				return p;
-		}
-	}
+	for (struct dso *p = qb.head; p; p = p->next)
+		if ((size_t)addr >= (size_t)p->base && qb_in_segment(p, (size_t)addr - (size_t)p->base, 1, 0))
+			return p;
 	return 0;
 }
 
@@ -75,7 +65,7 @@ static struct symdef lookup_next(struct dso *self, struct qb_symreq *r)
 		return i < root->nscope ?
 			qb_lookup_scope(root->scope + i + 1, root->nscope - i - 1, r) : d;
 	}
-	return qb_lookup_global(self->gnext, r, 0);
+	return self->gnext ? qb_ext_lookup()(self->gnext, r, 0, 0) : d;
 }
 
 hidden void *qb_dlsym(void *h, const char *name, void *ra, const struct qb_verreq *ver)
@@ -133,13 +123,12 @@ QB_PUBLIC int dladdr(const void *addr, Dl_info *info)
 	}
 	info->dli_fname = p->name;
 	info->dli_fbase = p->map ? (void *)p->map : (void *)p->base;
-	if (!p->map && p->is_main) {
+	if (!p->map && p->is_main)
 		for (size_t i = 0; i < p->phnum; i++)
 			if (p->phdr[i].p_type == PT_LOAD) {
 				info->dli_fbase = p->base + (p->phdr[i].p_vaddr & -__libc.page_size);
 				break;
 			}
-	}
 	/* The nearest symbol below addr names it only if its extent covers
 	 * addr (a size-0 symbol only its own address), as glibc does:
 	 * local code after an exported function is not that function. */

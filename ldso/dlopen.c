@@ -17,7 +17,6 @@
 #include <string.h>
 #include "ext/ext.h"
 
-void __dl_seterr(const char *, ...) hidden;
 int __qb_musl_cxa_atexit(void (*)(void *), void *, void *) hidden;
 int __qb_musl_atexit(void (*)(void)) hidden;
 int __qb_musl_pthread_atfork(void (*)(void), void (*)(void), void (*)(void)) hidden;
@@ -90,49 +89,43 @@ QB_PUBLIC void *dlopen(const char *file, int mode)
 	if (!file)
 		return qb.main;
 	qb_lock();
-	if (qb_exiting()) {
-		qb_unlock();
-		__dl_seterr("Cannot dlopen while program is exiting.");
-		return 0;
-	}
-	struct qb_txn t;
 	struct opening o = { file, mode, qb.tail, 0, 0, 0 };
-	if (qb_txn_begin(&t)) {
+	/* once exiting, its constructors would wait for ever: refused */
+	const char *refused = qb.exiting ? "Cannot dlopen while program is exiting." :
+		qb_txn_begin() ? "Cannot dlopen %s while relocating (from an IFUNC resolver)" : 0;
+	if (refused) {
 		qb_unlock();
-		__dl_seterr("Cannot dlopen %s while relocating (from an IFUNC resolver)", file);
+		__dl_seterr(refused, file);
 		return 0;
 	}
 	if (!(mode & RTLD_NOLOAD))
 		qb_debug_change(1 /* RT_ADD */);
-	if (qb_try(open_work, &o)) {
-		qb_txn_abort(&t);
-		qb_forget_since(t.old_tail);
-		if (!(mode & RTLD_NOLOAD))
-			qb_debug_change(0 /* RT_CONSISTENT */);
+	int failed = qb_try(open_work, &o);
+	if (failed) {
+		qb_txn_abort();
+		qb_forget_since(o.old_tail);
 		/* qb.errbuf is shared: copy it to this thread's dlerror
 		 * before another thread's failure can overwrite it. */
 		__dl_seterr("%s", qb.errbuf);
-		qb_unlock();
-		qb_free(o.ctors);
-		return 0;
+	} else {
+		qb_txn_commit();
+		qb_drop_lazy(0);
+		for (struct dso *q = o.old_tail->next; q; q = q->next) {
+			qb_protect_relro(q);
+			qb.adds++;
+		}
+		if (mode & RTLD_NODELETE)
+			o.p->nodelete = 1;
+		o.p->refcnt++;
 	}
-	qb_txn_commit(&t);
-	qb_drop_lazy(0);
-	struct dso *p = o.p;
-	for (struct dso *q = o.old_tail->next; q; q = q->next) {
-		qb_protect_relro(q);
-		qb.adds++;
-	}
-	if (mode & RTLD_NODELETE)
-		p->nodelete = 1;
-	p->refcnt++;
 	if (!(mode & RTLD_NOLOAD))
 		qb_debug_change(0 /* RT_CONSISTENT */);
 	qb_unlock();
 	/* outside the lock (initfini.c) */
-	qb_run_ctors(o.ctors, o.nctors);
+	if (!failed)
+		qb_run_ctors(o.ctors, o.nctors);
 	qb_free(o.ctors);
-	return p;
+	return failed ? 0 : o.p;
 }
 
 QB_PUBLIC int dlclose(void *h)

@@ -13,13 +13,6 @@ static const void *image_at(const struct qb_elfview *v, uint64_t addr, uint64_t 
 	return in ? p->base + (size_t)addr : 0;
 }
 
-static void qb_dso_view(const struct dso *p, struct qb_elfview *v)
-{
-	v->at = image_at;
-	v->ctx = p;
-	v->wide = QB_ELFCLASS == ELFCLASS64;
-}
-
 /* The symbol count and the hash tables lookups walk. */
 static const char *decode_hashes(struct dso *p, const struct qb_elfview *v)
 {
@@ -112,7 +105,7 @@ static const char *qb_find_writable(struct dso *p)
  * the image. Returns a reason on failure. */
 hidden const char *qb_dso_decode(struct dso *p)
 {
-	const char *why = 0, *vwhy;
+	const char *why = 0;
 	if (!p->is_ldso && (why = check_segments(p)))
 		return why;
 	size_t max = p->is_ldso ? (size_t)-1 / 32 : p->dyn_size / sizeof(Dyn);
@@ -125,22 +118,16 @@ hidden const char *qb_dso_decode(struct dso *p)
 	if (d->strsz && p->strings[d->strsz - 1])
 		return "string table is not terminated";
 	p->syms = qb_laddr(p, d->symtab);
-	struct qb_elfview v;
-	qb_dso_view(p, &v);
+	struct qb_elfview v = { image_at, p, QB_ELFCLASS == ELFCLASS64 };
 	if ((why = decode_hashes(p, &v)))
 		return why;
 	if (!qb_in_image(p, d->symtab, p->nsyms * sizeof(Sym)))
 		return "symbol table outside the image";
-	if (d->versym) {
-		if (!qb_in_image(p, d->versym, p->nsyms * 2))
-			return "version table outside the image";
-		p->versym = qb_laddr(p, d->versym);
-	}
-	if (d->verdef) {
-		if (!qb_in_image(p, d->verdef, sizeof(Verdef)))
-			return "version definitions outside the image";
-		p->verdef = qb_laddr(p, d->verdef);
-	}
+	if (d->versym && !qb_in_image(p, d->versym, p->nsyms * 2))
+		return "version table outside the image";
+	p->versym = d->versym ? qb_laddr(p, d->versym) : 0;
+	if (d->verdef && !qb_in_image(p, d->verdef, sizeof(Verdef)))
+		return "version definitions outside the image";
 	if ((d->rela && !qb_in_image(p, d->rela, d->relasz)) ||
 	    (d->rel && !qb_in_image(p, d->rel, d->relsz)) ||
 	    (d->jmprel && !qb_in_image(p, d->jmprel, d->pltrelsz)) ||
@@ -158,30 +145,34 @@ hidden const char *qb_dso_decode(struct dso *p)
 		p->rpath = (char *)p->strings + d->rpath;
 	if (d->have & QB_HAVE_RUNPATH)
 		p->runpath = (char *)p->strings + d->runpath;
-	if ((vwhy = qb_build_verdefs(p, &v)) || (vwhy = qb_find_writable(p))) {
+	if ((why = qb_build_verdefs(p, &v)) || (why = qb_find_writable(p))) {
 		/* a refused object owns nothing: its caller frees only p */
 		qb_free(p->vdefs);
 		qb_free(p->vreqs);
 		p->vdefs = p->vreqs = 0;
 		p->nvdefs = p->nvreqs = 0;
-		return vwhy;
+		return why;
 	}
 	qb_ext_decoded(p);
 	return 0;
 }
 
-/* Is vaddr inside an executable segment of p? An IFUNC resolver is
- * called before the program runs: a bad file must not make the loader
- * jump anywhere else. */
-hidden int qb_in_code(const struct dso *p, size_t vaddr)
+/* An object already mapped (by the kernel, or the loader itself), its
+ * base and headers known: its headers noted, its dynamic section checked,
+ * biased and decoded. Returns a reason on failure. */
+hidden const char *qb_dso_describe(struct dso *p)
 {
-	for (size_t i = 0; i < p->phnum; i++) {
-		const Phdr *ph = &p->phdr[i];
-		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) &&
-		    vaddr >= ph->p_vaddr && vaddr - ph->p_vaddr < ph->p_memsz)
-			return 1;
-	}
-	return 0;
+	for (size_t i = 0; i < p->phnum; i++)
+		qb_note_phdr(p, &p->phdr[i]);
+	size_t dyn = (size_t)p->dynv;
+	if (!dyn)
+		return "not a dynamic program";
+	if (!qb_in_image(p, dyn, p->dyn_size) || p->dyn_size < sizeof(Dyn))
+		return "dynamic section outside the loadable segments";
+	p->dynv = (size_t *)(p->base + dyn);
+	if (p->tls.size)
+		p->tls.image = p->base + (size_t)p->tls.image;
+	return qb_dso_decode(p);
 }
 
 hidden void qb_dso_append(struct dso *p)

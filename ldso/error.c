@@ -69,8 +69,7 @@ hidden void qb_error_listed(const char *fmt, ...)
 
 hidden int qb_try(void (*fn)(void *), void *arg)
 {
-	struct catcher c;
-	c.outer = innermost;
+	struct catcher c = { .outer = innermost };
 	innermost = &c;
 	if (setjmp(c.jb)) {
 		innermost = c.outer;
@@ -81,17 +80,14 @@ hidden int qb_try(void (*fn)(void *), void *arg)
 	return 0;
 }
 
-hidden int qb_keep_going(void (*fn)(void *), void *arg)
+hidden void qb_keep_going(void (*fn)(void *), void *arg)
 {
 	if (!qb.list_mode) {
 		fn(arg);
-		return 0;
+	} else if (qb_try(fn, arg)) {
+		report(qb.errbuf);
+		qb.failed = 1;
 	}
-	if (!qb_try(fn, arg))
-		return 0;
-	report(qb.errbuf);
-	qb.failed = 1;
-	return -1;
 }
 
 hidden _Noreturn void qb_fatal(const char *fmt, ...)

@@ -69,14 +69,13 @@ hidden void qb_forget_object(struct dso *p)
 		/* The search chain of q's dependencies skips p. */
 		if (q->needed_by == p)
 			q->needed_by = p->needed_by;
-		if (q->scope)
-			for (size_t i = 0; i < q->nscope; i++)
-				if (q->scope[i] == p) {
-					qb_free(q->scope);
-					q->scope = 0;
-					q->nscope = 0;
-					break;
-				}
+		for (size_t i = 0; i < q->nscope; i++)
+			if (q->scope[i] == p) {
+				qb_free(q->scope);
+				q->scope = 0;
+				q->nscope = 0;
+				break;
+			}
 	}
 	free_dso(p);
 }

@@ -17,7 +17,6 @@
 
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t init_cond = PTHREAD_COND_INITIALIZER;
-static int exiting;        /* destructors run: no constructor starts */
 
 /* ctor_visitor of an object whose constructing thread did not survive a
  * fork */
@@ -26,45 +25,10 @@ static int exiting;        /* destructors run: no constructor starts */
 typedef void (*initfn)(int, char **, char **);
 
 static struct dso *fini_head;  /* constructed objects, most recent first */
-static struct dso *init_tail;
+static struct dso **init_queue; /* the start-up objects, dependencies first */
+static size_t ninit;
 static int init_argc;
 static char **init_argv, **init_envp;
-
-hidden void qb_set_init_args(int argc, char **argv, char **envp)
-{
-	init_argc = argc;
-	init_argv = argv;
-	init_envp = envp;
-}
-
-/* Post-order walk of the dependency graph: an object is queued after all
- * of its dependencies. The mark field breaks cycles. */
-static void visit(struct dso *p)
-{
-	if (p->mark)
-		return;
-	p->mark = 1;
-	for (size_t i = 0; i < p->ndeps; i++)
-		visit(p->deps[i]);
-	p->init_next = 0;
-	if (init_tail)
-		init_tail->init_next = p;
-	else
-		qb.init_head = p;
-	init_tail = p;
-}
-
-hidden void qb_queue_init(void)
-{
-	/* Preloaded objects and anything not reachable from the program
-	 * (the loader itself when nothing names libc) are queued too. */
-	for (struct dso *p = qb.head; p; p = p->next)
-		if (p != qb.main && !p->needed_by)
-			visit(p);
-	visit(qb.main);
-	for (struct dso *p = qb.head; p; p = p->next)
-		visit(p);
-}
 
 /* A constructor or destructor must be code of its object: a damaged
  * table is reported, not jumped through. Destructors take no arguments;
@@ -92,7 +56,7 @@ static void construct(struct dso *p)
 {
 	void *self = (void *)pthread_self();
 	pthread_mutex_lock(&init_lock);
-	while ((p->ctor_visitor && p->ctor_visitor != self) || exiting)
+	while ((p->ctor_visitor && p->ctor_visitor != self) || qb.exiting)
 		pthread_cond_wait(&init_cond, &init_lock);
 	if (p->ctor_visitor || p->constructed) {
 		pthread_mutex_unlock(&init_lock);
@@ -114,16 +78,33 @@ static void construct(struct dso *p)
 	pthread_mutex_unlock(&init_lock);
 }
 
-static void queue_tree(struct dso *p, struct dso **q, size_t *n, struct dso **orphan)
+/* Post-order walk of the dependency graph: an object not constructed is
+ * queued after all of its dependencies. The mark field breaks cycles. */
+static void queue_tree(struct dso *p, struct dso **q, size_t *n)
 {
 	if (p->mark || p->constructed)
 		return;
 	p->mark = 1;
 	for (size_t i = 0; i < p->ndeps; i++)
-		queue_tree(p->deps[i], q, n, orphan);
-	if (p->ctor_visitor == ORPHAN)
-		*orphan = p;
+		queue_tree(p->deps[i], q, n);
 	q[(*n)++] = p;
+}
+
+hidden void qb_queue_init(int argc, char **argv, char **envp)
+{
+	init_argc = argc;
+	init_argv = argv;
+	init_envp = envp;
+	if (!(init_queue = qb_malloc(qb.ndso * sizeof *init_queue)))
+		qb_error("%s: out of memory", QB_LDSO_NAME);
+	/* Preloaded objects and anything not reachable from the program
+	 * (the loader itself when nothing names libc) are queued too. */
+	for (struct dso *p = qb.head; p; p = p->next)
+		if (p != qb.main && !p->needed_by)
+			queue_tree(p, init_queue, &ninit);
+	queue_tree(qb.main, init_queue, &ninit);
+	for (struct dso *p = qb.head; p; p = p->next)
+		queue_tree(p, init_queue, &ninit);
 }
 
 /* Under the loader's lock, within the dlopen: the objects under root
@@ -140,7 +121,10 @@ hidden void qb_ctor_queue(struct dso *root, struct dso ***q, size_t *n)
 		p->mark = 0;
 	struct dso *orphan = 0;
 	pthread_mutex_lock(&init_lock);
-	queue_tree(root, *q, n, &orphan);
+	queue_tree(root, *q, n);
+	for (size_t i = 0; i < *n; i++)
+		if ((*q)[i]->ctor_visitor == ORPHAN)
+			orphan = (*q)[i];
 	pthread_mutex_unlock(&init_lock);
 	if (orphan)
 		qb_error("State of %s is inconsistent due to multithreaded fork", orphan->name);
@@ -158,13 +142,6 @@ hidden void qb_run_ctors(struct dso **q, size_t n)
 	pthread_setcancelstate(cs, 0);
 }
 
-/* Under the loader's lock: a dlopen now would wait for ever for its
- * constructors. */
-hidden int qb_exiting(void)
-{
-	return exiting;
-}
-
 /* fork: the loader lock and init_lock are held across it, so that the
  * child never sees a half-updated list; in the child, the only thread
  * left, both start afresh, and an object another thread was constructing
@@ -179,10 +156,8 @@ void __ldso_atfork(int who)
 		qb_unlock();
 	} else {
 		qb_lock_reset();
-		pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
-		pthread_cond_t fresh_cond = PTHREAD_COND_INITIALIZER;
-		init_lock = fresh;
-		init_cond = fresh_cond;
+		init_lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
+		init_cond = (pthread_cond_t)PTHREAD_COND_INITIALIZER;
 		void *self = (void *)pthread_self();
 		for (struct dso *p = qb.head; p; p = p->next)
 			if (p->ctor_visitor && p->ctor_visitor != self)
@@ -219,11 +194,11 @@ void __libc_start_init(void)
 	struct dso *m = qb.main;
 	if (m && !m->constructed)
 		run_array(m, m->dyn.preinit_array, m->dyn.preinit_arraysz, 0);
-	for (struct dso *p = qb.init_head; p; p = p->init_next)
-		construct(p);
+	for (size_t i = 0; i < ninit; i++)
+		construct(init_queue[i]);
 }
 
-/* As musl: once exiting is set no constructor starts (and dlopen fails);
+/* As musl: once qb.exiting is set no constructor starts (and dlopen fails);
  * the constructors other threads are running finish first; an object
  * whose constructor called exit is not destructed. */
 void __libc_exit_fini(void)
@@ -231,7 +206,7 @@ void __libc_exit_fini(void)
 	void *self = (void *)pthread_self();
 	qb_lock();
 	pthread_mutex_lock(&init_lock);
-	exiting = 1;
+	qb.exiting = 1;
 	qb_unlock();
 	for (struct dso *p = fini_head; p; p = p->fini_next)
 		while (p->ctor_visitor && p->ctor_visitor != self)

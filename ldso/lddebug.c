@@ -91,12 +91,11 @@ hidden void qb_debug_stats(const char *when)
 		return;
 	struct qb_stats *s = &qb.stats;
 	qb_ext_stats(s, when, 1);
-	char kinds[512];
+	char kinds[512] = "";
 	size_t k = 0;
 	for (size_t i = 0; i < sizeof kind_names / sizeof *kind_names && k < sizeof kinds - 40; i++)
 		if (s->bykind[i])
 			k += snprintf(kinds + k, sizeof kinds - k, " %s=%zu", kind_names[i], s->bykind[i]);
-	kinds[k] = 0;
 	static int told;
 	if (!told++)
 		qb_dbg("statistics: counts since start-up: objects loaded; relocations applied [by kind]; "

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/types.h>
 #include <link.h>
 #include "arch.h"
@@ -24,9 +25,7 @@
 #endif
 typedef QB_ELF(Ehdr) Ehdr; typedef QB_ELF(Phdr) Phdr; typedef QB_ELF(Sym) Sym;
 typedef QB_ELF(Rela) Rela; typedef QB_ELF(Rel) Rel; typedef QB_ELF(Dyn) Dyn;
-typedef QB_ELF(Verdef) Verdef; typedef QB_ELF(Verdaux) Verdaux;
-typedef QB_ELF(Verneed) Verneed; typedef QB_ELF(Vernaux) Vernaux;
-typedef QB_ELF(Syminfo) Syminfo;
+typedef QB_ELF(Verdef) Verdef; typedef QB_ELF(Syminfo) Syminfo;
 #define ST_TYPE QB_ELF_ST(TYPE)
 #define ST_BIND QB_ELF_ST(BIND)
 
@@ -58,7 +57,6 @@ struct dso {
 	 * a DT_HASH chain walk compares it before the name */
 	const uint32_t *sym_sysv;
 	uint16_t *versym;
-	Verdef *verdef;
 	/* DT_GNU_HASH, decoded once (gh_bloom == 0: use DT_HASH) */
 	const size_t *gh_bloom;
 	const uint32_t *gh_buckets, *gh_chain;
@@ -81,9 +79,9 @@ struct dso {
 	 * writable segment per edit, linkopt one) */
 	size_t wr_lo[8], wr_hi[8];
 	unsigned char nwr;
-	/* the order constructors run in and its reverse; the thread running
+	/* the reverse of the order constructors ran in; the thread running
 	 * its constructors (initfini.c) */
-	struct dso *init_next, *fini_next;
+	struct dso *fini_next;
 	void *ctor_visitor;
 
 	unsigned char is_ldso, is_main, relocated, constructed, deps_loaded, mark;
@@ -116,15 +114,14 @@ struct symdef {
 struct qb_state {
 	struct dso *head, *tail;   /* every object, in load order */
 	struct dso *gtail;         /* the global scope's last (gscope.c) */
-	struct dso *ldso;
-	struct dso *main;
-	struct dso *init_head;     /* constructors: dependencies first */
+	struct dso *ldso, *main;
 	struct qb_env env;         /* the LD_ variables (switches.h) */
 	int secure;
 	int unload;                /* LD_DLCLOSE=unload: dlclose unloads */
 	int failed;                /* errors were reported: exit 127 */
 	int list_mode;             /* --list / ldd: report, do not run */
 	int started;               /* the program runs: start-up is over */
+	int exiting;               /* destructors run: no constructor starts */
 	size_t tls_cnt, tls_offset, tls_align;
 	struct qb_tls_module *tls_tail;
 	size_t ndso;
@@ -147,6 +144,7 @@ enum {
 };
 
 extern struct qb_state qb hidden;
+extern const unsigned char __ehdr_start[] hidden;  /* the loader's own */
 
 /* error.c: qb_error never returns; it unwinds to the innermost qb_try,
  * which returns -1 with the message in qb.errbuf. qb_keep_going runs fn
@@ -158,7 +156,7 @@ hidden _Noreturn void qb_error(const char *fmt, ...) __attribute__((format(print
 hidden void qb_error_listed(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 hidden _Noreturn void qb_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 hidden int qb_try(void (*fn)(void *), void *arg);
-hidden int qb_keep_going(void (*fn)(void *), void *arg);
+hidden void qb_keep_going(void (*fn)(void *), void *arg);
 
 /* arena.c: the loader's own memory, zeroed */
 hidden void *qb_calloc(size_t n, size_t each);
@@ -166,6 +164,22 @@ static inline void *qb_malloc(size_t n) { return qb_calloc(n, 1); }
 hidden void *qb_realloc(void *p, size_t n);
 hidden void qb_free(void *p);
 hidden void qb_arena_stats(const char *when);
+
+/* Room for element i of an array of *cap elements of `each` bytes: grown
+ * to twice as many at least, the new ones zeroed. Returns the array, or 0
+ * when out of memory with the old one as it was. */
+static inline void *qb_grow(void *v, size_t *cap, size_t i, size_t each)
+{
+	if (i < *cap)
+		return v;
+	size_t n = 2 * *cap > i ? 2 * *cap : i + 1;
+	unsigned char *nv = n <= (size_t)-1 / each ? qb_realloc(v, n * each) : 0;
+	if (nv) {
+		memset(nv + *cap * each, 0, (n - *cap) * each);
+		*cap = n;
+	}
+	return nv;
+}
 
 /* Does the process run under valgrind? Its request 0x1001 asks, through
  * the architecture's preamble; a processor leaves the answer at 0. */
@@ -179,8 +193,8 @@ static inline int qb_under_valgrind(void)
 
 /* dso.c */
 hidden const char *qb_dso_decode(struct dso *p);
+hidden const char *qb_dso_describe(struct dso *p);
 hidden void qb_dso_append(struct dso *p);
-hidden int qb_in_code(const struct dso *p, size_t vaddr);
 static inline void *qb_laddr(const struct dso *p, size_t vaddr) { return p->base + vaddr; }
 
 /* May relocations write [vaddr, vaddr+len)? Inside a writable segment, or
@@ -196,28 +210,41 @@ static inline int qb_writable(const struct dso *p, size_t vaddr, size_t len)
 	return 0;
 }
 
-/* Is [vaddr, vaddr+len) inside one readable segment of the object (not in
- * a gap between segments, which stays unmapped)? Only the loader itself is
- * trusted; a program the kernel mapped is checked like any library. */
-static inline int qb_in_image(const struct dso *p, size_t vaddr, size_t len)
+/* Is [vaddr, vaddr+len) inside one loadable segment of p with the flags
+ * `need` (not in a gap between segments, which stays unmapped)? */
+static inline int qb_in_segment(const struct dso *p, size_t vaddr, size_t len, unsigned need)
 {
-	if (p->is_ldso)
-		return 1;
 	for (size_t i = 0; i < p->phnum; i++) {
 		const Phdr *ph = &p->phdr[i];
-		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_R) && vaddr >= ph->p_vaddr &&
+		if (ph->p_type == PT_LOAD && (ph->p_flags & need) == need && vaddr >= ph->p_vaddr &&
 		    vaddr - ph->p_vaddr <= ph->p_memsz && len <= ph->p_memsz - (vaddr - ph->p_vaddr))
 			return 1;
 	}
 	return 0;
 }
 
+/* In one readable segment: only the loader itself is trusted; a program
+ * the kernel mapped is checked like any library. */
+static inline int qb_in_image(const struct dso *p, size_t vaddr, size_t len)
+{
+	return p->is_ldso || qb_in_segment(p, vaddr, len, PF_R);
+}
+
+/* Is vaddr inside an executable segment of p? An IFUNC resolver is
+ * called before the program runs: a bad file must not make the loader
+ * jump anywhere else. */
+static inline int qb_in_code(const struct dso *p, size_t vaddr)
+{
+	return qb_in_segment(p, vaddr, 1, PF_X);
+}
+
 /* version.c */
 hidden const char *qb_build_verdefs(struct dso *p, const struct qb_elfview *v);
 hidden int qb_verreq_of(struct dso *p, size_t i, struct qb_verreq *out);
 
-/* map.c */
+/* map.c; qb_check_phdrs also serves the program the kernel mapped */
 hidden void qb_note_phdr(struct dso *p, const Phdr *ph);
+hidden const char *qb_check_phdrs(struct dso *p, size_t fsize, size_t page, size_t *align);
 struct stat;
 hidden struct dso *qb_map_file(int fd, const struct stat *st, const char *path, int allow_exec,
 	const char **why);
@@ -242,7 +269,6 @@ hidden void qb_symreq_init(struct qb_symreq *r, const char *name, const struct q
 hidden Sym *qb_lookup_in(struct dso *p, struct qb_symreq *r);
 hidden struct symdef qb_lookup(struct qb_symreq *r, struct dso *skip, struct dso *root);
 hidden struct symdef qb_lookup_scope(struct dso **v, size_t n, struct qb_symreq *r);
-hidden struct symdef qb_lookup_global(struct dso *from, struct qb_symreq *r, struct dso *skip);
 hidden struct symdef qb_walk_global(struct dso *from, struct qb_symreq *r, struct dso *skip);
 hidden struct symdef qb_lookup_local(struct dso *root, struct qb_symreq *r, struct dso *skip);
 hidden struct symdef qb_lookup_std(struct dso *from, struct qb_symreq *r, struct dso *skip,
@@ -289,17 +315,15 @@ hidden void qb_protect_relro(struct dso *p);
 hidden void qb_tls_register(struct dso *p);
 hidden void qb_tls_install(int early);
 hidden void qb_tls_init_main(void);
-hidden void qb_tls_rollback(size_t cnt, size_t offset, size_t align);
+hidden void qb_tls_rollback(void);
 hidden int qb_tls_commit_runtime(void);
 hidden void *qb_tls_block(struct dso *p);
 
 /* initfini.c */
-hidden void qb_queue_init(void);
+hidden void qb_queue_init(int argc, char **argv, char **envp);
 hidden void qb_ctor_queue(struct dso *root, struct dso ***q, size_t *n);
 hidden void qb_run_ctors(struct dso **q, size_t n);
-hidden int qb_exiting(void);
 hidden void qb_run_fini(struct dso *p);
-hidden void qb_set_init_args(int argc, char **argv, char **envp);
 
 /* lddebug.c */
 hidden void qb_debug_setup(const char *spec, const char *output);
@@ -326,13 +350,9 @@ static inline int qb_gnu_bloom_maybe(const struct dso *p, uint32_t h)
 }
 
 /* txn.c: the changes a dlopen makes, undone in one place. */
-struct qb_txn {
-	struct dso *old_tail;       /* objects after it are this one's */
-	size_t tls_cnt, tls_offset, tls_align;
-};
-hidden int qb_txn_begin(struct qb_txn *t);
-hidden void qb_txn_commit(struct qb_txn *t);
-hidden void qb_txn_abort(struct qb_txn *t);
+hidden int qb_txn_begin(void);
+hidden void qb_txn_commit(void);
+hidden void qb_txn_abort(void);
 hidden void qb_txn_flag(unsigned char *field, unsigned char v);
 hidden void qb_txn_save_word(size_t *where);
 

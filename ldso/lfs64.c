@@ -39,9 +39,7 @@ hidden int qb_lfs64_bind(const char *name, struct symdef *out)
 	struct qb_symreq r;
 	qb_symreq_init(&r, to, 0);
 	Sym *s = qb_lookup_in(qb.ldso, &r);
-	if (!s)
-		return 0;
-	out->sym = s;
-	out->dso = qb.ldso;
-	return 1;
+	if (s)
+		*out = (struct symdef){ s, qb.ldso };
+	return s != 0;
 }

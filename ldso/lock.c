@@ -29,7 +29,6 @@ hidden void qb_unlock(void)
 /* The child of a fork, the only thread left, starts with a fresh lock. */
 hidden void qb_lock_reset(void)
 {
-	pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
-	mtx = fresh;
+	mtx = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
 	depth = 0;
 }

@@ -62,11 +62,9 @@ hidden Sym *qb_lookup_in(struct dso *p, struct qb_symreq *r)
 static inline int defines(struct dso *p, struct qb_symreq *r, struct symdef *def)
 {
 	Sym *s = lookup_one(p, r);
-	if (!s)
-		return 0;
-	def->sym = s;
-	def->dso = p;
-	return 1;
+	if (s)
+		*def = (struct symdef){ s, p };
+	return s != 0;
 }
 
 /* from: a global object (or none), the walk follows the global scope's
@@ -85,12 +83,11 @@ hidden struct symdef qb_walk_global(struct dso *from, struct qb_symreq *r, struc
 hidden struct symdef qb_lookup_local(struct dso *root, struct qb_symreq *r, struct dso *skip)
 {
 	struct symdef def = { 0, 0 };
-	if (root && root->scope)
-		for (size_t i = 0; i < root->nscope; i++) {
-			struct dso *p = root->scope[i];
-			if (!p->global && p != skip && defines(p, r, &def))
-				break;
-		}
+	for (size_t i = 0; root && i < root->nscope; i++) {
+		struct dso *p = root->scope[i];
+		if (!p->global && p != skip && defines(p, r, &def))
+			break;
+	}
 	return def;
 }
 
@@ -110,12 +107,6 @@ hidden struct symdef qb_lookup(struct qb_symreq *r, struct dso *skip, struct dso
 {
 	qb.stats.lookups++;
 	return qb_ext_lookup()(qb.head, r, skip, root);
-}
-
-/* The first object of the global scope, from `from` on, that defines r. */
-hidden struct symdef qb_lookup_global(struct dso *from, struct qb_symreq *r, struct dso *skip)
-{
-	return from ? qb_ext_lookup()(from, r, skip, 0) : (struct symdef){ 0, 0 };
 }
 
 hidden struct symdef qb_lookup_scope(struct dso **v, size_t n, struct qb_symreq *r)

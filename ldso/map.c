@@ -72,7 +72,7 @@ static int prot_of(unsigned flags)
 }
 
 /* Check every segment against the file and the others; fill the range. */
-static const char *check_phdrs(struct dso *p, size_t fsize, size_t page, size_t *align)
+hidden const char *qb_check_phdrs(struct dso *p, size_t fsize, size_t page, size_t *align)
 {
 	size_t vmin = (size_t)-1, vmax = 0, prev_end = 0;
 	int nload = 0;
@@ -359,7 +359,7 @@ hidden struct dso *qb_map_file(int fd, const struct stat *known, const char *pat
 	p->phdr = ph;
 	p->phnum = u.eh.e_phnum;
 	size_t align;
-	if ((*why = check_phdrs(p, st.st_size, page, &align)))
+	if ((*why = qb_check_phdrs(p, st.st_size, page, &align)))
 		goto fail;
 	if ((*why = map_segments(p, fd, u.eh.e_type == ET_EXEC, page, align)))
 		goto fail;

@@ -9,7 +9,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdarg.h>
 #include <sys/types.h>
 
 #define QB_HIDDEN __attribute__((visibility("hidden")))
@@ -19,10 +18,6 @@ struct qb_tls_module {
 	struct qb_tls_module *next;
 	void *image;
 	size_t len, size, align, offset;
-};
-
-struct qb_musl_locale {
-	const void *cat[6];
 };
 
 struct qb_musl_libc {
@@ -35,7 +30,7 @@ struct qb_musl_libc {
 	struct qb_tls_module *tls_head;
 	size_t tls_size, tls_align, tls_cnt;
 	size_t page_size;
-	struct qb_musl_locale global_locale;
+	struct { const void *cat[6]; } global_locale;
 };
 
 /* Leading fields of musl's thread descriptor (x86 variant II layout);
@@ -94,7 +89,6 @@ int qb_lfs64_bind(const char *name, struct symdef *out) QB_HIDDEN;
 extern struct qb_musl_libc __libc QB_HIDDEN;
 extern size_t __hwcap QB_HIDDEN;
 extern size_t __sysinfo QB_HIDDEN;
-extern char *__progname, *__progname_full;
 extern char **__environ;
 extern int __malloc_replaced QB_HIDDEN;
 extern int __aligned_alloc_replaced QB_HIDDEN;
@@ -102,16 +96,13 @@ extern int __aligned_alloc_replaced QB_HIDDEN;
 void *__copy_tls(unsigned char *) QB_HIDDEN;
 int __init_tp(void *) QB_HIDDEN;
 void __init_ssp(void *) QB_HIDDEN;
-void __init_libc(char **, char *) QB_HIDDEN;
-void *__libc_malloc(size_t) QB_HIDDEN;
 void *__libc_calloc(size_t, size_t) QB_HIDDEN;
 void *__libc_realloc(void *, size_t) QB_HIDDEN;
 void __libc_free(void *) QB_HIDDEN;
-void __dl_vseterr(const char *, va_list) QB_HIDDEN;
+void __dl_seterr(const char *, ...) QB_HIDDEN;
 void __tl_lock(void) QB_HIDDEN;
 void __tl_unlock(void) QB_HIDDEN;
 ptrdiff_t __tlsdesc_static(void) QB_HIDDEN;
 ptrdiff_t __tlsdesc_dynamic(void) QB_HIDDEN;
-void *__tls_get_addr(size_t *);
 
 #endif

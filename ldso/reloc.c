@@ -26,15 +26,10 @@ struct resolver {
 	struct symdef val[CACHE_SLOTS];
 };
 
-static void resolver_init(struct resolver *rs, struct dso *p)
+static void resolver_init(struct resolver *rs, struct dso *p, int lazy_ok)
 {
-	rs->p = p;
-	rs->lazy_ok = rs->lazy_plt = rs->retrying = 0;
-	rs->prep = (struct qb_prepared){ 0 };
-	rs->last = QB_NO_INFO;
-	rs->lastval = 0;
-	for (size_t i = 0; i < CACHE_SLOTS; i++)
-		rs->key[i] = (size_t)-1;
+	*rs = (struct resolver){ .p = p, .lazy_ok = lazy_ok, .last = QB_NO_INFO };
+	memset(rs->key, 0xff, sizeof rs->key);  /* no symbol index */
 }
 
 /* dlopen(RTLD_LAZY): a PLT slot whose function no object defines yet is
@@ -52,14 +47,10 @@ static size_t nlazy, caplazy;
 
 static void defer(struct dso *p, size_t info, size_t off, size_t addend)
 {
-	if (nlazy == caplazy) {
-		size_t cap = caplazy ? 2 * caplazy : 16;
-		struct lazy_slot *n = qb_realloc(lazy, cap * sizeof *n);
-		if (!n)
-			qb_error("Error relocating %s: out of memory", p->name);
-		lazy = n;
-		caplazy = cap;
-	}
+	struct lazy_slot *n = qb_grow(lazy, &caplazy, nlazy, sizeof *n);
+	if (!n)
+		qb_error("Error relocating %s: out of memory", p->name);
+	lazy = n;
 	lazy[nlazy++] = (struct lazy_slot){ p, info, off, addend, 0 };
 }
 
@@ -77,18 +68,15 @@ static inline __attribute__((always_inline)) int resolve(struct resolver *rs, si
 		goto bound;
 	Sym *ref = p->syms + symi;
 	if (ST_BIND(ref->st_info) == STB_LOCAL) {
-		out->sym = ref;
-		out->dso = p;
+		*out = (struct symdef){ ref, p };
 		return 0;
 	}
 	if (ref->st_name >= p->dyn.strsz)
 		qb_error("Error relocating %s: bad symbol name offset", p->name);
 	const char *name = p->strings + ref->st_name;
 	struct qb_verreq vr;
-	struct qb_symreq r;
 	const struct qb_verreq *ver = qb_verreq_of(p, symi, &vr) ? &vr : 0;
-	r.name = name;
-	r.ver = ver;
+	struct qb_symreq r = { .name = name, .ver = ver };
 	if (!qb_prepared_hashes(&rs->prep, symi, &r))
 		qb_symreq_init(&r, name, ver);
 	if (copy || !qb_ext_bind(&rs->prep, p, symi, &r, out))
@@ -194,20 +182,15 @@ static void *owned_alloc(struct dso *p, size_t size)
 static __attribute__((noinline)) void apply_tls(struct dso *p, int kind, size_t symi, const struct symdef *def, size_t addend,
 	size_t *where)
 {
-	if (kind == RK_DTPMOD) {
-		*where = def->dso->tls_id;
+	size_t symoff = (def->sym ? def->sym->st_value : 0) + addend;
+	if (kind == RK_DTPMOD || kind == RK_DTPOFF) {
+		*where = kind == RK_DTPMOD ? def->dso->tls_id : symoff - QB_DTP_OFFSET;
 		return;
 	}
-	if (kind == RK_DTPOFF) {
-		*where = (def->sym ? def->sym->st_value : 0) + addend - QB_DTP_OFFSET;
-		return;
-	}
-	int is_tls = def->sym && ST_TYPE(def->sym->st_info) == STT_TLS;
-	if (symi && !is_tls && def->sym)
+	if (symi && def->sym && ST_TYPE(def->sym->st_info) != STT_TLS)
 		qb_error("Error relocating %s: TLS relocation against a non-TLS symbol", p->name);
 	if (!def->dso->tls.size && def->sym)
 		qb_error("Error relocating %s: TLS relocation against an object without TLS", p->name);
-	size_t symoff = (def->sym ? def->sym->st_value : 0) + addend;
 	if (def->dso->tls_id > qb.static_tls_cnt) {
 		/* Not in the static area of threads that already run. */
 		if (kind != RK_TLSDESC)
@@ -248,11 +231,10 @@ static inline __attribute__((always_inline)) int apply(struct dso *p, struct res
 	size_t *where = (size_t *)(p->base + off);
 	struct symdef def = { 0, p };
 
-	if (kind == RK_NONE || kind == RK_UNKNOWN) {
-		if (kind == RK_UNKNOWN)
-			qb_error("Error relocating %s: unsupported relocation type %u", p->name, type);
+	if (kind == RK_UNKNOWN)
+		qb_error("Error relocating %s: unsupported relocation type %u", p->name, type);
+	if (kind == RK_NONE)
 		return 0;
-	}
 	/* a copy relocation's extent is its symbol's size, checked below */
 	size_t wlen = kind == RK_COPY ? 0 : kind == RK_PC32 || kind == RK_ABS32U || kind == RK_ABS32S ? 4 :
 		      sizeof(size_t) * (kind == RK_TLSDESC ? 2 : 1);
@@ -454,6 +436,8 @@ static void apply_table(struct resolver *rs, size_t vaddr, size_t size, int rela
 /* Text relocations need the read-only segments writable for a while. */
 static void text_writable(struct dso *p, int on)
 {
+	if (!(p->dyn.have & QB_HAVE_TEXTREL) && !(p->dyn.flags & DF_TEXTREL))
+		return;
 	size_t page = __libc.page_size;
 	for (size_t i = 0; i < p->phnum; i++) {
 		Phdr *ph = &p->phdr[i];
@@ -472,8 +456,7 @@ hidden void qb_relocate(struct dso *p, int lazy_ok)
 		return;
 	p->relocated = 1;
 	struct resolver rs;
-	resolver_init(&rs, p);
-	rs.lazy_ok = lazy_ok;
+	resolver_init(&rs, p, lazy_ok);
 	/* the mode: what an extension prepared, careful when counting or
 	 * without the symbol cache, general without a writable range */
 	int mode = qb_ext_prepare(p, &rs.prep);
@@ -481,9 +464,7 @@ hidden void qb_relocate(struct dso *p, int lazy_ok)
 		mode = QB_MODE_CAREFUL;
 	if (mode && !range_of(p, p->wr_lo[0], &rs.lo, &rs.span))
 		mode = QB_MODE_GENERAL;
-	int textrel = (p->dyn.have & QB_HAVE_TEXTREL) || (p->dyn.flags & DF_TEXTREL);
-	if (textrel)
-		text_writable(p, 1);
+	text_writable(p, 1);
 	/* The loader relocated itself in stage 1; only its symbolic
 	 * relocations are redone, now against the whole global scope. */
 	if (!p->is_ldso && p->dyn.relr &&
@@ -497,8 +478,7 @@ hidden void qb_relocate(struct dso *p, int lazy_ok)
 	apply_table(&rs, p->dyn.rela, p->dyn.relasz, 1, mode);
 	if (!qb.list_mode)
 		apply_table(&rs, p->dyn.jmprel, p->dyn.pltrelsz, p->dyn.pltrel == DT_RELA, mode);
-	if (textrel)
-		text_writable(p, 0);
+	text_writable(p, 0);
 	qb_ext_relocated(p);
 }
 
@@ -523,10 +503,8 @@ hidden void qb_relocate_all(void)
 	 * runs no code and reports in musl's order, load order; after
 	 * anything but a symbol not found it goes on with the next object. */
 	for (struct dso *p = qb.list_mode ? qb.head : qb.tail; p; p = qb.list_mode ? p->next : p->prev)
-		if (p != qb.main && qb.list_mode)
+		if (p != qb.main)
 			qb_keep_going(relocate_now, p);
-		else if (p != qb.main)
-			relocate_now(p);
 	qb_keep_going(relocate_now, qb.main);
 	if (t0)
 		qb.stats.reloc_ns += qb_now_ns() - t0;
@@ -543,8 +521,8 @@ hidden void qb_retry_lazy(void)
 		if (s->bound)
 			continue;
 		struct resolver rs;
-		resolver_init(&rs, s->p);
-		rs.lazy_ok = rs.retrying = 1;
+		resolver_init(&rs, s->p, 1);
+		rs.retrying = 1;
 		qb_txn_save_word((size_t *)(s->p->base + s->off));
 		if (!apply(s->p, &rs, s->info, s->off, s->addend, s->p->dyn.pltrel == DT_RELA))
 			qb_txn_flag(&s->bound, 1);

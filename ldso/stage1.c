@@ -3,8 +3,6 @@
  * and musl's code also needs the thread pointer, which stage 2 sets. */
 #include "ldso.h"
 
-extern const unsigned char __ehdr_start[] hidden;
-
 /* With REL, a relocation's addend is the word it overwrites. The loader's
  * symbolic relocations are applied again once the global scope is known
  * (qb_relocate), so their addends are kept here: no allocator yet. */
@@ -47,8 +45,7 @@ hidden void qb_stage1(size_t *sp, size_t *dynv)
 {
 	(void)sp;
 	unsigned char *base = (unsigned char *)__ehdr_start;
-	size_t rel = 0, relsz = 0, jmprel = 0, pltsz = 0, symtab = 0;
-	size_t relr = 0, relrsz = 0;
+	size_t rel = 0, relsz = 0, jmprel = 0, pltsz = 0, symtab = 0, relr = 0, relrsz = 0;
 
 	for (size_t *d = dynv; d[0]; d += 2) {
 		switch (d[0]) {

@@ -10,14 +10,9 @@
 #include "ext/ext.h"
 #include "secureenv.h"
 
-extern const unsigned char __ehdr_start[] hidden;
-extern Dyn _DYNAMIC[] hidden;
 void _dlstart(void) hidden;
 
-struct qb_entry {
-	size_t entry;
-	size_t *sp;
-};
+struct qb_entry { size_t entry, *sp; };
 
 #define AUX_MAX 64
 static struct dso ldso_dso, main_dso;
@@ -27,31 +22,28 @@ static void setup_ldso(const char *name)
 	struct dso *p = &ldso_dso;
 	const Ehdr *eh = (const Ehdr *)__ehdr_start;
 	p->base = (unsigned char *)__ehdr_start;
-	p->dynv = (size_t *)_DYNAMIC;
 	p->phdr = (Phdr *)(p->base + eh->e_phoff);
 	p->phnum = eh->e_phnum;
 	p->is_ldso = 1;
 	p->name = (char *)name;
 	p->shortname = "libc.so";
-	const char *why = qb_dso_decode(p);
+	const char *why = qb_dso_describe(p);
 	if (why)
 		qb_fatal("%s: %s", QB_LDSO_NAME, why);
 	struct stat st;
 	if (!stat(name, &st))
 		qb_fileid_of(&st, &p->id);
-	for (size_t i = 0; i < p->phnum; i++)
-		if (p->phdr[i].p_type == PT_GNU_RELRO)
-			qb_note_phdr(p, &p->phdr[i]);
 	qb.ldso = p;
 }
 
 /* The kernel maps a program whatever its headers claim, even segments
  * past the end of its file (reading them raises SIGBUS). Before touching
- * the mapped headers, read them from the file and check that every
- * segment lies in the file and that the headers the aux vector points at
- * are the file's, in a readable segment, where that segment is mapped.
- * The load bias is the kernel's own (AT_ENTRY less e_entry): PT_PHDR must
- * agree with it. Without /proc the program is trusted, as the kernel did. */
+ * the mapped headers, read them from the file and check them as if the
+ * loader mapped the program (qb_check_phdrs), and check that the headers
+ * the aux vector points at are the file's, in a readable segment, where
+ * that segment is mapped. The load bias is the kernel's own (AT_ENTRY
+ * less e_entry): PT_PHDR must agree with it. Without /proc the program is
+ * trusted, as the kernel did. */
 static const char *check_kernel_mapping(size_t *aux, size_t *bias)
 {
 	/* no O_CLOEXEC: closed before anything could exec */
@@ -62,7 +54,8 @@ static const char *check_kernel_mapping(size_t *aux, size_t *bias)
 	struct stat st;
 	union { Ehdr eh; unsigned char b[1024]; } u;
 	Phdr ph[64];
-	size_t n = aux[AT_PHNUM];
+	size_t n = aux[AT_PHNUM], page = __libc.page_size, align;
+	struct dso file = { .phdr = ph, .phnum = n };
 	ssize_t got;
 	if (fstat(fd, &st) || (got = pread(fd, u.b, sizeof u.b, 0)) < (ssize_t)sizeof u.eh)
 		goto out;
@@ -74,38 +67,21 @@ static const char *check_kernel_mapping(size_t *aux, size_t *bias)
 		memcpy(ph, u.b + phoff, phsize);
 	else if (pread(fd, ph, phsize, phoff) != (ssize_t)phsize)
 		goto out;
-	size_t base = aux[AT_ENTRY] - u.eh.e_entry;
-	*bias = base;
-	int phdr_backed = 0, nload = 0;
-	size_t page = __libc.page_size, prev_end = 0;
+	size_t base = *bias = aux[AT_ENTRY] - u.eh.e_entry;
 	for (size_t i = 0; i < n; i++)
 		if (ph[i].p_type == PT_PHDR && aux[AT_PHDR] - ph[i].p_vaddr != base)
 			goto out;
-	for (size_t i = 0; i < n; i++) {
-		if (ph[i].p_type != PT_LOAD || !ph[i].p_memsz)
-			continue;
-		if (ph[i].p_offset > fsize || ph[i].p_filesz > fsize - ph[i].p_offset) {
-			why = "segment extends past the end of the file";
-			goto out;
-		}
-		/* as map.c requires: a segment mapped over another faults reads */
-		if (nload++ && (ph[i].p_vaddr & -page) < prev_end) {
-			why = "loadable segments overlap or are out of order";
-			goto out;
-		}
-		prev_end = (ph[i].p_vaddr + ph[i].p_memsz + page - 1) & -page;
-		/* as the loader refuses it when it maps a program itself */
-		if (base + ph[i].p_vaddr < page) {
-			why = "segments at address 0";
-			goto out;
-		}
-		if ((ph[i].p_flags & PF_R) && phoff >= ph[i].p_offset &&
+	const char *bad = qb_check_phdrs(&file, fsize, page, &align);
+	if (bad || base + file.vmin < page) {
+		/* page zero too, refused as when the loader maps a program */
+		why = bad ? bad : "segments at address 0";
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (ph[i].p_type == PT_LOAD && (ph[i].p_flags & PF_R) && phoff >= ph[i].p_offset &&
 		    phoff + phsize <= ph[i].p_offset + ph[i].p_filesz &&
 		    base + ph[i].p_vaddr + (phoff - ph[i].p_offset) == aux[AT_PHDR])
-			phdr_backed = 1;
-	}
-	if (phdr_backed)
-		why = 0;
+			why = 0;
 out:
 	close(fd);
 	return why;
@@ -116,29 +92,18 @@ static void setup_kernel_main(size_t *aux, char *argv0)
 {
 	struct dso *p = &main_dso;
 	size_t bias = 0;
-	const char *bad = check_kernel_mapping(aux, &bias);
-	if (bad)
-		qb_fatal("%s: %s", argv0, bad);
+	const char *why = check_kernel_mapping(aux, &bias);
+	if (why)
+		qb_fatal("%s: %s", argv0, why);
 	p->base = (unsigned char *)bias;  /* PT_PHDR gives it too, and agrees */
 	p->phdr = (Phdr *)aux[AT_PHDR];
 	p->phnum = aux[AT_PHNUM];
 	for (size_t i = 0; i < p->phnum; i++)
 		if (p->phdr[i].p_type == PT_PHDR)
 			p->base = (unsigned char *)(aux[AT_PHDR] - p->phdr[i].p_vaddr);
-		else
-			qb_note_phdr(p, &p->phdr[i]);
-	size_t dyn = (size_t)p->dynv;
-	if (!dyn)
-		qb_fatal("%s: not a dynamic program", argv0);
-	if (!qb_in_image(p, dyn, p->dyn_size) || p->dyn_size < sizeof(Dyn))
-		qb_fatal("%s: dynamic section outside the loadable segments", argv0);
-	p->dynv = (size_t *)(p->base + dyn);
-	if (p->tls.size)
-		p->tls.image = p->base + (size_t)p->tls.image;
 	p->name = argv0;
 	p->is_main = 1;
-	const char *why = qb_dso_decode(p);
-	if (why)
+	if ((why = qb_dso_describe(p)))
 		qb_fatal("%s: %s", argv0, why);
 }
 
@@ -250,7 +215,6 @@ static size_t *invoked_directly(size_t *sp, size_t *aux, size_t *auxv, int *list
 	if (!p)
 		qb_fatal("%s: cannot load %s: %s", self, path, why);
 	main_dso = *p;
-	main_dso.name = (char *)path;
 	qb_free(p);
 	p = &main_dso;
 
@@ -288,24 +252,20 @@ static size_t *invoked_directly(size_t *sp, size_t *aux, size_t *auxv, int *list
  * the libc line by the name the program asked for. */
 static void list_objects(const char *argv0)
 {
-	const char *self = interp_of(qb.main);
-	if (!self)
-		self = argv0;
+	const char *self = interp_of(qb.main) ? interp_of(qb.main) : argv0;
 	dprintf(1, "\t%s (%p)\n", self, (void *)qb.ldso->base);
 	for (struct dso *p = qb.head; p; p = p->next)
 		if (p != qb.main)
 			dprintf(1, "\t%s => %s (%p)\n", p->shortname, p == qb.ldso ? self : p->name, (void *)p->base);
 }
 
-static void check_malloc_replaced(void)
+/* Is name defined by an object other than the loader (malloc interposed)? */
+static int replaced(const char *name)
 {
 	struct qb_symreq r;
-	qb_symreq_init(&r, "malloc", 0);
+	qb_symreq_init(&r, name, 0);
 	struct symdef d = qb_lookup(&r, 0, 0);
-	__malloc_replaced = d.dso && d.dso != qb.ldso;
-	qb_symreq_init(&r, "aligned_alloc", 0);
-	d = qb_lookup(&r, 0, 0);
-	__aligned_alloc_replaced = d.dso && d.dso != qb.ldso;
+	return d.dso && d.dso != qb.ldso;
 }
 
 hidden struct qb_entry qb_stage2(size_t *sp)
@@ -313,11 +273,10 @@ hidden struct qb_entry qb_stage2(size_t *sp)
 	size_t aux[AUX_MAX] = { 0 };
 	int argc = (int)sp[0];
 	char **argv = (char **)(sp + 1);
-	char **envp = argv + argc + 1;
-	size_t i = 0;
-	while (envp[i])
-		i++;
-	size_t *auxv = (size_t *)(envp + i + 1);
+	char **envp = argv + argc + 1, **e = envp;
+	while (*e)
+		e++;
+	size_t *auxv = (size_t *)(e + 1);
 	for (size_t *a = auxv; a[0]; a += 2)
 		if (a[0] < AUX_MAX)
 			aux[a[0]] = a[1];
@@ -345,9 +304,8 @@ hidden struct qb_entry qb_stage2(size_t *sp)
 	}
 
 	int list = 0;
-	int direct = aux[AT_ENTRY] == (size_t)_dlstart;
 	const char *invoked_as = argv[0] ? argv[0] : QB_LDSO_NAME;
-	if (direct) {
+	if (aux[AT_ENTRY] == (size_t)_dlstart) {  /* run as a command */
 		setup_ldso(qb_exe_path() ? qb_exe_path() : invoked_as);
 		sp = invoked_directly(sp, aux, auxv, &list);
 		qb.list_mode = list;
@@ -386,16 +344,15 @@ hidden struct qb_entry qb_stage2(size_t *sp)
 	qb_debug_stats("start-up");
 	if (list)
 		_exit(0);
-	check_malloc_replaced();
+	__malloc_replaced = replaced("malloc");
+	__aligned_alloc_replaced = replaced("aligned_alloc");
 	qb_debug_init();
 	for (struct dso *p = qb.head; p; p = p->next)
 		qb_protect_relro(p);
-	qb_queue_init();
-	qb_set_init_args(argc, argv, argv + argc + 1);
+	qb_queue_init(argc, argv, argv + argc + 1);
 
 	if (aux[AT_ENTRY] < (size_t)m->base || !qb_in_code(m, aux[AT_ENTRY] - (size_t)m->base))
 		qb_fatal("%s: entry point outside the code", m->name);
 	qb.started = 1;
-	struct qb_entry e = { aux[AT_ENTRY], sp };
-	return e;
+	return (struct qb_entry){ aux[AT_ENTRY], sp };
 }

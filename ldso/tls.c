@@ -23,10 +23,10 @@ void __release_ptc(void) hidden;
 static _Alignas(64) unsigned char early_tls[1024];
 static _Alignas(64) unsigned char builtin_tls[2048];
 
-/* The last module, and the count, that every thread has; modules after
+/* The last module, and the layout, that every thread has; modules after
  * committed_tail belong to a dlopen still under way. */
 static struct qb_tls_module *committed_tail;
-static size_t committed_cnt;
+static size_t committed_cnt, committed_offset, committed_align;
 
 /* Once threads can exist, a module registered by dlopen is on the list
  * __copy_tls walks before its image is relocated and before the sizes
@@ -70,11 +70,11 @@ static void release_ptc(void)
 }
 
 /* Forget modules registered by a dlopen that failed. */
-hidden void qb_tls_rollback(size_t cnt, size_t offset, size_t align)
+hidden void qb_tls_rollback(void)
 {
-	qb.tls_cnt = cnt;
-	qb.tls_offset = offset;
-	qb.tls_align = align;
+	qb.tls_cnt = committed_cnt;
+	qb.tls_offset = committed_offset;
+	qb.tls_align = committed_align;
 	qb.tls_tail = committed_tail;
 	if (committed_tail)
 		committed_tail->next = 0;
@@ -94,6 +94,8 @@ static void publish_sizes(void)
 	__libc.tls_size = (sz + align - 1) & -align;
 	committed_tail = qb.tls_tail;
 	committed_cnt = qb.tls_cnt;
+	committed_offset = qb.tls_offset;
+	committed_align = qb.tls_align;
 }
 
 /* Give the current thread a thread pointer over TLS for every module
@@ -143,20 +145,16 @@ static size_t per_thread_size(void)
 
 static size_t count_threads(struct qb_pthread_head *self)
 {
-	size_t n = 0;
-	struct qb_pthread_head *td = self;
-	do {
+	size_t n = 1;
+	for (struct qb_pthread_head *td = self->next; td != self; td = td->next)
 		n++;
-		td = td->next;
-	} while (td != self);
 	return n;
 }
 
 static void fill_thread(unsigned char *mem, struct qb_pthread_head *td)
 {
 	uintptr_t *dtv = (uintptr_t *)mem, *old = td->dtv;
-	size_t oldcnt = old[0];
-	memcpy(dtv, old, (oldcnt + 1) * sizeof *dtv);
+	memcpy(dtv, old, (old[0] + 1) * sizeof *dtv);
 	unsigned char *blk = mem + (qb.tls_cnt + 1) * sizeof *dtv;
 	size_t i = committed_cnt + 1;
 	for (struct qb_tls_module *m = committed_tail ? committed_tail->next : __libc.tls_head;
@@ -178,39 +176,37 @@ hidden int qb_tls_commit_runtime(void)
 {
 	if (qb.tls_cnt == committed_cnt)
 		return 0;
-	size_t each = per_thread_size();
+	size_t each = per_thread_size(), n;
+	struct qb_pthread_head *self = qb_thread_self(), *td = self;
+	unsigned char *mem;
 	sigset_t set;
 	for (;;) {
 		__block_app_sigs(&set);
 		__tl_lock();
-		struct qb_pthread_head *self = qb_thread_self(), *td;
-		size_t n = count_threads(self);
+		n = count_threads(self);
 		__tl_unlock();
 		__restore_sigs(&set);
 
-		unsigned char *mem = qb_calloc(n, each + 16);
-		if (!mem)
+		if (!(mem = qb_calloc(n, each + 16)))
 			return -1;
 		__block_app_sigs(&set);
 		__tl_lock();
-		if (count_threads(self) != n) {
-			/* Threads came or went meanwhile: count again. */
-			__tl_unlock();
-			__restore_sigs(&set);
-			qb_free(mem);
-			continue;
-		}
-		td = self;
-		for (size_t k = 0; k < n; k++, td = td->next) {
-			unsigned char *m = mem + k * (each + 16);
-			fill_thread(m + ((0 - (size_t)m) & 15), td);
-		}
-		publish_sizes();
+		if (count_threads(self) == n)
+			break;
+		/* Threads came or went meanwhile: count again. */
 		__tl_unlock();
 		__restore_sigs(&set);
-		release_ptc();
-		return 0;
+		qb_free(mem);
 	}
+	for (size_t k = 0; k < n; k++, td = td->next) {
+		unsigned char *m = mem + k * (each + 16);
+		fill_thread(m + ((0 - (size_t)m) & 15), td);
+	}
+	publish_sizes();
+	__tl_unlock();
+	__restore_sigs(&set);
+	release_ptc();
+	return 0;
 }
 
 /* The calling thread's block of p's TLS. */

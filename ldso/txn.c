@@ -1,9 +1,10 @@
 /* dlopen as a transaction. What a dlopen changes is: objects appended to
- * the list with their TLS modules (the transaction keeps where the list
- * and the TLS layout ended; the objects leave by qb_forget_since); a byte
- * or a word of what was already loaded (a promotion, a pin, a deferred
- * PLT slot bound), journalled before it changes and restored by
- * qb_txn_abort; state derived from those, recomputed from them. */
+ * the list with their TLS modules (the dlopen keeps where the list ended,
+ * tls.c the layout every thread has; the objects leave by qb_forget_since,
+ * their modules by qb_tls_rollback); a byte or a word of what was already
+ * loaded (a promotion, a pin, a deferred PLT slot bound), journalled
+ * before it changes and restored by qb_txn_abort; state derived from
+ * those, recomputed from them. */
 #include "ldso.h"
 
 enum { UNDO_BYTE, UNDO_WORD };
@@ -16,20 +17,16 @@ struct undo {
 
 static struct undo *journal;
 static size_t njournal, capjournal;
-static struct qb_txn *current;
+static int current;         /* a transaction is under way */
 
 /* Room for one more entry, before the change it records is made: out of
  * memory fails the transaction with nothing changed. */
 static void record(unsigned char kind, void *addr, size_t old)
 {
-	if (njournal == capjournal) {
-		size_t cap = capjournal ? 2 * capjournal : 32;
-		struct undo *n = qb_realloc(journal, cap * sizeof *n);
-		if (!n)
-			qb_error("%s: out of memory in dlopen", QB_LDSO_NAME);
-		journal = n;
-		capjournal = cap;
-	}
+	struct undo *n = qb_grow(journal, &capjournal, njournal, sizeof *n);
+	if (!n)
+		qb_error("%s: out of memory in dlopen", QB_LDSO_NAME);
+	journal = n;
 	journal[njournal++] = (struct undo){ kind, addr, old };
 }
 
@@ -50,26 +47,21 @@ hidden void qb_txn_save_word(size_t *where)
 
 /* One at a time: a dlopen from code that runs inside another (an IFUNC
  * resolver) is refused (-1), not nested. */
-hidden int qb_txn_begin(struct qb_txn *t)
+hidden int qb_txn_begin(void)
 {
 	if (current)
 		return -1;
-	t->old_tail = qb.tail;
-	t->tls_cnt = qb.tls_cnt;
-	t->tls_offset = qb.tls_offset;
-	t->tls_align = qb.tls_align;
-	current = t;
+	current = 1;
 	return 0;
 }
 
-hidden void qb_txn_commit(struct qb_txn *t)
+hidden void qb_txn_commit(void)
 {
-	(void)t;
 	current = 0;
 	njournal = 0;
 }
 
-hidden void qb_txn_abort(struct qb_txn *t)
+hidden void qb_txn_abort(void)
 {
 	while (njournal) {
 		struct undo *u = &journal[--njournal];
@@ -81,5 +73,5 @@ hidden void qb_txn_abort(struct qb_txn *t)
 	current = 0;
 	/* The TLS module list links through the objects: cut it before
 	 * they go (qb_forget_since). */
-	qb_tls_rollback(t->tls_cnt, t->tls_offset, t->tls_align);
+	qb_tls_rollback();
 }

@@ -18,27 +18,20 @@ hidden void qb_vdso_attach(size_t ehdr_addr)
 		return;
 	p->phdr = (Phdr *)(ehdr_addr + eh->e_phoff);
 	p->phnum = eh->e_phnum;
-	int have_load = 0;
-	for (size_t i = 0; i < p->phnum; i++) {
-		const Phdr *ph = &p->phdr[i];
-		if (ph->p_type == PT_LOAD && !have_load) {
-			p->base = (unsigned char *)(ehdr_addr + ph->p_offset - ph->p_vaddr);
-			have_load = 1;
-		} else if (ph->p_type == PT_DYNAMIC) {
-			qb_note_phdr(p, ph);
-		}
-	}
-	if (!have_load || !p->dynv)
+	const Phdr *load = 0;
+	for (size_t i = 0; i < p->phnum && !load; i++)
+		if (p->phdr[i].p_type == PT_LOAD)
+			load = &p->phdr[i];
+	if (!load)
 		return;
-	p->dynv = (size_t *)(p->base + (size_t)p->dynv);
+	p->base = (unsigned char *)(ehdr_addr + load->p_offset - load->p_vaddr);
 	/* musl's names: no path, and the name a dlopen may use */
 	p->name = "";
 	p->shortname = "linux-gate.so.1";
-	if (qb_dso_decode(p))
+	if (qb_dso_describe(p))
 		return;
-	p->relocated = p->constructed = p->deps_loaded = 1;
+	p->relocated = p->constructed = p->deps_loaded = p->nodelete = 1;
 	/* after the start-up objects, which the global table covers */
 	p->runtime = 1;
-	p->nodelete = 1;
 	qb_dso_append(p);
 }
