@@ -110,7 +110,7 @@ hidden const char *qb_check_phdrs(struct dso *p, size_t fsize, size_t page, size
 		return "no dynamic section";
 	p->vmin = vmin & -page;
 	p->vmax = (vmax + page - 1) & -page;
-	if (p->vmax < vmax || p->vmax - p->vmin > ((size_t)1 << (sizeof(size_t) * 8 - 2)))
+	if (p->vmax < vmax)
 		return "address range too large";
 	size_t dyn = (size_t)p->dynv;
 	if (dyn < vmin || dyn >= vmax)
@@ -191,8 +191,9 @@ static size_t joined_end(const struct dso *p, size_t i, size_t page, size_t *las
  * first segment's protection and is that segment's mapping, and the
  * mapping of every segment with the same protection and the same
  * distance between file offset and address (read-only data after the
- * code, as linkers lay it out). Every other segment has an mmap of its
- * own. Under valgrind, each segment has one, as musl's loader maps them:
+ * code, as linkers lay it out); a segment at that distance with another
+ * protection (the code) is made so by mprotect. Every other segment has
+ * an mmap of its own. Under valgrind, each segment has one, as musl's loader maps them:
  * it learns about objects from mmap alone, and reads an object's symbols
  * (and finds its preloaded malloc that way) only when each segment is a
  * mapping of the file it has seen, and the code one was mapped
@@ -212,6 +213,10 @@ static const char *map_segments(struct dso *p, int fd, int exec, size_t page, si
 	 * leave in one munmap (txn.c): such a range is reserved first. */
 	int reserve = !whole || (!exec && span >= ((size_t)2 << 20));
 	const char *why;
+	/* a quarter of the address space at most (the program the kernel
+	 * mapped has what the kernel gave it) */
+	if (span > ((size_t)1 << (sizeof(size_t) * 8 - 2)))
+		return "address range too large";
 	if (exec && (why = fixed_range_refused(p->vmin, p->vmax)))
 		return why;
 	unsigned char *m = !reserve ?
@@ -257,13 +262,17 @@ static const char *map_segments(struct dso *p, int fd, int exec, size_t page, si
 			return "cannot reserve address space";
 		done = mend;
 		size_t last = i;
-		if (!ph->p_filesz || (whole && ph == first) || i < joined || (share && prot == prot0 &&
-		    ph->p_vaddr - ph->p_offset == first->p_vaddr - first->p_offset)) {
+		int congruent = share && ph->p_vaddr - ph->p_offset == first->p_vaddr - first->p_offset;
+		if (!ph->p_filesz || (whole && ph == first) || i < joined || (congruent && prot == prot0)) {
 			/* no file bytes, or an earlier mapping is this segment's */
-		} else if (mmap(p->base + start, (share ? joined_end(p, i, page, &last) : fend) - start,
-		    prot, MAP_PRIVATE | MAP_FIXED, fd, ph->p_offset & -page) == MAP_FAILED) {
-			return "cannot map segment";
 		} else {
+			/* the whole-range mapping holds a congruent segment's
+			 * bytes: only the protection differs, and mprotect is
+			 * the cheaper call */
+			size_t len = (share ? joined_end(p, i, page, &last) : fend) - start;
+			if (congruent ? mprotect(p->base + start, len, prot) < 0 : mmap(p->base + start, len,
+			    prot, MAP_PRIVATE | MAP_FIXED, fd, ph->p_offset & -page) == MAP_FAILED)
+				return "cannot map segment";
 			joined = last + 1;
 		}
 		/* bss: zero pages after the last file page */

@@ -86,9 +86,40 @@ static const void *chain_link(void *ctx, const void *obj, struct qb_chain_link *
 
 /* openat, unlike open, sets close-on-exec in the one system call (open
  * follows with an fcntl for kernels that ignored the flag, long gone). */
-static int open_file(const char *path)
+static int open_file(int dir, const char *path)
 {
-	return openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+	return openat(dir, path, O_RDONLY | O_CLOEXEC);
+}
+
+/* While start-up loads its libraries, each directory the search tries
+ * is opened once and its libraries through it: the kernel walks the
+ * directory's path once, not once a library. A directory that cannot be
+ * opened is tried by whole paths, for their own errors. */
+static struct { char *dir; size_t len; int fd; } dirs[8];
+static size_t ndirs;
+static int dirs_closed;
+
+static int dir_fd(const char *path, const char *slash)
+{
+	size_t len = (size_t)(slash - path), i = 0;
+	while (i < ndirs && (dirs[i].len != len || memcmp(dirs[i].dir, path, len)))
+		i++;
+	if (i == ndirs) {
+		char *dir = ndirs < sizeof dirs / sizeof *dirs ? qb_malloc(len + 1) : 0;
+		if (!dir)
+			return AT_FDCWD;
+		dirs[ndirs++] = (typeof(dirs[0])){ memcpy(dir, path, len), len,
+			openat(AT_FDCWD, dir, O_PATH | O_DIRECTORY | O_CLOEXEC) };
+	}
+	return dirs[i].fd < 0 ? AT_FDCWD : dirs[i].fd;
+}
+
+static void close_dirs(void)
+{
+	while (ndirs)
+		if (dirs[--ndirs].fd >= 0)
+			close(dirs[ndirs].fd);
+	dirs_closed = 1;
 }
 
 struct attempt {
@@ -101,7 +132,9 @@ static int try_open(void *ctx, const char *path, enum qb_search_src src)
 {
 	(void)src;
 	struct attempt *a = ctx;
-	a->fd = open_file(path);
+	const char *slash = qb.started || dirs_closed ? 0 : strrchr(path, '/');
+	int dir = slash && slash > path ? dir_fd(path, slash) : AT_FDCWD;
+	a->fd = open_file(dir, dir == AT_FDCWD ? path : slash + 1);
 	int err = errno;
 	if ((qb.debug & QB_DBG_LIBS) && !a->quiet)
 		qb_dbg("  trying file=%s%s", path, a->fd >= 0 ? "" : " (not found)");
@@ -132,7 +165,7 @@ hidden int qb_search_open(const char *name, struct dso *needed_by)
 {
 	struct attempt a;
 	a.fd = -1, a.quiet = 1;
-	return strchr(name, '/') ? open_file(name) : find_file(&a, name, needed_by) ? a.fd : -1;
+	return strchr(name, '/') ? open_file(AT_FDCWD, name) : find_file(&a, name, needed_by) ? a.fd : -1;
 }
 
 static char *dup_str(const char *s)
@@ -181,8 +214,7 @@ static struct dso *load(const char *name, struct dso *needed_by, const char **wh
 		*why = "Invalid argument";
 		return 0;
 	}
-	const int path = strchr(name, '/') != 0;
-	if (!path && qb_search_reserved(name)) {
+	if (qb_search_reserved(name) && !strchr(name, '/')) {
 		if (!qb.ldso->prev) {
 			/* ldd names libc as the first object asked for it
 			 * (libc.musl-x86_64.so.1 on musl distributions), as
@@ -197,6 +229,7 @@ static struct dso *load(const char *name, struct dso *needed_by, const char **wh
 	if (p)
 		return p;
 
+	const int path = strchr(name, '/') != 0;
 	struct attempt a;  /* not zeroed: its path buffer is a page */
 	a.fd = -1, a.quiet = 0, a.why = 0;
 	if (path) {
@@ -204,7 +237,7 @@ static struct dso *load(const char *name, struct dso *needed_by, const char **wh
 		if (n >= sizeof a.path)
 			return 0;
 		memcpy(a.path, name, n + 1);
-		if ((a.fd = open_file(name)) < 0) {
+		if ((a.fd = open_file(AT_FDCWD, name)) < 0) {
 			*why = strerror(errno);
 			return 0;
 		}
@@ -314,6 +347,8 @@ hidden void qb_load_deps(struct dso *start)
 			}
 		p->ndeps = nd.k;
 	}
+	if (!qb.started)
+		close_dirs();
 }
 
 hidden void qb_load_preloads(const char *list)

@@ -135,6 +135,23 @@ static size_t loads_of(const char *path, struct load *l, size_t max)
 	return n;
 }
 
+/* The system calls of the set trace (strace -e's argument) that the
+ * loader makes running the resident fixture's opt/prog: strace's log. */
+static char *strace_prog(const char *trace)
+{
+	char log[4200];
+	snprintf(log, sizeof log, "%s/strace.log", lt_fixture_path("resident"));
+	const char *argv[] = {"/usr/bin/strace", "-f", "-qq", "-e", trace, "-o", log, lt_loader(), "opt/prog", NULL};
+	struct run_result r;
+	run_tool(&r, "resident", argv, 60);
+	cr_assert(r.exited && r.exit_code == 0, "%s\n%s", run_describe(&r), r.err);
+	run_result_free(&r);
+	size_t len;
+	char *s = must_read_file(log, &len);
+	unlink(log);
+	return s;
+}
+
 /* linkopt puts libbig.so's table segment on the page after its writable
  * segment, at the same distance between file offset and address: the
  * loader maps both with one mmap, and the table segment has none of its
@@ -151,20 +168,12 @@ Test(FP_SUITE(tools), table_segment_mapped_with_the_writable_one)
 	cr_assert(w->w && t->w && t->va == wend && t->va - t->off == w->va - w->off && w->va + w->memsz <= wend,
 		  "libbig.so's table segment (%#llx at %#llx) does not follow its writable one (%#llx at %#llx)",
 		  t->va, t->off, w->va, w->off);
-	char log[4200];
-	snprintf(log, sizeof log, "%s/strace.log", lt_fixture_path("resident"));
-	const char *argv[] = {"/usr/bin/strace", "-f", "-qq", "-e", "trace=openat,mmap,mmap2", "-o", log,
-			      lt_loader(), "opt/prog", NULL};
-	struct run_result r;
-	run_tool(&r, "resident", argv, 60);
-	cr_assert(r.exited && r.exit_code == 0, "%s\n%s", run_describe(&r), r.err);
-	size_t len;
-	char *s = must_read_file(log, &len), *line = s;
-	unlink(log);
+	char *s = strace_prog("trace=openat,mmap,mmap2"), *line = s;
 	int fd = -1, joined = 0, own = 0;
 	for (char *nl; line && *line; line = nl ? nl + 1 : 0) {
 		nl = strchr(line, '\n');
-		const char *o = strstr(line, "opt/libbig.so\", O_RDONLY|O_LARGEFILE|O_CLOEXEC) = ");
+		/* opened by its path or through its directory */
+		const char *o = strstr(line, "libbig.so\", O_RDONLY|O_LARGEFILE|O_CLOEXEC) = ");
 		if (o && (!nl || o < nl))
 			fd = atoi(strstr(o, "= ") + 2);
 		const char *m = strstr(line, "mmap");
@@ -183,5 +192,37 @@ Test(FP_SUITE(tools), table_segment_mapped_with_the_writable_one)
 	cr_expect(joined, "no mapping of libbig.so's writable segment reaching over its table segment:\n%s", s);
 	cr_expect(!own, "libbig.so's table segment has a mapping of its own:\n%s", s);
 	free(s);
-	run_result_free(&r);
+}
+
+/* Start-up opens each directory its search tries once and the libraries
+ * in it through that descriptor, which is closed before the program runs
+ * (strace: the directory opened with O_PATH, libbig.so opened relative to
+ * it, the descriptor closed before the program's output is written). */
+Test(FP_SUITE(tools), libraries_opened_through_their_directory)
+{
+	FP_NEEDS_TRACEABLE_PROCESS();
+	char *s = strace_prog("trace=openat,close,write,writev"), *line = s;
+	int dir = -1, through = 0, closed = 0, wrote = 0;
+	char want[64] = "";
+	for (char *nl; line && *line; line = nl ? nl + 1 : 0) {
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl = 0;
+		const char *eq = strstr(line, ") = ");
+		if (strstr(line, "openat(AT_FDCWD, \"opt\", ") && strstr(line, "O_PATH") && eq)
+			dir = atoi(eq + 4);
+		if (dir >= 0 && !wrote) {
+			snprintf(want, sizeof want, "openat(%d, \"libbig.so\"", dir);
+			through |= strstr(line, want) != 0;
+			snprintf(want, sizeof want, "close(%d)", dir);
+			closed |= strstr(line, want) != 0;
+		}
+		wrote |= (strstr(line, "write(1,") || strstr(line, "writev(1,")) != 0;
+		if (nl)
+			*nl = '\n';
+	}
+	cr_expect(dir >= 0, "the library directory was not opened:\n%s", s);
+	cr_expect(through, "libbig.so was not opened through its directory:\n%s", s);
+	cr_expect(closed, "the directory's descriptor was not closed before the program wrote:\n%s", s);
+	free(s);
 }

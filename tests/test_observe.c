@@ -149,6 +149,7 @@ static const struct ocase cases[] = {
 	{ "env-pre-direct", "LD_PRELOAD=./libobpa.so exec \"$L\" ./probe.musl hello" },
 	{ "env-bind-now", "LD_BIND_NOW=1 exec ./probe.$X dl" },
 	{ "env-debug", "LD_DEBUG=libs exec ./probe.$X hello" },
+	{ "env-lp-fds", "LD_LIBRARY_PATH=/nonexistent:sub exec ./probe_sub.$X fds" },
 
 	/* ---- the program's name: AT_EXECFN, argv[0], /proc/self/exe */
 	{ "names-rel", "exec ./probe.$X names" },

@@ -4,6 +4,7 @@
  * under musl's loader and quickbind and compares the lines key by key. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <link.h>
 #include <pthread.h>
@@ -415,6 +416,16 @@ static void iterate_waits(int argc, char **argv)
 	out("iterate.added", "%d", after - before);
 }
 
+/* -------------------------------------------------------------- fds -- */
+
+/* The descriptors open when main starts: the loader's own are closed. */
+static void fds(void)
+{
+	for (int fd = 0; fd < 1024; fd++)
+		if (fcntl(fd, F_GETFD) >= 0)
+			out("open", "%d", fd);
+}
+
 /* ------------------------------------------------------------ hello -- */
 
 static void hello(int argc, char **argv)
@@ -443,6 +454,8 @@ int main(int argc, char **argv)
 		ctors(argc, argv);
 	else if (!strcmp(s, "maps"))
 		maps();
+	else if (!strcmp(s, "fds"))
+		fds();
 	else if (!strcmp(s, "iterate-waits"))
 		iterate_waits(argc, argv);
 	else
