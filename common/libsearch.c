@@ -9,20 +9,27 @@ static int is_sep(char c)
 	return c == ':' || c == '\n';
 }
 
-/* musl's rule: "lib" followed by one of these names and a dot. */
+/* musl's rule: "lib" followed by one of these names and a dot. The
+ * loader asks this of every DT_NEEDED entry: the fourth letter picks the
+ * one name to compare with, and turns most names away. */
 int qb_search_reserved(const char *name)
 {
-	static const char *const libs[] = {
-		"c.", "pthread.", "rt.", "m.", "dl.", "util.", "xnet.",
-	};
-	if (strncmp(name, "lib", 3))
+	const char *r;
+	if (name[0] != 'l' || name[1] != 'i' || name[2] != 'b')
 		return 0;
-	/* the first letter turns most names away before any comparison: the
-	 * loader asks this of every DT_NEEDED entry */
-	for (size_t i = 0; i < sizeof libs / sizeof *libs; i++)
-		if (name[3] == libs[i][0] && !strncmp(name + 3, libs[i], strlen(libs[i])))
-			return 1;
-	return 0;
+	switch (name[3]) {
+	case 'c': r = "c."; break;
+	case 'p': r = "pthread."; break;
+	case 'r': r = "rt."; break;
+	case 'm': r = "m."; break;
+	case 'd': r = "dl."; break;
+	case 'u': r = "util."; break;
+	case 'x': r = "xnet."; break;
+	default: return 0;
+	}
+	for (name += 3; *r && *name == *r; name++, r++)
+		;
+	return !*r;
 }
 
 /* Length of the token a '$' at s starts, 0 when it is not $ORIGIN or

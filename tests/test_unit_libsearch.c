@@ -180,6 +180,18 @@ Test(libsearch, reserved_names)
 	cr_assert(qb_search_reserved("libpthread.so.0"));
 	cr_assert(qb_search_reserved("libm.so.6"));
 	cr_assert(qb_search_reserved("libxnet.so"));
+	cr_assert(qb_search_reserved("librt.so.1"));
+	cr_assert(qb_search_reserved("libdl.so.2"));
+	cr_assert(qb_search_reserved("libutil.so"));
+	cr_assert(qb_search_reserved("libc."));
+	cr_assert(!qb_search_reserved("libc++.so.1"));
+	cr_assert(!qb_search_reserved("libpthreads.so"));
+	cr_assert(!qb_search_reserved("libutils.so"));
+	cr_assert(!qb_search_reserved("libdl"));
+	cr_assert(!qb_search_reserved("lib"));
+	cr_assert(!qb_search_reserved("li"));
+	cr_assert(!qb_search_reserved(""));
+	cr_assert(!qb_search_reserved("LIBc.so"));
 	cr_assert(!qb_search_reserved("libcrypto.so"));
 	cr_assert(!qb_search_reserved("libmagic.so"));
 	cr_assert(!qb_search_reserved("libc"));

@@ -34,6 +34,7 @@ struct qb_fast {
 	size_t nby_dynidx;
 	struct dso *parent;         /* SYMINFO_BT_PARENT target */
 	uint32_t nneeded_ids;
+	uint32_t needed_next;       /* where fast_needed's next search starts */
 	uint32_t std_relocs;        /* relocations not bound directly, as linkopt counted */
 	uint32_t scoped_relocs;     /* of those, with a scope definer (scoped_known) */
 	uint32_t ip_def[2];         /* definitions an interposer may take */
