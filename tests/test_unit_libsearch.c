@@ -175,25 +175,16 @@ Test(libsearch, too_long_candidates_are_skipped)
 
 Test(libsearch, reserved_names)
 {
-	cr_assert(qb_search_reserved("libc.so"));
-	cr_assert(qb_search_reserved("libc.musl-x86_64.so.1"));
-	cr_assert(qb_search_reserved("libpthread.so.0"));
-	cr_assert(qb_search_reserved("libm.so.6"));
-	cr_assert(qb_search_reserved("libxnet.so"));
-	cr_assert(qb_search_reserved("librt.so.1"));
-	cr_assert(qb_search_reserved("libdl.so.2"));
-	cr_assert(qb_search_reserved("libutil.so"));
-	cr_assert(qb_search_reserved("libc."));
-	cr_assert(!qb_search_reserved("libc++.so.1"));
-	cr_assert(!qb_search_reserved("libpthreads.so"));
-	cr_assert(!qb_search_reserved("libutils.so"));
-	cr_assert(!qb_search_reserved("libdl"));
-	cr_assert(!qb_search_reserved("lib"));
-	cr_assert(!qb_search_reserved("li"));
-	cr_assert(!qb_search_reserved(""));
-	cr_assert(!qb_search_reserved("LIBc.so"));
-	cr_assert(!qb_search_reserved("libcrypto.so"));
-	cr_assert(!qb_search_reserved("libmagic.so"));
-	cr_assert(!qb_search_reserved("libc"));
-	cr_assert(!qb_search_reserved("mylibc.so"));
+	static const char *const reserved[] = {
+		"libc.so", "libc.musl-x86_64.so.1", "libpthread.so.0", "libm.so.6", "libxnet.so",
+		"librt.so.1", "libdl.so.2", "libutil.so", "libc.",
+	};
+	static const char *const other[] = {
+		"libcrypto.so", "libmagic.so", "libc", "mylibc.so", "libc++.so.1", "libpthreads.so",
+		"libutils.so", "libdl", "lib", "li", "", "LIBc.so",
+	};
+	for (size_t i = 0; i < sizeof reserved / sizeof *reserved; i++)
+		cr_expect(qb_search_reserved(reserved[i]), "%s is reserved", reserved[i]);
+	for (size_t i = 0; i < sizeof other / sizeof *other; i++)
+		cr_expect(!qb_search_reserved(other[i]), "%s is not reserved", other[i]);
 }
