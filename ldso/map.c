@@ -330,6 +330,7 @@ hidden struct dso *qb_map_file(int fd, const struct stat *known, const char *pat
 		*why = "cannot stat";
 		return 0;
 	}
+	qb_ext_opened(fd, &st);
 	ssize_t got = pread(fd, u.buf, sizeof u.buf, 0);
 	if (got < 0) {
 		/* a directory: "Is a directory", as musl says */

@@ -116,9 +116,11 @@ static void pf_run(struct run_result *r, const struct pf *t, const char *libpath
 /* prog optimized, then change (a shell line run in the test's directory,
  * or NULL), then run with LD_LIBRARY_PATH=b: it must load b/libpf.so
  * whatever the record says; when report is not NULL, the loader's
- * LD_DEBUG=libs must say it. Returns a/libpf.so's resident pages (-1:
- * there is none). */
-static long recorded_case(const char *change, const char *const *env, const char *report)
+ * LD_DEBUG=libs must say it. b/libpf.so (the size of a/'s, so the
+ * record's entry) is made cold too unless warm: the loader follows the
+ * record once a library it opens is cold. Returns a/libpf.so's resident
+ * pages (-1: there is none). */
+static long recorded_case(const char *change, const char *const *env, const char *report, int warm)
 {
 	struct pf t;
 	pf_setup(&t, "prog");
@@ -128,6 +130,10 @@ static long recorded_case(const char *change, const char *const *env, const char
 	const char *a = pf_path(&t, "a/libpf.so");
 	if (!access(a, F_OK))
 		make_cold(a);
+	if (warm)
+		shell_ok("read b/libpf.so", "cat %s > /dev/null", pf_path(&t, "b/libpf.so"));
+	else
+		make_cold(pf_path(&t, "b/libpf.so"));
 	struct run_result r;
 	pf_run(&r, &t, "b", env);
 	cr_assert(r.exited && r.exit_code == 0, "%s\n%s", run_describe(&r), r.err);
@@ -146,25 +152,37 @@ static long recorded_case(const char *change, const char *const *env, const char
  * same, and nothing else decides which file is loaded. */
 Test(FP_SUITE(prefetch), recorded_closure_is_asked_for_and_decides_nothing)
 {
-	cr_expect_gt(recorded_case(NULL, ENV("LD_DEBUG=libs"), ASKED(1)), 0,
-		     "the library linkopt recorded was not asked for");
+	cr_expect_gt(recorded_case(NULL, ENV("LD_DEBUG=libs"), ASKED(1), 0),
+		     0, "the library linkopt recorded was not asked for");
+}
+
+/* The library start-up opens is resident: the process starts warm, and
+ * the record is not followed (each check of a recorded path would cost
+ * more than the library's own). */
+Test(FP_SUITE(prefetch), warm_start_up_follows_no_record)
+{
+#ifdef FP_ARCH_I386
+	SKIP_IF_I386_EMULATED(1, "qemu-user has neither cachestat nor preadv2: every start-up looks cold");
+#endif
+	cr_expect_eq(recorded_case(NULL, ENV("LD_DEBUG=libs"), NULL, 1), 0,
+		     "a warm start-up asked for a/libpf.so");
 }
 
 Test(FP_SUITE(prefetch), nothing_is_asked_for_when_switched_off)
 {
-	cr_expect_eq(recorded_case(NULL, ENV("LD_NOPREFETCH=1"), NULL), 0, "LD_NOPREFETCH=1 still asked for a/libpf.so");
+	cr_expect_eq(recorded_case(NULL, ENV("LD_NOPREFETCH=1"), NULL, 0), 0, "LD_NOPREFETCH=1 still asked for a/libpf.so");
 }
 
 /* A recorded library replaced by a file of another size is not asked for. */
 Test(FP_SUITE(prefetch), replaced_library_is_not_asked_for)
 {
-	cr_expect_eq(recorded_case("cat b/libpf.so b/libpf.so > a/libpf.so", ENV("LD_DEBUG=libs"), ASKED(0)), 0,
+	cr_expect_eq(recorded_case("cat b/libpf.so b/libpf.so > a/libpf.so", ENV("LD_DEBUG=libs"), ASKED(0), 0), 0,
 		     "a file of another size was asked for");
 }
 
 Test(FP_SUITE(prefetch), missing_library_of_the_record_changes_nothing)
 {
-	recorded_case("rm a/libpf.so", ENV("LD_DEBUG=libs"), ASKED(0));
+	recorded_case("rm a/libpf.so", ENV("LD_DEBUG=libs"), ASKED(0), 0);
 }
 
 /* nlibs far beyond the record; the first library's path past the paths */
@@ -173,7 +191,7 @@ static void damaged_record_is_ignored(long field, const char *value)
 	char change[256];
 	snprintf(change, sizeof change, "printf '%s' | dd of=prog bs=1 seek=$(( $(grep -boa QBC1 prog | "
 		 "cut -d: -f1 | head -n 1) + %ld )) conv=notrunc 2>/dev/null", value, field);
-	cr_expect_eq(recorded_case(change, ENV("LD_DEBUG=libs"), NULL), 0, "a damaged record was followed");
+	cr_expect_eq(recorded_case(change, ENV("LD_DEBUG=libs"), NULL, 0), 0, "a damaged record was followed");
 }
 
 Test(FP_SUITE(prefetch), record_with_too_many_libraries_is_ignored) { damaged_record_is_ignored(4, "\\0\\0\\0\\020"); }
@@ -213,8 +231,8 @@ Test(FP_SUITE(prefetch), needed_libraries_are_not_asked_for_when_switched_off)
 /* Secure mode reads no record: a set-uid-root copy of an optimized
  * program run by another user asks for nothing it records (and, its
  * LD_LIBRARY_PATH ignored, finds no libpf.so); the same copy without the
- * set-uid bit, same user, same environment, asks for a/libpf.so (the
- * control). Needs root to make the copy, and a kernel that runs i386
+ * set-uid bit, same user, same environment, its start-up cold, asks for
+ * a/libpf.so (the control). Needs root to make the copy, and a kernel that runs i386
  * itself for the i386 case: qemu-user's binfmt entry has no 'C' flag, so
  * the kernel does not honour an emulated program's set-uid bit. */
 static long secure_case(mode_t mode, struct run_result *r)
@@ -225,10 +243,13 @@ static long secure_case(mode_t mode, struct run_result *r)
 	shell_ok("copy the fixtures", "cd %s && chmod 755 . && mkdir a b && cp %s/a/libpf.so a/ && "
 		 "cp %s/b/libpf.so b/ && cp %s/prog_interp prog && %s -L a prog && chmod %o prog && chmod -R go+rX .",
 		 tmpl, src, src, src, fp_linkopt(), (unsigned)mode);
-	char a[sizeof tmpl + 16], exe[sizeof tmpl + 16];
+	char a[sizeof tmpl + 16], b[sizeof tmpl + 16], exe[sizeof tmpl + 16];
 	snprintf(a, sizeof a, "%s/a/libpf.so", tmpl);
 	snprintf(exe, sizeof exe, "%s/prog", tmpl);
 	make_cold(a);
+	/* the library the control run loads cold too: its start-up is */
+	snprintf(b, sizeof b, "%s/b/libpf.so", tmpl);
+	make_cold(b);
 	char *const env[] = {"PATH=/usr/bin:/bin", NULL};
 	const char *argv[] = {"/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
 			      "/usr/bin/env", "LD_LIBRARY_PATH=b", exe, NULL};

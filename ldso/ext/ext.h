@@ -190,9 +190,12 @@ hidden int qb_search_open(const char *name, struct dso *needed_by);
 /* The hooks, each with the extensions that use it. */
 struct qb_ext {
 	const char *name;
+	/* an object's file is open at fd (its fstat: st), and nothing of
+	 * it read yet (pages: is start-up warm?) */
+	void (*opened)(int fd, const struct stat *st);
 	/* p's segments are mapped from the file open at fd; nothing of
-	 * them has been read yet (pages: populate what relocation writes;
-	 * a recording run's reads of the file) */
+	 * them has been read yet (pages: a recording run's reads of the
+	 * file) */
 	void (*mapped)(struct dso *p, int fd);
 	/* p's dynamic section is decoded (fast: validate linkopt's tables;
 	 * pages: populate them, and ask early for the libraries p needs, or
@@ -242,6 +245,11 @@ struct qb_ext {
 extern const struct qb_ext *const qb_exts[] hidden;
 
 #define QB_EXT_EACH(e) for (const struct qb_ext *const *e = qb_exts; *e; e++)
+
+static inline void qb_ext_opened(int fd, const struct stat *st)
+{
+	QB_EXT_EACH(e) if ((*e)->opened) (*e)->opened(fd, st);
+}
 
 static inline void qb_ext_mapped(struct dso *p, int fd)
 {

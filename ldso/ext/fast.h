@@ -81,6 +81,7 @@ static inline size_t qb_memo_slots(void)
 }
 
 /* prefetch.c, for the page policy */
+hidden void qb_prefetch_opened(int fd, const struct stat *st);
 hidden void qb_prefetch_decoded(struct dso *p);
 hidden void qb_prefetch_loaded(struct dso *dep);
 /* record.c, for the page policy: LD_RECORD_PAGES */

@@ -182,6 +182,7 @@ static void pages_needed(struct dso *p, size_t idx, struct dso *dep)
 
 hidden const struct qb_ext qb_ext_pages = {
 	.name = "pages",
+	.opened = qb_prefetch_opened,
 	.mapped = pages_mapped,
 	.decoded = qb_prefetch_decoded,
 	.needed = pages_needed,

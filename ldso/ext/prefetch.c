@@ -2,9 +2,10 @@
  * kernel for what start-up will read of every library before it waits on
  * any, so that a device serves them together instead of one fault after
  * another. Two sources: the closure linkopt recorded in the program
- * (common/startread.h), all of it as soon as the program is decoded; or,
- * without one, the DT_NEEDED libraries of each object as soon as it is
- * decoded, level after level. Only requests: the search, the load and
+ * (common/startread.h), all of it as soon as the first library start-up
+ * opens is found cold, before the loader reads it; or, without one, the
+ * DT_NEEDED libraries of each object as soon as it is decoded, level
+ * after level. Only requests: the search, the load and
  * every check happen as they would without them, so a record that no
  * longer holds (a file replaced, moved, preloaded around) costs wasted
  * requests and nothing else. In secure mode the record is not read and
@@ -34,7 +35,7 @@
 #define SEEN_MAX 1024
 static struct { uint64_t dev, ino; } seen[SEEN_MAX];
 static size_t nseen;
-/* the program's record was followed: the levels have nothing to add */
+/* the program has a record: the levels have nothing to add */
 static int recorded;
 
 /* DT_NEEDED names the levels have handled, by GNU hash (0 marks a free
@@ -279,6 +280,41 @@ static void flush(void)
 		ask_level(p);
 }
 
+/* The program's record, until start-up is known to be warm or cold: the
+ * files start-up opens tell, each by the file's own descriptor before
+ * the loader reads it (one system call, where checking a recorded path
+ * costs an open, an fstat and a close more). The first cold library the
+ * record names has the whole record followed; the first few found
+ * resident, the process starts warm and nothing is asked for. A file the
+ * record does not name (a preload, a library of another size) says
+ * nothing either way. Held until the program is the loader's (qb.main),
+ * which is mapped for good: only then are libraries opened. */
+static const struct qb_closure_hdr *unchecked;
+static size_t opened_warm;
+
+hidden void qb_prefetch_opened(int fd, const struct stat *st)
+{
+	const struct qb_closure_hdr *h = unchecked;
+	if (!h || qb.started || !qb.main)
+		return;
+	const struct qb_closure_lib *lib = (const void *)(h + 1);
+	const struct qb_closure_range *r = (const void *)(lib + h->nlibs);
+	for (uint32_t i = 0; i < h->nlibs; i++) {
+		if ((lib[i].size[0] | (uint64_t)lib[i].size[1] << 32) != (uint64_t)st->st_size)
+			continue;
+		if (!warm(fd, r + lib[i].first, lib[i].n)) {
+			unchecked = 0;
+			follow_record(h, qb.main);
+		} else if (++opened_warm == WARM_ENOUGH) {
+			unchecked = 0;
+			if (qb.debug & QB_DBG_LIBS)
+				qb_dbg("prefetch: recorded closure of %u libraries, the first %d opened resident",
+					h->nlibs, WARM_ENOUGH);
+		}
+		return;
+	}
+}
+
 hidden void qb_prefetch_decoded(struct dso *p)
 {
 	/* a recording run reads only what it touches (record.c) */
@@ -288,10 +324,12 @@ hidden void qb_prefetch_decoded(struct dso *p)
 	if (!qb.main) {
 		/* the program, decoded before anything it needs */
 		const struct qb_closure_hdr *h = qb.secure ? 0 : record_of(p);
-		if (h)
-			follow_record(h, p);
-		else
+		if (h) {
+			unchecked = h;
+			recorded = 1;
+		} else {
 			ask_level(p);
+		}
 		return;
 	}
 	/* during start-up the record has asked for everything it knows */
