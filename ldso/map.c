@@ -193,11 +193,11 @@ static size_t joined_end(const struct dso *p, size_t i, size_t page, size_t *las
  * distance between file offset and address (read-only data after the
  * code, as linkers lay it out); a segment at that distance with another
  * protection (the code) is made so by mprotect. Every other segment has
- * an mmap of its own. Under valgrind, each segment has one, as musl's loader maps them:
- * it learns about objects from mmap alone, and reads an object's symbols
- * (and finds its preloaded malloc that way) only when each segment is a
- * mapping of the file it has seen, and the code one was mapped
- * executable, not made so by mprotect. */
+ * an mmap of its own. Under valgrind, each segment has one, as musl's
+ * loader maps them: it learns about objects from mmap alone, and reads
+ * an object's symbols (and finds its preloaded malloc that way) only when
+ * each segment is a mapping of the file it has seen, and the code one was
+ * mapped executable, not made so by mprotect. */
 static const char *map_segments(struct dso *p, int fd, int exec, size_t page, size_t align)
 {
 	size_t span = p->vmax - p->vmin;
