@@ -330,7 +330,7 @@ hidden struct dso *qb_map_file(int fd, const struct stat *known, const char *pat
 		*why = "cannot stat";
 		return 0;
 	}
-	qb_ext_opened(fd, &st);
+	qb_ext_file(0, fd, &st);
 	ssize_t got = pread(fd, u.buf, sizeof u.buf, 0);
 	if (got < 0) {
 		/* a directory: "Is a directory", as musl says */
@@ -375,7 +375,7 @@ hidden struct dso *qb_map_file(int fd, const struct stat *known, const char *pat
 		goto fail;
 	qb_fileid_of(&st, &p->id);
 	/* before anything reads a page that will be written */
-	qb_ext_mapped(p, fd);
+	qb_ext_file(p, fd, &st);
 	clear_bss_tails(p, page);
 
 	/* The tables the loader reads must lie inside readable segments, not

@@ -190,13 +190,11 @@ hidden int qb_search_open(const char *name, struct dso *needed_by);
 /* The hooks, each with the extensions that use it. */
 struct qb_ext {
 	const char *name;
-	/* an object's file is open at fd (its fstat: st), and nothing of
-	 * it read yet (pages: is start-up warm?) */
-	void (*opened)(int fd, const struct stat *st);
-	/* p's segments are mapped from the file open at fd; nothing of
-	 * them has been read yet (pages: a recording run's reads of the
-	 * file) */
-	void (*mapped)(struct dso *p, int fd);
+	/* an object's file is open at fd (its fstat: st): asked before the
+	 * loader reads anything of it (p == 0; pages: is start-up warm?),
+	 * then once its segments are mapped, nothing of them read yet (p;
+	 * pages: a recording run's reads of the file) */
+	void (*file)(struct dso *p, int fd, const struct stat *st);
 	/* p's dynamic section is decoded (fast: validate linkopt's tables;
 	 * pages: populate them, and ask early for the libraries p needs, or
 	 * for the closure the program records) */
@@ -246,14 +244,9 @@ extern const struct qb_ext *const qb_exts[] hidden;
 
 #define QB_EXT_EACH(e) for (const struct qb_ext *const *e = qb_exts; *e; e++)
 
-static inline void qb_ext_opened(int fd, const struct stat *st)
+static inline void qb_ext_file(struct dso *p, int fd, const struct stat *st)
 {
-	QB_EXT_EACH(e) if ((*e)->opened) (*e)->opened(fd, st);
-}
-
-static inline void qb_ext_mapped(struct dso *p, int fd)
-{
-	QB_EXT_EACH(e) if ((*e)->mapped) (*e)->mapped(p, fd);
+	QB_EXT_EACH(e) if ((*e)->file) (*e)->file(p, fd, st);
 }
 
 static inline void qb_ext_decoded(struct dso *p)

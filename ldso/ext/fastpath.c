@@ -173,11 +173,11 @@ static void fast_needed(struct dso *p, size_t idx, struct dso *dep)
 		return;
 	/* linkopt writes the entries in DT_NEEDED order, the order the
 	 * entries are satisfied in: each search starts after the last match */
-	uint32_t n = FX(p)->nneeded_ids;
-	for (uint32_t j = 0, k = FX(p)->needed_next; j < n; j++, k = k + 1 < n ? k + 1 : 0) {
+	for (uint32_t j = 0, n = FX(p)->nneeded_ids; j < n; j++) {
+		uint32_t k = (FX(p)->needed_next + j) % n;
 		const struct qb_needed_id *e = &FX(p)->needed_ids[k];
 		if (e->dynidx == idx) {
-			FX(p)->needed_next = k + 1 < n ? k + 1 : 0;
+			FX(p)->needed_next = k + 1;
 			FX(p)->hint_ok[idx] = ((uint64_t)e->id[1] << 32 | e->id[0]) == FX(dep)->self_id;
 			if (!FX(p)->hint_ok[idx] && (qb.debug & QB_DBG_DIRECT))
 				qb_dbg("direct %s: %s changed since linkopt ran: no definition hints",

@@ -168,9 +168,11 @@ static void release_tables(struct dso *p)
 		zap_flush(z);
 }
 
-static void pages_mapped(struct dso *p, int fd)
+static void pages_file(struct dso *p, int fd, const struct stat *st)
 {
-	if (qb_recording())
+	if (!p)
+		qb_prefetch_opened(fd, st);
+	else if (qb_recording())
 		qb_record_mapped(p, fd);
 }
 
@@ -182,8 +184,7 @@ static void pages_needed(struct dso *p, size_t idx, struct dso *dep)
 
 hidden const struct qb_ext qb_ext_pages = {
 	.name = "pages",
-	.opened = qb_prefetch_opened,
-	.mapped = pages_mapped,
+	.file = pages_file,
 	.decoded = qb_prefetch_decoded,
 	.needed = pages_needed,
 	.relocated = release_tables,

@@ -157,39 +157,36 @@ static int warm(int fd, const struct qb_closure_range *r, uint32_t n)
 	return n && r[n - 1].len && resident(fd, (uint64_t)r[n - 1].off + r[n - 1].len - 1);
 }
 
+static uint64_t recorded_size(const struct qb_closure_lib *l)
+{
+	return l->size[0] | (uint64_t)l->size[1] << 32;
+}
+
+/* Start-up is cold (a library it opened was): every recorded file not
+ * resident is asked for. */
 static void follow_record(const struct qb_closure_hdr *h, const struct dso *prog)
 {
 	const struct qb_closure_lib *lib = (const void *)(h + 1);
 	const struct qb_closure_range *r = (const void *)(lib + h->nlibs);
 	const char *paths = (const char *)(r + h->nranges);
-	size_t asked = 0, warm_n = 0;
+	size_t asked = 0;
 	for (uint32_t i = 0; i < h->nlibs; i++) {
-		/* the first libraries all resident: the process starts warm,
-		 * and checking the rest would cost as much as the requests */
-		if (warm_n == WARM_ENOUGH && !asked)
-			break;
 		char buf[PATH_MAX];
 		const char *path = expand(paths + lib[i].path, prog, buf, sizeof buf);
 		int fd = path ? openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) : -1;
 		struct stat st;
 		if (fd < 0)
 			continue;
-		uint64_t size = lib[i].size[0] | (uint64_t)lib[i].size[1] << 32;
-		if (!fstat(fd, &st) && S_ISREG(st.st_mode) && (uint64_t)st.st_size == size &&
-		    !seen_before(&st)) {
-			if (warm(fd, r + lib[i].first, lib[i].n)) {
-				warm_n++;
-			} else {
-				for (uint32_t k = lib[i].first; k < lib[i].first + lib[i].n; k++)
-					ask(fd, r[k].off, r[k].len);
-				asked++;
-			}
+		if (!fstat(fd, &st) && S_ISREG(st.st_mode) && (uint64_t)st.st_size == recorded_size(&lib[i]) &&
+		    !seen_before(&st) && !warm(fd, r + lib[i].first, lib[i].n)) {
+			for (uint32_t k = lib[i].first; k < lib[i].first + lib[i].n; k++)
+				ask(fd, r[k].off, r[k].len);
+			asked++;
 		}
 		close(fd);
 	}
 	if (qb.debug & QB_DBG_LIBS)
 		qb_dbg("prefetch: recorded closure of %u libraries, %zu asked for", h->nlibs, asked);
-	recorded = 1;
 }
 
 /* The ranges of the file open at fd, from its headers (read from head,
@@ -300,7 +297,7 @@ hidden void qb_prefetch_opened(int fd, const struct stat *st)
 	const struct qb_closure_lib *lib = (const void *)(h + 1);
 	const struct qb_closure_range *r = (const void *)(lib + h->nlibs);
 	for (uint32_t i = 0; i < h->nlibs; i++) {
-		if ((lib[i].size[0] | (uint64_t)lib[i].size[1] << 32) != (uint64_t)st->st_size)
+		if (recorded_size(&lib[i]) != (uint64_t)st->st_size)
 			continue;
 		if (!warm(fd, r + lib[i].first, lib[i].n)) {
 			unchecked = 0;
