@@ -355,6 +355,7 @@ static inline __attribute__((always_inline)) const size_t *bind_run(struct resol
 	for (; r != end; r += ent) {
 		size_t off = r[0], info = r[1], val, *where = (size_t *)(base + off);
 		unsigned type = QB_R_TYPE(info);
+		int how;
 		if (off - lo > span)
 			break;
 		if (cache && info == last) {
@@ -368,9 +369,9 @@ static inline __attribute__((always_inline)) const size_t *bind_run(struct resol
 			if (stats)
 				count(type);
 			continue;
-		} else if (QB_R_SYM(info) < nsyms && qb_hinted_value(&s, QB_R_SYM(info), mode, &val)) {
+		} else if (QB_R_SYM(info) < nsyms && (how = qb_hinted_value(&s, QB_R_SYM(info), mode, &val))) {
 			if (stats)
-				qb.stats.hinted++;
+				*(how == 1 ? &qb.stats.hinted : &qb.stats.scoped) += 1;
 			if (cache) {
 				last = info;
 				lastval = val;

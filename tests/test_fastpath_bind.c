@@ -259,6 +259,27 @@ Test(FP_SUITE(fastpath), preloaded_definition_overrides_the_scope_definer)
 	}
 }
 
+/* Without statistics the hinted modes bind vouched references in their
+ * own loop: the preload that defines the vague names still takes them
+ * (it comes before every definer and its filter lets them through), and
+ * without it the vouched definers give musl's answers. */
+Test(FP_SUITE(fastpath), vouched_definers_bound_by_the_hinted_modes)
+{
+	const char *const *const envs[] = {ENV("LD_PRELOAD=./libwpre.so"), ENV("LD_PRELOAD=./libwfp.so"), NULL};
+	const char *const want[] = {"w3: vague=preload wdata=9 typeinfo=preload-typeinfo",
+				    "w3: vague=w1-weak wdata=1 typeinfo=w1-typeinfo",
+				    "w3: vague=w1-weak wdata=1 typeinfo=w1-typeinfo"};
+	for (unsigned k = 0; k < 3; k++) {
+		const char *qenv[] = {envs[k] ? envs[k][0] : "LD_DEBUG=", "LD_DEBUG=", NULL};
+		struct fp_run ref = {.dir = "weak", .prog = "prog", .libpath = ".", .env = envs[k]};
+		struct fp_run qb = {.dir = "weak", .prog = "opt/prog", .libpath = "opt", .env = qenv};
+		struct run_result r;
+		fp_expect_same(&ref, &qb, &r);
+		cr_expect(strstr(r.out, want[k]), "%s: %s", qenv[0], r.out);
+		run_result_free(&r);
+	}
+}
+
 /* libw1 replaced by the library as built (no identity): no reference
  * may take its recorded definitions; all are looked up, as by musl. */
 Test(FP_SUITE(fastpath), replaced_scope_definer_is_not_trusted)

@@ -19,7 +19,7 @@
 
 hidden struct qb_cscope qb_cs;
 static int on;
-static struct dso **block;      /* the definer_obj arrays */
+static struct qb_vouched_def *block;  /* the definer_obj arrays */
 
 static void say(const char *what, size_t n, size_t vouched)
 {
@@ -93,14 +93,15 @@ static struct dso *get(const struct ids *m, uint64_t id)
 /* The definer of each of p's needed_ids entries for the scope (p itself
  * for identity 0; 0 for other entries, a definer not listed or without
  * a GNU hash table, which the guard of a hint reads), into *at. */
-static void find_definers(struct dso *p, const struct ids *m, struct dso ***at)
+static void find_definers(struct dso *p, const struct ids *m, struct qb_vouched_def **at)
 {
 	const struct qb_needed_id *e = FX(p)->needed_ids;
 	FX(p)->definer_obj = *at;
 	for (uint32_t k = 0; k < FX(p)->nneeded_ids; k++) {
 		uint64_t id = (uint64_t)e[k].id[1] << 32 | e[k].id[0];
 		struct dso *x = e[k].dynidx != QB_NEEDED_SCOPE ? 0 : id ? get(m, id) : p;
-		(*at)[k] = x && x->gh_bloom ? x : 0;
+		if (x && x->gh_bloom)
+			(*at)[k] = (struct qb_vouched_def){ x, FX(x)->extra_before };
 	}
 	*at += FX(p)->nneeded_ids;
 }
@@ -138,7 +139,7 @@ hidden void qb_cscope_changed(void)
 		slots <<= 1;
 	for (struct dso *x = prog->gnext; x; x = x->gnext)
 		nk += FX(x)->nneeded_ids;
-	struct dso **at = block = qb_calloc(nk + 1, sizeof *at);
+	struct qb_vouched_def *at = block = qb_calloc(nk + 1, sizeof *at);
 	if (!at || !(ids.slot = qb_calloc(slots, sizeof *ids.slot))) {
 		qb_free(block);
 		block = 0;

@@ -25,7 +25,8 @@ struct qb_fast {
 	unsigned char scope_self;   /* the program's own definers checked */
 	uint32_t extra_before;      /* objects the checked scope's list does not
 				     * hold that come before this one */
-	struct dso **definer_obj;   /* by needed_ids index: the vouched definer, 0 */
+	struct qb_vouched_def *definer_obj; /* by needed_ids index: the vouched
+				     * definer (checkedscope.c) */
 	const Phdr *tabseg;         /* linkopt's segment, released whole (pages.c) */
 	const struct qb_needed_id *needed_ids;
 	struct dso **by_dynidx;     /* DT_NEEDED entry index in .dynamic -> object */
@@ -125,11 +126,12 @@ static inline __attribute__((always_inline)) int qb_cscope_bind(struct dso *p, s
 	struct symdef *out)
 {
 	uint32_t k = FX(p)->definers[symi] - 1, hint = FX(p)->hints[symi];
-	struct dso *x = k < FX(p)->nneeded_ids ? FX(p)->definer_obj[k] : 0;
+	const struct qb_vouched_def *v = k < FX(p)->nneeded_ids ? &FX(p)->definer_obj[k] : 0;
+	struct dso *x = v ? v->x : 0;
 	if (!x || !hint)
 		return 0;
 	uint32_t h = FX(p)->pre_gnu[symi];
-	for (uint32_t e = 0; e < FX(x)->extra_before; e++) {
+	for (size_t e = 0; e < v->nextra; e++) {
 		const struct dso *o = qb_cs.extra[e];
 		if (!o->gh_bloom || (qb_gnu_bloom_maybe(o, h) && qb_may_define(o, h)))
 			return 0;

@@ -570,6 +570,12 @@ static int fast_prepare(struct dso *p, struct qb_prepared *s)
 	s->values = FX(p)->values;
 	s->tgt = FX(p)->fast_tgt;
 	s->ntgt = FX(p)->nby_dynidx;
+	if (FX(p)->vouched) {
+		s->definers = FX(p)->definers;
+		s->definer = FX(p)->definer_obj;
+		s->ndefiners = FX(p)->nneeded_ids;
+		s->extra = qb_cs.extra;
+	}
 	/* No reference bound directly (linkopt's count: every symbolic
 	 * relocation is left to the loader): no target is asked anything,
 	 * and the mode still applies the relative relocations. */
@@ -594,7 +600,7 @@ static int fast_prepare(struct dso *p, struct qb_prepared *s)
 			bloom = 1;
 		any = 1;
 	}
-	if (!any)
+	if (!any && !s->ndefiners)
 		return QB_MODE_GENERAL;
 	if (bloom) {
 		s->ibloom = qb_fg.ibloom;
@@ -698,7 +704,8 @@ static void fast_stats(struct qb_stats *s, const char *when, int fold)
 		/* what the core counted for this extension */
 		f->prehashed += s->prehashed;
 		f->hinted_fast += s->hinted;
-		s->prehashed = s->hinted = 0;
+		f->scoped += s->scoped;
+		s->prehashed = s->hinted = s->scoped = 0;
 		f->direct_hits += f->hinted_fast;
 		f->hinted += f->hinted_fast;
 		f->prehashed += f->hinted_fast;
