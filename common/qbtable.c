@@ -36,6 +36,9 @@ int qb_table_valid(const void *tab, size_t size, uint32_t nsyms_expected)
 	if ((h.flags & QB_TF_SCOPELIST) && (h.hdr_size < QB_TABLE_HDR5_SIZE || h.nscope > 0xffff ||
 	    !array_ok(h.scope_off, 4 * h.nscope, size, h.hdr_size)))
 		return 0;
+	if ((h.flags & QB_TF_SCOPEREST) && (h.hdr_size < QB_TABLE_HDR6_SIZE || !(h.flags & QB_TF_SCOPELIST) ||
+	    h.nrest > 0xffffff || !array_ok(h.rest_off, 3 * h.nrest, size, h.hdr_size)))
+		return 0;
 	if ((h.flags & QB_TF_GNUHASH) && !array_ok(h.gnu_off, h.nsyms, size, h.hdr_size))
 		return 0;
 	if ((h.flags & QB_TF_SYSVHASH) && !array_ok(h.sysv_off, h.nsyms, size, h.hdr_size))
@@ -135,6 +138,16 @@ const struct qb_scope_ent *qb_table_scope(const void *tab, uint32_t *n)
 		return NULL;
 	*n = h->nscope;
 	return (const struct qb_scope_ent *)((const char *)tab + h->scope_off);
+}
+
+const struct qb_rest_ent *qb_table_rest(const void *tab, uint32_t *n)
+{
+	const struct qb_table_hdr *h = tab;
+	*n = 0;
+	if (!(h->flags & QB_TF_SCOPEREST))
+		return NULL;
+	*n = h->nrest;
+	return (const struct qb_rest_ent *)((const char *)tab + h->rest_off);
 }
 
 static uint64_t fnv1a(uint64_t h, const void *data, size_t n)

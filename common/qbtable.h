@@ -57,6 +57,7 @@
 #define QB_TF_SCOPECOUNT 0x400 /* scoped_relocs valid (with QB_TF_SCOPE) */
 #define QB_TF_SCOPELIST 0x800 /* scope_off and nscope valid: a program's checked scope */
 #define QB_TF_SCOPESELF 0x1000 /* (with QB_TF_SCOPELIST) the program's own definers checked too */
+#define QB_TF_SCOPEREST 0x2000 /* (with QB_TF_SCOPELIST) rest_off and nrest valid */
 
 /* Little-endian, 4-byte aligned, identical for ELFCLASS32 and ELFCLASS64. */
 struct qb_table_hdr {
@@ -83,6 +84,9 @@ struct qb_table_hdr {
 	uint32_t table_id[2]; /* identity of this table, low word first; 0: none */
 	uint32_t scope_off;   /* (QB_TF_SCOPELIST) struct qb_scope_ent scope[nscope] */
 	uint32_t nscope;
+	/* Present when hdr_size >= QB_TABLE_HDR6_SIZE: */
+	uint32_t rest_off;    /* (QB_TF_SCOPEREST) struct qb_rest_ent rest[nrest] */
+	uint32_t nrest;
 };
 
 #define QB_TABLE_HDR1_SIZE 24
@@ -90,6 +94,7 @@ struct qb_table_hdr {
 #define QB_TABLE_HDR3_SIZE 56
 #define QB_TABLE_HDR4_SIZE 64
 #define QB_TABLE_HDR5_SIZE 80
+#define QB_TABLE_HDR6_SIZE 88
 
 /* needed[].dynidx of an object of the global scope that defines what a
  * reference not bound directly finds there (docs/FORMAT.md 2.4); an
@@ -111,6 +116,19 @@ struct qb_scope_ent {
 	uint32_t self_id[2];
 	uint32_t table_id[2];
 };
+
+/* The standard lookup's answer, in a program's checked scope, to a
+ * reference its library's own table leaves to that lookup (docs/
+ * FORMAT.md 2.6); sorted by lib, then sym. */
+struct qb_rest_ent {
+	uint16_t lib;         /* the referencing library's index in scope[] */
+	uint16_t definer;     /* the definer's index in scope[], or one of: */
+	uint32_t sym;         /* the reference's symbol index in lib */
+	uint32_t hint;        /* the definition's index in the definer (0: none) */
+};
+_Static_assert(sizeof(struct qb_rest_ent) == 12, "struct qb_rest_ent is not 12 bytes");
+#define QB_REST_PROGRAM 0xffff /* the program defines the name */
+#define QB_REST_NONE    0xfffe /* no object of the load does (a weak reference) */
 
 /* Identity of a symbol table: FNV-1a (64-bit) over the bytes of .dynsym,
  * then .dynstr, then .gnu.version (absent: nothing). Equal identities mean
@@ -145,6 +163,8 @@ uint64_t qb_table_self_id(const void *tab);
 uint64_t qb_table_table_id(const void *tab);
 /* A program's checked scope (QB_TF_SCOPELIST), or NULL. */
 const struct qb_scope_ent *qb_table_scope(const void *tab, uint32_t *n);
+/* The rest of its answers (QB_TF_SCOPEREST), or NULL. */
+const struct qb_rest_ent *qb_table_rest(const void *tab, uint32_t *n);
 /* The identity a table of size bytes has: FNV-1a over its bytes, its
  * table_id field taken as 0 (for linkopt: the loader only compares). */
 uint64_t qb_table_compute_id(const void *tab, size_t size);

@@ -317,9 +317,10 @@ static const size_t *bind_unnamed(struct resolver *rs, const size_t *r, const si
 		size_t symi = QB_R_SYM(r[1]);
 		struct symdef d;
 		if (!QB_SYM_TYPE(QB_R_TYPE(r[1])) || !symi || symi >= p->nsyms || r[0] - rs->lo > rs->span ||
-		    (r != first && rs->prep.si && qb_syminfo_word(rs->prep.si + symi) - QB_DIRECT_WORD < rs->prep.ntgt))
+		    (r != first && qb_hinted_kind(&rs->prep, symi)))
 			break;
-		if (!qb_ext_bind(&rs->prep, p, symi, 0, &d) || (d.sym->st_info & 0xc) || (d.dso->runtime && d.dso != p))
+		if (!qb_ext_bind(&rs->prep, p, symi, 0, &d) || !d.sym || (d.sym->st_info & 0xc) ||
+		    (d.dso->runtime && d.dso != p))
 			break;
 		put((size_t *)(p->base + r[0]), (size_t)d.dso->base + d.sym->st_value, r, rela, QB_R_TYPE(r[1]));
 		if (qb.debug & QB_DBG_STATS)

@@ -121,7 +121,7 @@ Test(qbtable, values_validated)
 	struct qb_table_hdr h;
 	memcpy(&h, t, sizeof h);
 	cr_assert(h.flags & QB_TF_VALUES);
-	cr_assert_eq(h.hdr_size, QB_TABLE_HDR5_SIZE);
+	cr_assert_eq(h.hdr_size, QB_TABLE_HDR6_SIZE);
 	const uint32_t *got = qb_table_values(t);
 	for (uint32_t i = 1; i < e.nsyms; i++)
 		cr_assert_eq(got[i], i);
@@ -192,19 +192,28 @@ Test(qbtable, definers_validated)
 	elf_free(&e);
 }
 
+/* A table of real_libs[1] (e) with a checked scope of two libraries,
+ * { 1, 2 } with table { 3, 4 } and { 5, 6 }; *hints: its hints. */
+static uint8_t *table_with_scope(struct elf *e, uint32_t **hints, size_t *len)
+{
+	cr_assert_eq(elf_load_file(e, real_libs[1]), 0, "%s", e->err);
+	*hints = calloc(e->nsyms, 4);
+	cr_assert(*hints);
+	uint8_t *t = qbt_build_hints(e, QB_TF_DIRECT, *hints, NULL, NULL, NULL, 0, len);
+	const struct qb_scope_ent sc[2] = { { { 1, 2 }, { 3, 4 } }, { { 5, 6 }, { 0, 0 } } };
+	cr_assert_eq(qbt_add_scope(&t, len, sc, 2), 0);
+	return t;
+}
+
 /* A program's checked scope (QB_TF_SCOPELIST) lies inside the table, in
  * a header with room for it; the table's identity leaves out its own
  * field and changes with any other byte. */
 Test(qbtable, checked_scope_validated)
 {
 	struct elf e;
-	cr_assert_eq(elf_load_file(&e, real_libs[1]), 0, "%s", e.err);
-	uint32_t *hints = calloc(e.nsyms, 4);
-	cr_assert(hints);
+	uint32_t *hints;
 	size_t len;
-	uint8_t *t = qbt_build_hints(&e, QB_TF_DIRECT, hints, NULL, NULL, NULL, 0, &len);
-	const struct qb_scope_ent sc[2] = { { { 1, 2 }, { 3, 4 } }, { { 5, 6 }, { 0, 0 } } };
-	cr_assert_eq(qbt_add_scope(&t, &len, sc, 2), 0);
+	uint8_t *t = table_with_scope(&e, &hints, &len);
 	cr_assert(qb_table_valid(t, len, e.nsyms));
 	uint32_t n;
 	const struct qb_scope_ent *got = qb_table_scope(t, &n);
@@ -222,6 +231,42 @@ Test(qbtable, checked_scope_validated)
 	cr_assert_eq(qb_table_compute_id(t, len), id, "the identity reads its own field");
 	t[len - 1] ^= 1;
 	cr_assert_neq(qb_table_compute_id(t, len), id, "the identity misses the last byte");
+	free(t);
+	free(hints);
+	elf_free(&e);
+}
+
+/* The rest of a checked scope's answers (QB_TF_SCOPEREST) lie inside the
+ * table, in a header with room for them, and come with the list. */
+Test(qbtable, rest_of_the_scope_validated)
+{
+	struct elf e;
+	uint32_t *hints;
+	size_t len;
+	uint8_t *t = table_with_scope(&e, &hints, &len);
+	cr_assert_eq(len % 4, 0);
+	t = realloc(t, len + 2 * sizeof(struct qb_rest_ent));
+	cr_assert(t);
+	const uint32_t ents[6] = { 0 | (uint32_t)1 << 16, 7, 9, 1 | (uint32_t)QB_REST_NONE << 16, 3, 0 };
+	for (int i = 0; i < 6; i++)
+		wr32(t + len + 4 * i, ents[i]);
+	wr32(t + offsetof(struct qb_table_hdr, rest_off), (uint32_t)len);
+	wr32(t + offsetof(struct qb_table_hdr, nrest), 2);
+	wr32(t + 8, rd32(t + 8) | QB_TF_SCOPEREST);
+	len += 2 * sizeof(struct qb_rest_ent);
+	cr_assert(qb_table_valid(t, len, e.nsyms));
+	uint32_t n;
+	const struct qb_rest_ent *got = qb_table_rest(t, &n);
+	cr_assert(got && n == 2 && got[0].lib == 0 && got[0].definer == 1 && got[0].sym == 7 && got[0].hint == 9 &&
+		  got[1].lib == 1 && got[1].definer == QB_REST_NONE && got[1].sym == 3);
+	wr32(t + offsetof(struct qb_table_hdr, nrest), 3);
+	cr_assert(!qb_table_valid(t, len, e.nsyms), "answers past the table's end accepted");
+	wr32(t + offsetof(struct qb_table_hdr, nrest), 2);
+	wr16(t + 6, QB_TABLE_HDR5_SIZE);
+	cr_assert(!qb_table_valid(t, len, e.nsyms), "answers in a header without rest_off accepted");
+	wr16(t + 6, QB_TABLE_HDR6_SIZE);
+	wr32(t + 8, rd32(t + 8) & ~QB_TF_SCOPELIST);
+	cr_assert(!qb_table_valid(t, len, e.nsyms), "answers without the scope's list accepted");
 	free(t);
 	free(hints);
 	elf_free(&e);

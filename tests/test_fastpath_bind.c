@@ -248,15 +248,71 @@ Test(FP_SUITE(fastpath), preloaded_definition_overrides_the_scope_definer)
 			     .env = ENV("LD_PRELOAD=./libwpre.so")};
 	const char *const *const envs[] = {
 		ENV("LD_PRELOAD=./libwpre.so", "LD_GLOBALTAB=0"), ENV("LD_PRELOAD=./libwpre.so", "LD_GLOBALTAB=1")};
+	struct fp_run plain_ref = {.dir = "weak", .prog = "prog", .libpath = "."};
+	struct fp_run plain = {.dir = "weak", .prog = "opt/prog", .libpath = "opt"};
+	struct run_result p;
+	fp_expect_same(&plain_ref, &plain, &p);
 	for (unsigned k = 0; k < 2; k++) {
 		struct fp_run qb = {.dir = "weak", .prog = "opt/prog", .libpath = "opt", .env = envs[k]};
 		struct run_result r;
 		fp_expect_same(&ref, &qb, &r);
 		cr_expect(strstr(r.out, "w3: vague=preload wdata=9 typeinfo=preload-typeinfo"), "%s: %s",
 			  envs[k][1], r.out);
-		cr_expect_eq(fp_stat(r.err, "start-up", "scope_definers"), 0, "%s: %s", envs[k][1], r.err);
+		cr_expect(strstr(r.out, "w2_vague=preload wdata=9 w2_absent=preload"), "%s: %s", envs[k][1], r.out);
+		/* only the names the preload does not define keep their answers */
+		cr_expect_lt(fp_stat(r.err, "start-up", "scope_definers"), fp_stat(p.err, "start-up", "scope_definers"),
+			     "%s: %s", envs[k][1], r.err);
 		run_result_free(&r);
 	}
+	run_result_free(&p);
+}
+
+/* The number in LD_DEBUG's "checked scope" line before "other answers". */
+static long other_answers(const char *err)
+{
+	const char *at = strstr(err, "definers checked, ");
+	return at ? strtol(at + strlen("definers checked, "), NULL, 10) : -1;
+}
+
+/* The program's table also records the standard lookup's answers, in its
+ * load, to the references its libraries' own tables leave to that lookup
+ * (docs/FORMAT.md 2.6): libw2's own vague (its first definer, libw1, is
+ * outside libw2's closure), libw3's wdata (on x86_64, the program's
+ * copy), and the weak w_absent and _ITM_ names nothing defines. With the scope agreeing
+ * they bind as musl's loader binds them, to the standard lookup's answers
+ * (verify mode); a preload that defines w_absent takes it; in another
+ * load the scope does not agree and none is used. */
+Test(FP_SUITE(fastpath), rest_of_the_scope_answers_references_left_to_the_lookup)
+{
+	const char *argv[] = {fp_linkopt(), "--dump", lt_fixture_path("weak/opt/prog"), NULL};
+	char *dump = command_output(argv);
+	cr_expect(strstr(dump, ": none (weak)"), "no answer for w_absent:\n%s", dump);
+#ifndef FP_ARCH_I386
+	/* the program's copy of wdata (i386's program has none: libw1's is
+	 * libw3's recorded definer) */
+	cr_expect(strstr(dump, ": the program's "), "no answer for libw3's wdata:\n%s", dump);
+#endif
+	cr_expect(strstr(dump, ": [1]'s "), "no answer for libw2's vague (libw1, listed second):\n%s", dump);
+	free(dump);
+	struct fp_run ref = {.dir = "weak", .prog = "prog", .libpath = "."};
+	struct fp_run ver = {.dir = "weak", .prog = "opt/prog", .libpath = "opt",
+			     .env = ENV("LD_DIRECT_VERIFY=1", "LD_GLOBALTAB=0")};
+	struct run_result r;
+	fp_expect_same(&ref, &ver, &r);
+	cr_expect(strstr(r.out, "main: vague=w1-weak w2_vague=w1-weak wdata=1 w2_absent=none"), "%s", r.out);
+	cr_expect_geq(other_answers(r.err), 4, "%s", r.err);
+	cr_expect_eq(fp_stat(r.err, "start-up", "verify_differences"), 0, "%s", r.err);
+	run_result_free(&r);
+	struct fp_run pre_ref = {.dir = "weak", .prog = "prog", .libpath = ".", .env = ENV("LD_PRELOAD=./libwpre.so")};
+	struct fp_run pre = {.dir = "weak", .prog = "opt/prog", .libpath = "opt",
+			     .env = ENV("LD_PRELOAD=./libwpre.so", "LD_DEBUG=")};
+	fp_expect_same(&pre_ref, &pre, &r);
+	cr_expect(strstr(r.out, "w2_absent=preload"), "%s", r.out);
+	run_result_free(&r);
+	struct fp_run other = {.dir = "weak", .prog = "opt/prog", .libpath = "orig:opt"};
+	fp_expect_same(&ref, &other, &r);
+	cr_expect_eq(other_answers(r.err), 0, "%s", r.err);
+	run_result_free(&r);
 }
 
 /* Without statistics the hinted modes bind vouched references in their

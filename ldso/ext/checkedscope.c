@@ -20,12 +20,14 @@
 hidden struct qb_cscope qb_cs;
 static int on;
 static struct qb_vouched_def *block;  /* the definer_obj arrays */
+static struct dso **listed;     /* the list's libraries, in its order */
+static uint32_t nlisted;
 
-static void say(const char *what, size_t n, size_t vouched)
+static void say(const char *what, size_t n, size_t vouched, size_t rest)
 {
 	if (qb.debug & (QB_DBG_STATS | QB_DBG_DIRECT))
-		qb_dbg("checked scope: %s (%zu libraries listed, %zu with their definers checked)",
-			what, n, vouched);
+		qb_dbg("checked scope: %s (%zu libraries listed, %zu with their definers checked, "
+			"%zu other answers)", what, n, vouched, rest);
 }
 
 static void end(void)
@@ -35,9 +37,14 @@ static void end(void)
 	for (struct dso *x = qb.head; x; x = x->next) {
 		FX(x)->vouched = 0;
 		FX(x)->definer_obj = 0;
+		FX(x)->rest = 0;
+		FX(x)->nrest = 0;
 	}
 	qb_free(block);
+	qb_free(listed);
 	block = 0;
+	listed = 0;
+	nlisted = 0;
 	on = 0;
 }
 
@@ -45,14 +52,14 @@ static void end(void)
  * holds in its order, the other objects noted (at most a few: the C
  * library, a preload or two, each asked by every reference whose definer
  * comes after it); 1 when they agree. */
-static int agrees(const struct qb_scope_ent *s, uint32_t n)
+static int agrees(const struct qb_scope_ent *s, uint32_t n, struct dso **list)
 {
 	uint32_t i = 0;
 	qb_cs.nextra = 0;
 	for (struct dso *x = qb.main->gnext; x; x = x->gnext) {
 		FX(x)->extra_before = qb_cs.nextra;
 		if (i < n && FX(x)->self_id == ((uint64_t)s[i].self_id[1] << 32 | s[i].self_id[0])) {
-			i++;
+			list[i++] = x;
 			continue;
 		}
 		if (qb_cs.nextra == QB_CS_EXTRA_MAX)
@@ -117,6 +124,27 @@ static int is_extra(const struct dso *x, uint32_t *e)
 	return 0;
 }
 
+/* Each listed library's part of the program's rest of the answers, in
+ * its order (list index, then symbol index): none at all when it is not
+ * in that order, as a search of a part must be able to trust it. */
+static uint32_t share_rest(struct dso *prog)
+{
+	const struct qb_rest_ent *r = FX(prog)->rest_list;
+	uint32_t n = FX(prog)->nrest_list, i = 0;
+	for (uint32_t k = 1; k < n; k++)
+		if (r[k].lib < r[k - 1].lib || (r[k].lib == r[k - 1].lib && r[k].sym <= r[k - 1].sym))
+			return 0;
+	while (i < n && r[i].lib < nlisted) {
+		uint32_t j = i;
+		while (j < n && r[j].lib == r[i].lib)
+			j++;
+		FX(listed[r[i].lib])->rest = r + i;
+		FX(listed[r[i].lib])->nrest = j - i;
+		i = j;
+	}
+	return i;
+}
+
 hidden void qb_cscope_changed(void)
 {
 	static int decided;
@@ -127,10 +155,14 @@ hidden void qb_cscope_changed(void)
 	struct dso *prog = qb.main;
 	const struct qb_scope_ent *s = FX(prog)->scope;
 	uint32_t n = FX(prog)->nscope, e = 0;
-	if (!s || qb.head != prog)
+	if (!s || qb.head != prog || !(listed = qb_calloc(n + 1, sizeof *listed)))
 		return;
-	if (!agrees(s, n)) {
-		say("the start-up scope is not the one linkopt checked", n, 0);
+	nlisted = n;
+	if (!agrees(s, n, listed)) {
+		say("the start-up scope is not the one linkopt checked", n, 0, 0);
+		qb_free(listed);
+		listed = 0;
+		nlisted = 0;
 		return;
 	}
 	struct ids ids = { 0, 0 };
@@ -142,7 +174,10 @@ hidden void qb_cscope_changed(void)
 	struct qb_vouched_def *at = block = qb_calloc(nk + 1, sizeof *at);
 	if (!at || !(ids.slot = qb_calloc(slots, sizeof *ids.slot))) {
 		qb_free(block);
+		qb_free(listed);
 		block = 0;
+		listed = 0;
+		nlisted = 0;
 		return;
 	}
 	ids.mask = (uint32_t)slots - 1;
@@ -167,5 +202,43 @@ hidden void qb_cscope_changed(void)
 		find_definers(prog, &ids, &at);
 	qb_free(ids.slot);
 	on = 1;
-	say("the start-up scope is the one linkopt checked", n, vouched);
+	say("the start-up scope is the one linkopt checked", n, vouched, share_rest(prog));
+}
+
+/* Reference symi of p, one its own table leaves to the standard lookup:
+ * the answer linkopt recorded for this scope (docs/FORMAT.md 2.6), once
+ * the objects the list does not hold that come before the definer (every
+ * one of them, for a name no object defines) rule the name out by their
+ * bloom filters and hash chains; the guard of a hint as ever. 0: the
+ * standard lookup decides. */
+hidden int qb_cscope_rest(struct dso *p, size_t symi, struct symdef *out)
+{
+	const struct qb_rest_ent *e = FX(p)->rest;
+	size_t lo = 0, hi = FX(p)->nrest;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (e[mid].sym < symi)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == FX(p)->nrest || e[lo].sym != symi || !FX(p)->pre_gnu)
+		return 0;
+	e += lo;
+	uint32_t h = FX(p)->pre_gnu[symi];
+	struct dso *x = e->definer == QB_REST_PROGRAM ? qb.main : e->definer == QB_REST_NONE ? 0 :
+			e->definer < nlisted ? listed[e->definer] : 0;
+	if (!x && e->definer != QB_REST_NONE)
+		return 0;
+	for (uint32_t k = 0, before = x ? FX(x)->extra_before : qb_cs.nextra; k < before; k++)
+		if (qb_may_define(qb_cs.extra[k], h))
+			return 0;
+	if (x)
+		return x->gh_bloom && qb_definer_def(x, e->hint, h, out);
+	/* no object defines the name: a weak reference binds to 0 */
+	const Sym *ref = p->syms + symi;
+	if (ref->st_shndx || ST_BIND(ref->st_info) != STB_WEAK)
+		return 0;
+	*out = (struct symdef){ 0, p };
+	return 1;
 }

@@ -176,6 +176,14 @@ static inline __attribute__((always_inline)) int qb_scoped_value(const struct qb
 	return 2;
 }
 
+/* Is reference symi one a hinted mode binds in its loop when its checks
+ * hold (bound directly, or through a vouched definer)? */
+static inline int qb_hinted_kind(const struct qb_prepared *s, size_t symi)
+{
+	return (s->si && qb_syminfo_word(s->si + symi) - QB_DIRECT_WORD < s->ntgt) ||
+	       (s->ndefiners && s->definers[symi] - 1 < s->ndefiners && s->definer[s->definers[symi] - 1].x);
+}
+
 /* How a hinted mode binds reference symi (below p's symbol count): 1
  * with *val the definition's address, 2 for a reference bound through
  * its vouched definer, 0 when the general path must decide (not bound

@@ -22,6 +22,11 @@ struct qb_fast {
 	uint64_t table_id;          /* identity of its table (checkedscope.c) */
 	const struct qb_scope_ent *scope; /* a program's checked scope, nscope long */
 	uint32_t nscope;
+	const struct qb_rest_ent *rest_list; /* a program's: the rest of the
+				     * scope's answers, nrest_list long */
+	const struct qb_rest_ent *rest; /* its own of those, while the scope
+				     * is the checked one (checkedscope.c) */
+	uint32_t nrest_list, nrest;
 	unsigned char scope_self;   /* the program's own definers checked */
 	uint32_t extra_before;      /* objects the checked scope's list does not
 				     * hold that come before this one */
@@ -93,8 +98,10 @@ hidden int qb_noextdirect_any(struct dso *t);
 /* May x define a name of GNU hash h, as its hash table says? */
 hidden int qb_may_define(const struct dso *x, uint32_t h);
 /* checkedscope.c: the start-up scope linkopt checked, decided when
- * start-up built the scope and ended by its first change. */
+ * start-up built the scope and ended by its first change; the answer it
+ * records to a reference p's own table leaves to the standard lookup. */
 hidden void qb_cscope_changed(void);
+hidden int qb_cscope_rest(struct dso *p, size_t symi, struct symdef *out);
 #define QB_CS_EXTRA_MAX 8
 struct qb_cscope {
 	uint32_t nextra;

@@ -112,8 +112,10 @@ static void fast_decoded(struct dso *p)
 				if (FX(p)->definers)
 					FX(p)->scoped_known = (unsigned char)qb_table_scoped_relocs(tab,
 						&FX(p)->scoped_relocs);
-				if (FX(p)->pre_gnu)
+				if (FX(p)->pre_gnu) {
 					FX(p)->scope = qb_table_scope(tab, &FX(p)->nscope);
+					FX(p)->rest_list = qb_table_rest(tab, &FX(p)->nrest_list);
+				}
 				FX(p)->scope_self = !!(((const struct qb_table_hdr *)tab)->flags & QB_TF_SCOPESELF);
 			}
 		} else {
@@ -555,7 +557,7 @@ static int fast_prepare(struct dso *p, struct qb_prepared *s)
 	if (FX(p)->syminfo && !p->is_ldso)
 		qb_noextdirect_any(p);
 	/* its bind hook has something to do for p */
-	s->binder = FX(p)->syminfo || FX(p)->definers ? &qb_ext_fast : 0;
+	s->binder = FX(p)->syminfo || FX(p)->definers || FX(p)->nrest ? &qb_ext_fast : 0;
 	s->gnu = FX(p)->pre_gnu;
 	s->sysv = FX(p)->pre_sysv;
 	if (!FX(p)->syminfo || !FX(p)->hints || !FX(p)->pre_gnu || !FX(p)->fast_tgt || p->is_ldso ||
@@ -638,7 +640,8 @@ static __attribute__((noinline)) int bind_hint(struct dso *p, size_t symi, struc
 
 static int bind_scoped(struct dso *p, size_t symi, struct symdef *out)
 {
-	if (!(FX(p)->vouched ? qb_cscope_bind(p, symi, out) : qb_scope_def(p, symi, out)))
+	if (!(FX(p)->definers && (FX(p)->vouched ? qb_cscope_bind(p, symi, out) : qb_scope_def(p, symi, out))) &&
+	    !(FX(p)->nrest && qb_cscope_rest(p, symi, out)))
 		return 0;
 	qb_fs.scoped++;
 	return 1;
@@ -654,10 +657,11 @@ static __attribute__((noinline)) int bind_named(struct dso *p, size_t symi, stru
 		return 1;
 	}
 	struct symdef def;
-	if (!qb.env.verify || !FX(p)->definers)
+	if (!qb.env.verify || (!FX(p)->definers && !FX(p)->nrest))
 		return 0;
 	*out = qb_lookup(r, 0, p->reloc_root);
-	if (qb_scope_def(p, symi, &def)) {
+	if ((FX(p)->definers && qb_scope_def(p, symi, &def)) ||
+	    (FX(p)->nrest && qb_cscope_rest(p, symi, &def))) {
 		qb_fs.scoped++;
 		if (def.sym != out->sym) {
 			qb.verify_diffs++;
@@ -672,10 +676,11 @@ static int fast_bind(struct dso *p, size_t symi, struct qb_symreq *r, struct sym
 {
 	if (r)
 		return bind_named(p, symi, r, out);
-	/* before the name is read: a definition hint, else a scope definer */
-	if (FX(p)->syminfo && (FX(p)->syminfo[symi].si_flags & SYMINFO_FLG_DIRECT) && bind_hint(p, symi, out))
-		return 1;
-	return FX(p)->definers && !qb_bindings_watched() && bind_scoped(p, symi, out);
+	/* before the name is read: a definition hint for a reference bound
+	 * directly, else the answer in the scope */
+	if (FX(p)->syminfo && (FX(p)->syminfo[symi].si_flags & SYMINFO_FLG_DIRECT))
+		return bind_hint(p, symi, out);
+	return (FX(p)->definers || FX(p)->nrest) && !qb_bindings_watched() && bind_scoped(p, symi, out);
 }
 
 static void fast_scope_changed(void)

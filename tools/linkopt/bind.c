@@ -429,6 +429,18 @@ static struct scope_def scope_pick(const struct filemap *cfiles, const struct ap
 	return none;
 }
 
+/* Symbol i of e as a reference the lookup answers by its name: not local,
+ * named; *s its entry, *need its version need (NULL: none). */
+static int named_ref(const struct elf *e, uint32_t i, Elf64_Sym *s, struct qb_verreq *req,
+	const struct qb_verreq **need)
+{
+	elf_sym_get(e, i, s);
+	if (ELF64_ST_BIND(s->st_info) == STB_LOCAL || !s->st_name)
+		return 0;
+	*need = elf_verreq(e, i, req) ? req : NULL;
+	return 1;
+}
+
 /* The scope definitions of the object's references that are not bound
  * directly, from the first program view whose start-up load holds it
  * (vm: the views' definitions, view_defs). */
@@ -458,11 +470,10 @@ static int scope_defs(const struct closure *c, struct defscope *vm, const struct
 		if (!ref[i] || (si[i].flags & SYMINFO_FLG_DIRECT))
 			continue;
 		Elf64_Sym s;
-		elf_sym_get(obj, i, &s);
-		if (ELF64_ST_BIND(s.st_info) == STB_LOCAL || !s.st_name)
-			continue;
 		struct qb_verreq req;
-		const struct qb_verreq *need = elf_verreq(obj, i, &req) ? &req : NULL;
+		const struct qb_verreq *need;
+		if (!named_ref(obj, i, &s, &req, &need))
+			continue;
 		sd[i] = scope_pick(&cfiles, v, &prog, &vm[k], elf_sym_name(obj, i), need, &oom);
 	}
 	defscope_free(&prog);
@@ -527,6 +538,89 @@ int bind_check_scope(const struct closure *c, const struct scope_rec *self, unsi
 	defscope_free(&prog);
 	defscope_free(&libs);
 	return oom ? -1 : 0;
+}
+
+/* Could the C library's large-file fallback (the loader's, ldso/lfs64.c)
+ * take a reference to name that nothing defines? Those names end in "64"
+ * (readdir64_r aside, which holds it). */
+static int lfs64_form(const char *name)
+{
+	return strstr(name, "64") != NULL;
+}
+
+/* Where the standard lookup from load c finds name (version need): the
+ * program, list index of the first library that defines it, or none;
+ * -1: the C library (not on the list), or nothing to record. */
+static int rest_pick(const struct closure *c, const int32_t *listidx, struct defscope *prog,
+	struct defscope *libs, const char *name, const struct qb_verreq *need, int weak, uint32_t *hint,
+	int *oom)
+{
+	const struct defref *d;
+	unsigned n = find_defs(prog, name, &d, oom);
+	for (unsigned j = 0; j < n; j++)
+		if (lookup_accepts(&c->libs[0].e, d[j].sym, need)) {
+			*hint = d[j].sym;
+			return QB_REST_PROGRAM;
+		}
+	n = find_defs(libs, name, &d, oom);
+	for (unsigned j = 0; j < n; j++)
+		if (lookup_accepts(&c->libs[d[j].lib].e, d[j].sym, need)) {
+			*hint = d[j].sym;
+			return listidx[d[j].lib];
+		}
+	*hint = 0;
+	return weak && !lfs64_form(name) ? QB_REST_NONE : -1;
+}
+
+int bind_rest(const struct closure *c, const int32_t *listidx, struct qb_rest_ent **out, uint32_t *nout)
+{
+	struct defscope prog = { 0 }, libs = { 0 };
+	struct qb_rest_ent *r = NULL;
+	size_t n = 0, cap = 0;
+	int oom = defscope_init(&prog, c, 0, 1) < 0 || defscope_init(&libs, c, 1, c->n) < 0;
+	for (unsigned k = 1; k < c->n && !oom; k++) {
+		const struct elf *e = &c->libs[k].e;
+		const uint8_t *tab = e->qbt_off ? e->buf + e->qbt_off : NULL;
+		if (listidx[k] < 0 || !tab || !qb_table_valid(tab, e->qbt_size, e->nsyms))
+			continue;
+		const uint32_t *def = qb_table_definers(tab);
+		const uint8_t *si = e->syminfo_off && e->syminfo_size >= 4ull * e->nsyms ? e->buf + e->syminfo_off : NULL;
+		unsigned char *ref = referenced(e);
+		oom = !ref;
+		for (uint32_t i = 1; ref && i < e->nsyms && !oom; i++) {
+			if (!ref[i] || (def && def[i]) || (si && (rd16(si + 4 * i + 2) & SYMINFO_FLG_DIRECT)))
+				continue;
+			Elf64_Sym s;
+			struct qb_verreq req;
+			const struct qb_verreq *need;
+			uint32_t hint;
+			if (!named_ref(e, i, &s, &req, &need))
+				continue;
+			int d = rest_pick(c, listidx, &prog, &libs, elf_sym_name(e, i), need,
+				s.st_shndx == SHN_UNDEF && ELF64_ST_BIND(s.st_info) == STB_WEAK, &hint, &oom);
+			if (d < 0)
+				continue;
+			if (n == cap) {
+				struct qb_rest_ent *m = realloc(r, (cap = cap ? 2 * cap : 256) * sizeof *r);
+				if (!m) {
+					oom = 1;
+					break;
+				}
+				r = m;
+			}
+			r[n++] = (struct qb_rest_ent){ (uint16_t)listidx[k], (uint16_t)d, i, hint };
+		}
+		free(ref);
+	}
+	defscope_free(&prog);
+	defscope_free(&libs);
+	if (oom || n > 0xffffff) {
+		free(r);
+		return oom ? -1 : 0;
+	}
+	*out = r;
+	*nout = (uint32_t)n;
+	return 0;
 }
 
 int bind_compute(const struct closure *c, const struct bind_opts *o, struct syminfo *si,

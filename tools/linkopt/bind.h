@@ -92,6 +92,14 @@ struct scope_rec {
  * memory. */
 int bind_check_scope(const struct closure *c, const struct scope_rec *self, unsigned char *ok);
 
+/* For the same load: the standard lookup's answers to the references of
+ * each library on the scope's list (listidx: closure index -> list index,
+ * -1 for one not listed) that its own table leaves to that lookup (not
+ * bound directly, no definer), in list and symbol order (docs/FORMAT.md
+ * 2.6); *out is malloc'ed (NULL when there are none). -1 when out of
+ * memory. */
+int bind_rest(const struct closure *c, const int32_t *listidx, struct qb_rest_ent **out, uint32_t *nout);
+
 /* si[nsyms] receives the table for c->libs[0]. */
 /* hint (may be NULL) receives, for each directly bound symbol, the index
  * of its definition in the target library; sd (may be NULL) the scope

@@ -128,6 +128,53 @@ int qbt_add_scope(uint8_t **tab, size_t *len, const struct qb_scope_ent *scope, 
 	return 0;
 }
 
+/* A library the loader stands for itself (musl's libc) is never opened. */
+static int loader_itself(const struct lib *lib)
+{
+	const char *base = strrchr(lib->path, '/');
+	base = base ? base + 1 : lib->path;
+	return (lib->shortname && qb_search_reserved(lib->shortname)) || !strncmp(base, "ld-musl-", 8) ||
+	       !strncmp(base, "libc.musl-", 10);
+}
+
+int qbt_add_rest(uint8_t **tab, size_t *len, const struct closure *c)
+{
+	int32_t *listidx = calloc(c->n ? c->n : 1, sizeof *listidx);
+	struct qb_rest_ent *r = NULL;
+	uint32_t n = 0;
+	if (!listidx)
+		return -1;
+	for (unsigned k = 0, j = 0; k < c->n; k++)
+		listidx[k] = k && !loader_itself(&c->libs[k]) ? (int32_t)j++ : -1;
+	int rc = bind_rest(c, listidx, &r, &n);
+	free(listidx);
+	if (rc < 0 || !n) {
+		free(r);
+		return rc;
+	}
+	size_t at = (*len + 3) & ~(size_t)3;
+	uint8_t *b = realloc(*tab, at + sizeof *r * n);
+	if (!b) {
+		free(r);
+		return -1;
+	}
+	memset(b + *len, 0, at - *len);
+	for (uint32_t i = 0; i < n; i++) {
+		uint8_t *o = b + at + sizeof *r * i;
+		wr32(o, (uint32_t)r[i].lib | (uint32_t)r[i].definer << 16);
+		wr32(o + 4, r[i].sym);
+		wr32(o + 8, r[i].hint);
+	}
+	uint32_t f = rd32(b + offsetof(struct qb_table_hdr, flags));
+	wr32(b + offsetof(struct qb_table_hdr, flags), f | QB_TF_SCOPEREST);
+	wr32(b + offsetof(struct qb_table_hdr, rest_off), (uint32_t)at);
+	wr32(b + offsetof(struct qb_table_hdr, nrest), n);
+	free(r);
+	*tab = b;
+	*len = at + sizeof *r * n;
+	return 0;
+}
+
 uint8_t *syminfo_build(const struct syminfo *si, uint32_t nsyms, size_t *len)
 {
 	*len = 4ull * nsyms;
@@ -186,14 +233,6 @@ static int record_path(const struct lib *lib, const char *root, const char *orig
 	return (size_t)snprintf(out, len, "%s", real) < len ? 0 : -1;
 }
 
-/* A library the loader stands for itself (musl's libc) is never opened. */
-static int loader_itself(const struct lib *lib)
-{
-	const char *base = strrchr(lib->path, '/');
-	base = base ? base + 1 : lib->path;
-	return (lib->shortname && qb_search_reserved(lib->shortname)) || !strncmp(base, "ld-musl-", 8) ||
-	       !strncmp(base, "libc.musl-", 10);
-}
 
 struct qb_scope_ent *scope_list(const struct closure *c, const struct scope_rec *self, uint32_t *n,
 	int *self_ok)

@@ -42,6 +42,10 @@ struct qb_scope_ent *scope_list(const struct closure *c, const struct scope_rec 
 /* Appends scope[n] to the table *tab of *len bytes (QB_TF_SCOPELIST);
  * -1 when out of memory, the table unchanged. */
 int qbt_add_scope(uint8_t **tab, size_t *len, const struct qb_scope_ent *scope, uint32_t n);
+/* The rest of the answers in that scope (docs/FORMAT.md 2.6), appended
+ * to the table as rest[n] (QB_TF_SCOPEREST) when there are any; -1 when
+ * out of memory, the table unchanged. */
+int qbt_add_rest(uint8_t **tab, size_t *len, const struct closure *c);
 uint8_t *syminfo_build(const struct syminfo *si, uint32_t nsyms, size_t *len);
 /* The record of a program's closure, c->libs[1..] as the search found
  * them (docs/FORMAT.md 6); self_si: the program's new syminfo entries

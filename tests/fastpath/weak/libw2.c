@@ -11,3 +11,11 @@ const char *w2_vague(void)
 {
 	return vague();
 }
+
+/* A weak reference no object of the load defines (a preload may). */
+__attribute__((weak)) const char *w_absent(void);
+
+const char *w2_absent(void)
+{
+	return w_absent ? w_absent() : "none";
+}

@@ -8,3 +8,8 @@ const char *vague(void)
 int wdata = 9;
 
 const char typeinfo_name[] __asm__("_ZTS3Foo") = "preload-typeinfo";
+
+const char *w_absent(void)
+{
+	return "preload";
+}
