@@ -319,8 +319,7 @@ static const size_t *bind_unnamed(struct resolver *rs, const size_t *r, const si
 		if (!QB_SYM_TYPE(QB_R_TYPE(r[1])) || !symi || symi >= p->nsyms || r[0] - rs->lo > rs->span ||
 		    (r != first && qb_hinted_kind(&rs->prep, symi)))
 			break;
-		if (!qb_ext_bind(&rs->prep, p, symi, 0, &d) || !d.sym || (d.sym->st_info & 0xc) ||
-		    (d.dso->runtime && d.dso != p))
+		if (!qb_ext_bind(&rs->prep, p, symi, 0, &d) || !d.sym || (d.sym->st_info & 0xc) || (d.dso->runtime && d.dso != p))
 			break;
 		put((size_t *)(p->base + r[0]), (size_t)d.dso->base + d.sym->st_value, r, rela, QB_R_TYPE(r[1]));
 		if (qb.debug & QB_DBG_STATS)
@@ -355,8 +354,7 @@ static inline __attribute__((always_inline)) const size_t *bind_run(struct resol
 	size_t last = rs->last, lastval = rs->lastval;
 	for (; r != end; r += ent) {
 		size_t off = r[0], info = r[1], val, *where = (size_t *)(base + off);
-		unsigned type = QB_R_TYPE(info);
-		int how;
+		unsigned type = QB_R_TYPE(info), how;
 		if (off - lo > span)
 			break;
 		if (cache && info == last) {

@@ -230,9 +230,8 @@ hidden int qb_cscope_rest(struct dso *p, size_t symi, struct symdef *out)
 			e->definer < nlisted ? listed[e->definer] : 0;
 	if (!x && e->definer != QB_REST_NONE)
 		return 0;
-	for (uint32_t k = 0, before = x ? FX(x)->extra_before : qb_cs.nextra; k < before; k++)
-		if (qb_may_define(qb_cs.extra[k], h))
-			return 0;
+	if (!qb_cs_ruled_out(x ? FX(x)->extra_before : qb_cs.nextra, h))
+		return 0;
 	if (x)
 		return x->gh_bloom && qb_definer_def(x, e->hint, h, out);
 	/* no object defines the name: a weak reference binds to 0 */

@@ -109,6 +109,19 @@ struct qb_cscope {
 };
 extern struct qb_cscope qb_cs hidden;
 
+/* Do the first n objects the checked scope's list does not hold rule out
+ * a name of GNU hash h, by bloom filter (asked here, as it mostly
+ * answers) and hash chain? */
+static inline int qb_cs_ruled_out(size_t n, uint32_t h)
+{
+	for (size_t e = 0; e < n; e++) {
+		const struct dso *o = qb_cs.extra[e];
+		if (!o->gh_bloom || (qb_gnu_bloom_maybe(o, h) && qb_may_define(o, h)))
+			return 0;
+	}
+	return 1;
+}
+
 /* The definition at index hint of definer x (which has a GNU hash
  * table), for a reference whose name has GNU hash h: qb_hint_def's guard
  * for a GNU-hashed target (x's chain holds h there) and the lookup's own
@@ -138,12 +151,7 @@ static inline __attribute__((always_inline)) int qb_cscope_bind(struct dso *p, s
 	if (!x || !hint)
 		return 0;
 	uint32_t h = FX(p)->pre_gnu[symi];
-	for (size_t e = 0; e < v->nextra; e++) {
-		const struct dso *o = qb_cs.extra[e];
-		if (!o->gh_bloom || (qb_gnu_bloom_maybe(o, h) && qb_may_define(o, h)))
-			return 0;
-	}
-	return qb_definer_def(x, hint, h, out);
+	return qb_cs_ruled_out(v->nextra, h) && qb_definer_def(x, hint, h, out);
 }
 
 /* May one of the interposers export a name with GNU hash h? */

@@ -638,10 +638,16 @@ static __attribute__((noinline)) int bind_hint(struct dso *p, size_t symi, struc
 	return qb_bind_hinted(p, symi, out);
 }
 
+/* The answer in the scope to reference symi of p: its scope definer,
+ * else the program's answer (checkedscope.c). */
+static int scope_answer(struct dso *p, size_t symi, struct symdef *out)
+{
+	return (FX(p)->definers && qb_scope_def(p, symi, out)) || (FX(p)->nrest && qb_cscope_rest(p, symi, out));
+}
+
 static int bind_scoped(struct dso *p, size_t symi, struct symdef *out)
 {
-	if (!(FX(p)->definers && (FX(p)->vouched ? qb_cscope_bind(p, symi, out) : qb_scope_def(p, symi, out))) &&
-	    !(FX(p)->nrest && qb_cscope_rest(p, symi, out)))
+	if (!scope_answer(p, symi, out))
 		return 0;
 	qb_fs.scoped++;
 	return 1;
@@ -660,8 +666,7 @@ static __attribute__((noinline)) int bind_named(struct dso *p, size_t symi, stru
 	if (!qb.env.verify || (!FX(p)->definers && !FX(p)->nrest))
 		return 0;
 	*out = qb_lookup(r, 0, p->reloc_root);
-	if ((FX(p)->definers && qb_scope_def(p, symi, &def)) ||
-	    (FX(p)->nrest && qb_cscope_rest(p, symi, &def))) {
+	if (scope_answer(p, symi, &def)) {
 		qb_fs.scoped++;
 		if (def.sym != out->sym) {
 			qb.verify_diffs++;
