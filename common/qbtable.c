@@ -10,6 +10,20 @@ static int array_ok(uint32_t off, uint32_t nsyms, size_t size, uint16_t hdr)
 	return off >= hdr && (off & 3) == 0 && end <= size;
 }
 
+/* Every object's answers inside the table, clear of the header. */
+static int launch_ok(const void *tab, const struct qb_table_hdr *h, size_t size)
+{
+	if (h->hdr_size < QB_TABLE_HDR7_SIZE || h->nlaunch > 0xffff ||
+	    !array_ok(h->launch_off, 6 * h->nlaunch, size, h->hdr_size))
+		return 0;
+	const struct qb_launch_obj *o = (const struct qb_launch_obj *)((const char *)tab + h->launch_off);
+	for (uint32_t k = 0; k < h->nlaunch; k++)
+		if (o[k].count > 0x7fffffff || (uint64_t)o[k].first + o[k].count > 0xffffffff ||
+		    !array_ok(o[k].ans_off, 2 * o[k].count, size, h->hdr_size))
+			return 0;
+	return 1;
+}
+
 int qb_table_valid(const void *tab, size_t size, uint32_t nsyms_expected)
 {
 	struct qb_table_hdr h;
@@ -38,6 +52,8 @@ int qb_table_valid(const void *tab, size_t size, uint32_t nsyms_expected)
 		return 0;
 	if ((h.flags & QB_TF_SCOPEREST) && (h.hdr_size < QB_TABLE_HDR6_SIZE || !(h.flags & QB_TF_SCOPELIST) ||
 	    h.nrest > 0xffffff || !array_ok(h.rest_off, 3 * h.nrest, size, h.hdr_size)))
+		return 0;
+	if ((h.flags & QB_TF_LAUNCH) && !launch_ok(tab, &h, size))
 		return 0;
 	if ((h.flags & QB_TF_GNUHASH) && !array_ok(h.gnu_off, h.nsyms, size, h.hdr_size))
 		return 0;
@@ -150,6 +166,16 @@ const struct qb_rest_ent *qb_table_rest(const void *tab, uint32_t *n)
 	return (const struct qb_rest_ent *)((const char *)tab + h->rest_off);
 }
 
+const struct qb_launch_obj *qb_table_launch(const void *tab, uint32_t *n)
+{
+	const struct qb_table_hdr *h = tab;
+	*n = 0;
+	if (!(h->flags & QB_TF_LAUNCH))
+		return NULL;
+	*n = h->nlaunch;
+	return (const struct qb_launch_obj *)((const char *)tab + h->launch_off);
+}
+
 static uint64_t fnv1a(uint64_t h, const void *data, size_t n)
 {
 	const unsigned char *p = data;
@@ -169,6 +195,12 @@ uint64_t qb_symtab_id(const void *dynsym, size_t dynsym_size,
 	if (versym)
 		h = fnv1a(h, versym, versym_size);
 	return h ? h : 1;  /* 0 means "no identity" */
+}
+
+uint64_t qb_build_id(const void *desc, size_t size)
+{
+	uint64_t h = fnv1a(0xcbf29ce484222325ull, desc, size);
+	return h ? h : 1;
 }
 
 uint64_t qb_table_compute_id(const void *tab, size_t size)

@@ -58,6 +58,7 @@
 #define QB_TF_SCOPELIST 0x800 /* scope_off and nscope valid: a program's checked scope */
 #define QB_TF_SCOPESELF 0x1000 /* (with QB_TF_SCOPELIST) the program's own definers checked too */
 #define QB_TF_SCOPEREST 0x2000 /* (with QB_TF_SCOPELIST) rest_off and nrest valid */
+#define QB_TF_LAUNCH    0x4000 /* launch_off and nlaunch valid: a program's launch record */
 
 /* Little-endian, 4-byte aligned, identical for ELFCLASS32 and ELFCLASS64. */
 struct qb_table_hdr {
@@ -87,6 +88,9 @@ struct qb_table_hdr {
 	/* Present when hdr_size >= QB_TABLE_HDR6_SIZE: */
 	uint32_t rest_off;    /* (QB_TF_SCOPEREST) struct qb_rest_ent rest[nrest] */
 	uint32_t nrest;
+	/* Present when hdr_size >= QB_TABLE_HDR7_SIZE: */
+	uint32_t launch_off;  /* (QB_TF_LAUNCH) struct qb_launch_obj launch[nlaunch] */
+	uint32_t nlaunch;
 };
 
 #define QB_TABLE_HDR1_SIZE 24
@@ -95,6 +99,7 @@ struct qb_table_hdr {
 #define QB_TABLE_HDR4_SIZE 64
 #define QB_TABLE_HDR5_SIZE 80
 #define QB_TABLE_HDR6_SIZE 88
+#define QB_TABLE_HDR7_SIZE 96
 
 /* needed[].dynidx of an object of the global scope that defines what a
  * reference not bound directly finds there (docs/FORMAT.md 2.4); an
@@ -129,6 +134,25 @@ struct qb_rest_ent {
 _Static_assert(sizeof(struct qb_rest_ent) == 12, "struct qb_rest_ent is not 12 bytes");
 #define QB_REST_PROGRAM 0xffff /* the program defines the name */
 #define QB_REST_NONE    0xfffe /* no object of the load does (a weak reference) */
+
+/* The launch record of a program (docs/FORMAT.md 2.7): its start-up
+ * load in global-scope order, the program first, and for each object the
+ * standard lookup's answer to each symbol its relocations name, dense by
+ * symbol index from first on. */
+struct qb_launch_obj {
+	uint32_t id[2];       /* identity: self_id, the loader's build, 0 for the program */
+	uint32_t first;       /* the first symbol index answered */
+	uint32_t count;       /* how many are */
+	uint32_t ans_off;     /* offset from the table of struct qb_launch_ans[count] */
+	uint32_t reserved;
+};
+struct qb_launch_ans {
+	uint32_t def;         /* 1 + the definer's index in launch[], or one of: */
+	uint32_t value;       /* the definition's st_value */
+};
+_Static_assert(sizeof(struct qb_launch_obj) == 24, "struct qb_launch_obj is not 24 bytes");
+#define QB_LAUNCH_ASK  0          /* no answer recorded: the loader looks it up */
+#define QB_LAUNCH_NONE 0xffffffff /* nothing defines it: a weak reference, value 0 */
 
 /* Identity of a symbol table: FNV-1a (64-bit) over the bytes of .dynsym,
  * then .dynstr, then .gnu.version (absent: nothing). Equal identities mean
@@ -165,6 +189,11 @@ uint64_t qb_table_table_id(const void *tab);
 const struct qb_scope_ent *qb_table_scope(const void *tab, uint32_t *n);
 /* The rest of its answers (QB_TF_SCOPEREST), or NULL. */
 const struct qb_rest_ent *qb_table_rest(const void *tab, uint32_t *n);
+/* A program's launch record (QB_TF_LAUNCH), or NULL. */
+const struct qb_launch_obj *qb_table_launch(const void *tab, uint32_t *n);
+/* The identity of a loader build: FNV-1a (64-bit) over its GNU build-id
+ * note's descriptor, 0 written as 1. */
+uint64_t qb_build_id(const void *desc, size_t size);
 /* The identity a table of size bytes has: FNV-1a over its bytes, its
  * table_id field taken as 0 (for linkopt: the loader only compares). */
 uint64_t qb_table_compute_id(const void *tab, size_t size);

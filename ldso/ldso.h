@@ -132,7 +132,7 @@ struct qb_state {
 	size_t verify_diffs;       /* LD_DIRECT_VERIFY: answers that differed */
 	struct qb_stats {
 		size_t lookups, probes, strcmps, relocs, cache_hits, hashed;
-		size_t prehashed, hinted, scoped;  /* for the extension that prepared them */
+		size_t prehashed, hinted, scoped, recorded;  /* for the extension that prepared them */
 		size_t bykind[RK_TLSDESC + 1];
 		uint64_t reloc_ns;
 	} stats;

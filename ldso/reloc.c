@@ -299,12 +299,6 @@ static inline __attribute__((always_inline)) void put(size_t *where, size_t val,
 	*where = val + (rela ? r[2] : QB_TYPE_MASK(QB_IS_WORD) >> type & 1 ? *where : 0);
 }
 
-static void count(unsigned type)
-{
-	qb.stats.relocs++;
-	qb.stats.bykind[qb_rel_kind(type)]++;
-}
-
 /* The references a hinted mode left, from r on while they stay in its
  * range and are not bound directly, when their binder knows a plain
  * definition of a start-up object or of p without the name (a scope
@@ -322,8 +316,10 @@ static const size_t *bind_unnamed(struct resolver *rs, const size_t *r, const si
 		if (!qb_ext_bind(&rs->prep, p, symi, 0, &d) || !d.sym || (d.sym->st_info & 0xc) || (d.dso->runtime && d.dso != p))
 			break;
 		put((size_t *)(p->base + r[0]), (size_t)d.dso->base + d.sym->st_value, r, rela, QB_R_TYPE(r[1]));
-		if (qb.debug & QB_DBG_STATS)
-			count(QB_R_TYPE(r[1]));
+		if (qb.debug & QB_DBG_STATS) {
+			qb.stats.relocs++;
+			qb.stats.bykind[qb_rel_kind(QB_R_TYPE(r[1]))]++;
+		}
 	}
 	return r;
 }
@@ -342,35 +338,29 @@ static int range_of(const struct dso *p, size_t off, size_t *lo, size_t *span)
 
 /* A hinted mode over relocations from r on: returns the first one it
  * leaves to the general path, or end. Nothing is called inside, so the
- * loop has every register. */
+ * loop has every register; what watches it (observe) reads the same
+ * answers after it. */
 static inline __attribute__((always_inline)) const size_t *bind_run(struct resolver *rs,
 	const size_t *r, const size_t *end, const int rela, const int mode)
 {
 	const struct qb_prepared s = rs->prep;
 	unsigned char *const base = rs->p->base;
 	const size_t nsyms = rs->p->nsyms, lo = rs->lo, span = rs->span, ent = rela ? 3 : 2;
-	const int stats = mode == QB_MODE_CAREFUL && (qb.debug & QB_DBG_STATS);
 	const int cache = mode == QB_MODE_CAREFUL && !qb.env.no_symcache;
 	size_t last = rs->last, lastval = rs->lastval;
 	for (; r != end; r += ent) {
 		size_t off = r[0], info = r[1], val, *where = (size_t *)(base + off);
-		unsigned type = QB_R_TYPE(info), how;
+		unsigned type = QB_R_TYPE(info);
 		if (off - lo > span)
 			break;
 		if (cache && info == last) {
 			val = lastval;
-			if (stats)
-				qb.stats.cache_hits += info != QB_NO_INFO;
 		} else if (!QB_SYM_TYPE(type)) {
 			if (info != QB_REL_INFO)
 				break;
 			*where = (size_t)base + (rela ? r[2] : *where);
-			if (stats)
-				count(type);
 			continue;
-		} else if (QB_R_SYM(info) < nsyms && (how = qb_hinted_value(&s, QB_R_SYM(info), mode, &val))) {
-			if (stats)
-				*(how == 1 ? &qb.stats.hinted : &qb.stats.scoped) += 1;
+		} else if (QB_R_SYM(info) < nsyms && qb_hinted_value(&s, QB_R_SYM(info), mode, &val)) {
 			if (cache) {
 				last = info;
 				lastval = val;
@@ -379,8 +369,6 @@ static inline __attribute__((always_inline)) const size_t *bind_run(struct resol
 			break;
 		}
 		put(where, val, r, rela, type);
-		if (stats)
-			count(type);
 	}
 	if (cache) {
 		rs->last = last;
@@ -389,16 +377,17 @@ static inline __attribute__((always_inline)) const size_t *bind_run(struct resol
 	return r;
 }
 
-/* The engine's instances, one function each (out of line, so that a
- * hinted mode's loop keeps its registers): the general mode, and the
- * hinted modes' loops. */
+/* The engine's instances, out of line so that a hinted mode's loop
+ * keeps its registers: the general mode, the hinted modes' loops. */
 #define GENERAL(name, rela) static __attribute__((noinline)) void name(struct resolver *rs, \
 	const size_t *r, const size_t *end) { for (; r != end; r += (rela) ? 3 : 2) \
 	apply(rs->p, rs, r[1], r[0], (rela) ? r[2] : 0, rela); }
 #define BIND_RUN(name, rela, mode) static __attribute__((noinline)) const size_t *name( \
 	struct resolver *rs, const size_t *r, const size_t *end) { return bind_run(rs, r, end, rela, mode); }
-GENERAL(general_rela, 1) GENERAL(general_rel, 0)
-BIND_RUN(hinted_rela, 1, QB_MODE_HINTED) BIND_RUN(hinted_rel, 0, QB_MODE_HINTED)
+#define BIND_RUNS(m, mode) BIND_RUN(m##_rela, 1, mode) BIND_RUN(m##_rel, 0, mode)
+GENERAL(general_rela, 1)
+GENERAL(general_rel, 0)
+BIND_RUNS(hinted, QB_MODE_HINTED)
 BIND_RUN(valued_rela, 1, QB_MODE_VALUED)
 #ifdef QB_VALUED_REL_ARCH  /* the architecture's assembly (arch.h) */
 static const size_t *valued_rel(struct resolver *rs, const size_t *r, const size_t *end)
@@ -408,7 +397,8 @@ static const size_t *valued_rel(struct resolver *rs, const size_t *r, const size
 #else
 BIND_RUN(valued_rel, 0, QB_MODE_VALUED)
 #endif
-BIND_RUN(careful_rela, 1, QB_MODE_CAREFUL) BIND_RUN(careful_rel, 0, QB_MODE_CAREFUL)
+BIND_RUNS(careful, QB_MODE_CAREFUL)
+BIND_RUNS(record, QB_MODE_RECORD)
 
 /* The engine: a table's relocations in p's mode (the one switch from
  * mode to loop); each one a hinted mode leaves goes by the general path. */
@@ -424,13 +414,21 @@ static void apply_table(struct resolver *rs, size_t vaddr, size_t size, int rela
 	case QB_MODE_HINTED: bind = rela ? hinted_rela : hinted_rel; break;
 	case QB_MODE_VALUED: bind = rela ? valued_rela : valued_rel; break;
 	case QB_MODE_CAREFUL: bind = rela ? careful_rela : careful_rel; break;
+	case QB_MODE_RECORD: bind = rela ? record_rela : record_rel; break;
 	default: general(rs, r, end); return;
 	}
-	for (const size_t *next; (r = bind(rs, r, end)) != end; r = next)
+	const int watched = (qb.debug & (QB_DBG_STATS | QB_DBG_BINDINGS)) || qb.env.verify;
+	for (const size_t *next, *from = r;; from = r = next) {
+		r = bind(rs, r, end);
+		if (watched)
+			qb_observe(rs->p, &rs->prep, from, r, rela, mode);
+		if (r == end)
+			break;
 		if (r[0] - rs->lo > rs->span && range_of(rs->p, r[0], &rs->lo, &rs->span))
 			next = r;  /* the next range: bound from here */
 		else if ((next = bind_unnamed(rs, r, end, rela)) == r)
 			general(rs, r, next += ent);
+	}
 }
 
 /* Text relocations need the read-only segments writable for a while. */
@@ -457,11 +455,8 @@ hidden void qb_relocate(struct dso *p, int lazy_ok)
 	p->relocated = 1;
 	struct resolver rs;
 	resolver_init(&rs, p, lazy_ok);
-	/* the mode: what an extension prepared, careful when counting or
-	 * without the symbol cache, general without a writable range */
+	/* what an extension prepared; general without a writable range */
 	int mode = qb_ext_prepare(p, &rs.prep);
-	if (mode && ((qb.debug & QB_DBG_STATS) || qb.env.no_symcache))
-		mode = QB_MODE_CAREFUL;
 	if (mode && !range_of(p, p->wr_lo[0], &rs.lo, &rs.span))
 		mode = QB_MODE_GENERAL;
 	text_writable(p, 1);

@@ -27,6 +27,8 @@
 		"no per-object symbol-lookup cache") \
 	X("LD_NOHINTS", no_hints, FLAG, \
 		"ignore definition hints and scope definers") \
+	X("LD_NORECORD", no_record, FLAG, \
+		"ignore the program's launch record") \
 	X("LD_NOPREFETCH", no_prefetch, FLAG, \
 		"do not ask the kernel early for the files start-up will read") \
 	X("LD_RECORD_PAGES", record_pages, STR, \

@@ -2,7 +2,8 @@
 # hashes, symbol cache, definition hints): real musl programs and libraries
 # from tests/fastpath/, built once plainly (run under musl's loader: the
 # reference semantics) and copied into opt/ where linkopt adds its tables
-# (run under quickbind by direct invocation).
+# (run under quickbind by direct invocation). A copy is made again when
+# the loader changes: a program's launch record names the loader build.
 #
 # Everything is built once per architecture: x86_64 always, i386 when
 # configure enabled it. The test sources are the same for both; fpcommon.h
@@ -16,7 +17,7 @@ FP_LINKOPT := $(B)/bin/linkopt
 FP_SRC := $(FPS)
 FP_MK := tests/fastpath.mk
 FP_CHECK := check-fastpath
-FP_TESTS := $(addprefix tests/test_fastpath_,bind tables app tools unload prefetch)
+FP_TESTS := $(addprefix tests/test_fastpath_,bind tables app tools unload prefetch record)
 FP_MUSL := yes
 FP_testflags = $(FP_DEFS_$(1))
 FP_APP_N := 50
@@ -50,7 +51,7 @@ fp_loader = $(call suite_loader,FP,$(1))
 # ALONE, a subset, is optimized first in a run of its own, without the
 # programs (so file by file, not as a program loads it).
 define fp_opt
-$(FPT_$(1))/$(2)/opt/.stamp: $(addprefix $(FPT_$(1))/$(2)/,$(3)) $(FP_LINKOPT)
+$(FPT_$(1))/$(2)/opt/.stamp: $(addprefix $(FPT_$(1))/$(2)/,$(3)) $(FP_LINKOPT) $(B)/lib/ld-quickbind-$(1).so.1
 	@echo "LINKOPT $(FPT_$(1))/$(2)/opt"
 	$(Q)rm -rf $(FPT_$(1))/$(2)/opt && mkdir -p $(FPT_$(1))/$(2)/opt && \
 		cp $(addprefix $(FPT_$(1))/$(2)/,$(3)) $(FPT_$(1))/$(2)/opt/ && \
@@ -230,7 +231,7 @@ FP_FIXTURES_$(1) += $(FP_CORRUPT_FIELDS:%=$(FPT_$(1))/corrupt/%/libuser.so) \
 	$(FPT_$(1))/corrupt/sysv_off/sysv/libuser.so
 
 # ------------------------------------- generated 50-library application --
-$(FPT_$(1))/app/.stamp: $(FPS)/gen_app.sh $(FP_LINKOPT) tests/fastpath.mk
+$(FPT_$(1))/app/.stamp: $(FPS)/gen_app.sh $(FP_LINKOPT) $(B)/lib/ld-quickbind-$(1).so.1 tests/fastpath.mk
 	@echo "GEN $(FPT_$(1))/app ($(FP_APP_N) $(1) libraries)"
 	$(Q)sh $(FPS)/gen_app.sh $(FPT_$(1))/app $(FP_APP_N) "$(strip $(FP_CC_$(1)) $(FP_NOPIE_$(1)))" \
 		$(FP_LINKOPT) && touch $$@

@@ -121,7 +121,7 @@ Test(qbtable, values_validated)
 	struct qb_table_hdr h;
 	memcpy(&h, t, sizeof h);
 	cr_assert(h.flags & QB_TF_VALUES);
-	cr_assert_eq(h.hdr_size, QB_TABLE_HDR6_SIZE);
+	cr_assert_eq(h.hdr_size, QB_TABLE_HDR7_SIZE);
 	const uint32_t *got = qb_table_values(t);
 	for (uint32_t i = 1; i < e.nsyms; i++)
 		cr_assert_eq(got[i], i);

@@ -41,9 +41,10 @@ static inline int qb_bindings_watched(void)
  * its definition hint, checked against the target's hash chain; VALUED
  * by the definition's value linkopt recorded, the target being the
  * library linkopt saw; CAREFUL is HINTED that also counts, reuses the
- * last symbol's value and asks the interposers' bloom filter. A hinted
- * mode leaves every relocation it cannot bind to the general path. */
-enum { QB_MODE_GENERAL, QB_MODE_HINTED, QB_MODE_VALUED, QB_MODE_CAREFUL };
+ * last symbol's value and asks the interposers' bloom filter; RECORD
+ * binds by the program's launch record (ext/launch.c). A hinted mode
+ * leaves every relocation it cannot bind to the general path. */
+enum { QB_MODE_GENERAL, QB_MODE_HINTED, QB_MODE_VALUED, QB_MODE_CAREFUL, QB_MODE_RECORD };
 
 /* A direct target as the hinted modes read it: a hint h is usable when
  * k = h - lo < n, and then chain[k] and syms[k] are its GNU hash chain
@@ -92,6 +93,10 @@ struct qb_prepared {
 	const struct qb_vouched_def *definer;  /* (ndefiners: 0, none) */
 	size_t ndefiners;
 	struct dso *const *extra;     /* the objects the scope's list does not hold */
+	const struct qb_launch_ans *ans; /* RECORD: answers from symbol afirst on, */
+	size_t afirst, acount;        /* acount of them, */
+	const size_t *bases;          /* the record's objects' bases, nbases of them */
+	size_t nbases;
 };
 
 /* The syminfo entry of a reference linkopt bound directly, (si_boundto,
@@ -176,10 +181,33 @@ static inline __attribute__((always_inline)) int qb_scoped_value(const struct qb
 	return 2;
 }
 
+/* Reference symi by the launch record: 3 with *val the answer linkopt
+ * recorded (a definer's base plus the definition's value, or 0 for a
+ * weak reference nothing defines), 0 when the record leaves it to the
+ * lookup. */
+static inline __attribute__((always_inline)) int qb_record_value(const struct qb_prepared *s,
+	size_t symi, size_t *val)
+{
+	size_t k = symi - s->afirst;
+	if (k >= s->acount)
+		return 0;
+	const struct qb_launch_ans *a = &s->ans[k];
+	size_t d = a->def - 1;
+	if (d < s->nbases)
+		*val = s->bases[d] + a->value;
+	else if (a->def == QB_LAUNCH_NONE)
+		*val = 0;
+	else
+		return 0;
+	return 3;
+}
+
 /* Is reference symi one a hinted mode binds in its loop when its checks
  * hold (bound directly, or through a vouched definer)? */
 static inline int qb_hinted_kind(const struct qb_prepared *s, size_t symi)
 {
+	if (s->acount)
+		return symi - s->afirst < s->acount && s->ans[symi - s->afirst].def;
 	return (s->si && qb_syminfo_word(s->si + symi) - QB_DIRECT_WORD < s->ntgt) ||
 	       (s->ndefiners && s->definers[symi] - 1 < s->ndefiners && s->definer[s->definers[symi] - 1].x);
 }
@@ -193,6 +221,8 @@ static inline int qb_hinted_kind(const struct qb_prepared *s, size_t symi)
 static inline __attribute__((always_inline)) int qb_hinted_value(const struct qb_prepared *s,
 	size_t symi, const int mode, size_t *val)
 {
+	if (mode == QB_MODE_RECORD)
+		return qb_record_value(s, symi, val);
 	uint32_t to = qb_syminfo_word(s->si + symi) - QB_DIRECT_WORD;
 	if (to >= s->ntgt)
 		return qb_scoped_value(s, symi, val);
@@ -217,6 +247,56 @@ static inline __attribute__((always_inline)) int qb_hinted_value(const struct qb
 		return 0;
 	*val = f->base + d->st_value;
 	return 1;
+}
+
+/* LD_DIRECT_VERIFY: the standard lookup's answer to reference symi of
+ * p against the value val a hinted mode bound it to (def holds it). */
+static __attribute__((unused, noinline)) void qb_verify_value(struct dso *p, size_t symi, size_t val, const struct dso *def)
+{
+	const char *name = p->strings + p->syms[symi].st_name;
+	struct qb_verreq vr;
+	struct qb_symreq r;
+	qb_symreq_init(&r, name, qb_verreq_of(p, symi, &vr) ? &vr : 0);
+	struct symdef std = qb_lookup_std(qb.head, &r, 0, p->reloc_root);
+	if (!std.sym)
+		qb_lfs64_bind(name, &std);
+	size_t want = std.sym ? (size_t)std.dso->base + std.sym->st_value : 0;
+	if (want == val)
+		return;
+	qb.verify_diffs++;
+	qb_dbg("verify: %s: %s: bound to %s %#zx, standard lookup gives %s %#zx", p->name, name,
+		def ? def->name : "<undefined>", val, std.sym ? std.dso->name : "<undefined>", want);
+}
+
+/* The relocations a hinted mode bound, r to end, watched: counted
+ * (LD_DEBUG=statistics), each binding reported (bindings) and checked
+ * against the standard lookup (LD_DIRECT_VERIFY), from the answers the
+ * loop read. */
+static __attribute__((unused, noinline)) void qb_observe(struct dso *p, const struct qb_prepared *s,
+	const size_t *r, const size_t *end, int rela, int mode)
+{
+	for (size_t val = 0, last = QB_NO_INFO, how; r != end; r += rela ? 3 : 2) {
+		size_t info = r[1], symi = QB_R_SYM(info);
+		qb.stats.relocs++;
+		qb.stats.bykind[qb_rel_kind(QB_R_TYPE(info))]++;
+		if (!QB_SYM_TYPE(QB_R_TYPE(info)))
+			continue;
+		if (mode == QB_MODE_CAREFUL && !qb.env.no_symcache && info == last) {
+			qb.stats.cache_hits += info != QB_NO_INFO;
+			continue;
+		}
+		last = info;
+		how = qb_hinted_value(s, symi, mode, &val);
+		*(how == 1 ? &qb.stats.hinted : how == 2 ? &qb.stats.scoped : &qb.stats.recorded) += 1;
+		if (!(qb.debug & QB_DBG_BINDINGS) && !qb.env.verify)
+			continue;
+		const char *name = p->strings + p->syms[symi].st_name;
+		struct dso *def = val ? qb_dso_of_addr((void *)val) : 0;
+		if (qb.debug & QB_DBG_BINDINGS)
+			qb_dbg("binding file %s to %s: symbol `%s'", p->name, def ? def->name : "<undefined>", name);
+		if (qb.env.verify)
+			qb_verify_value(p, symi, val, def);
+	}
 }
 
 /* Reference symi's hashes, when the extension that prepared p's

@@ -33,6 +33,10 @@ struct qb_fast {
 	struct qb_vouched_def *definer_obj; /* by needed_ids index: the vouched
 				     * definer (checkedscope.c) */
 	const Phdr *tabseg;         /* linkopt's segment, released whole (pages.c) */
+	const char *launch_tab;     /* a program's table holding its launch record */
+	const struct qb_launch_obj *launch; /* that record's objects, nlaunch long */
+	const struct qb_launch_ans *ans; /* its answers to this object's references, */
+	uint32_t nlaunch, afirst, acount; /* acount from symbol afirst on, while it holds */
 	const struct qb_needed_id *needed_ids;
 	struct dso **by_dynidx;     /* DT_NEEDED entry index in .dynamic -> object */
 	struct qb_hint_tgt *fast_tgt; /* the same, as the hinted modes read it */
@@ -72,6 +76,7 @@ struct qb_fast_stats {
 	size_t direct_hits, direct_misses, interposer_hits, prehashed, hinted;
 	size_t hinted_fast;  /* bound by a hint, without the name */
 	size_t scoped;       /* bound through a scope definer */
+	size_t recorded;     /* bound from the launch record */
 };
 extern struct qb_fast_stats qb_fs hidden;
 
@@ -85,6 +90,12 @@ static inline size_t qb_memo_slots(void)
 		n *= 2;
 	return n;
 }
+
+/* launch.c: the program's launch record, checked against the start-up
+ * scope when start-up built it, ended by its first change; what p's
+ * relocations read of it (1), or 0 when it does not answer for p. */
+hidden void qb_launch_changed(void);
+hidden int qb_launch_prepare(struct dso *p, struct qb_prepared *s);
 
 /* prefetch.c, for the page policy */
 hidden void qb_prefetch_opened(int fd, const struct stat *st);

@@ -118,6 +118,8 @@ static void fast_decoded(struct dso *p)
 				}
 				FX(p)->scope_self = !!(((const struct qb_table_hdr *)tab)->flags & QB_TF_SCOPESELF);
 			}
+			if (!qb.env.no_record && (FX(p)->launch = qb_table_launch(tab, &FX(p)->nlaunch)))
+				FX(p)->launch_tab = tab;
 		} else {
 			note(p, "the quickbind table");
 		}
@@ -560,6 +562,8 @@ static int fast_prepare(struct dso *p, struct qb_prepared *s)
 	s->binder = FX(p)->syminfo || FX(p)->definers || FX(p)->nrest ? &qb_ext_fast : 0;
 	s->gnu = FX(p)->pre_gnu;
 	s->sysv = FX(p)->pre_sysv;
+	if (qb_launch_prepare(p, s))
+		return QB_MODE_RECORD;
 	if (!FX(p)->syminfo || !FX(p)->hints || !FX(p)->pre_gnu || !FX(p)->fast_tgt || p->is_ldso ||
 	    p->nsyms > 0xffffffff || FX(p)->nby_dynidx > 0xffff || qb_bindings_watched())
 		return QB_MODE_GENERAL;
@@ -693,6 +697,7 @@ static void fast_scope_changed(void)
 	interposers_sync();
 	walk_memo_clear();
 	qb_cscope_changed();
+	qb_launch_changed();
 }
 
 /* p leaves: a module whose parent it was looks for it again. */
@@ -715,7 +720,8 @@ static void fast_stats(struct qb_stats *s, const char *when, int fold)
 		f->prehashed += s->prehashed;
 		f->hinted_fast += s->hinted;
 		f->scoped += s->scoped;
-		s->prehashed = s->hinted = s->scoped = 0;
+		f->recorded += s->recorded;
+		s->prehashed = s->hinted = s->scoped = s->recorded = 0;
 		f->direct_hits += f->hinted_fast;
 		f->hinted += f->hinted_fast;
 		f->prehashed += f->hinted_fast;
@@ -732,10 +738,11 @@ static void fast_stats(struct qb_stats *s, const char *when, int fold)
 		qb_dbg("statistics: direct_hits/direct_misses: references bound in (or missing from) the library "
 			"linkopt recorded; interposer_hits: references an interposer took; precomputed_hashes / "
 			"names_hashed: names whose hash the file carried / the loader computed; definition_hints, "
-			"scope_definers: references bound at their recorded definition / through their recorded definer");
-	qb_dbg("statistics (%s): direct_hits=%zu direct_misses=%zu interposer_hits=%zu precomputed_hashes=%zu names_hashed=%zu definition_hints=%zu scope_definers=%zu",
+			"scope_definers: references bound at their recorded definition / through their recorded definer; "
+			"launch_record: references bound from the program's launch record");
+	qb_dbg("statistics (%s): direct_hits=%zu direct_misses=%zu interposer_hits=%zu precomputed_hashes=%zu names_hashed=%zu definition_hints=%zu scope_definers=%zu launch_record=%zu",
 		when, f->direct_hits, f->direct_misses, f->interposer_hits, f->prehashed, s->hashed, f->hinted,
-		f->scoped);
+		f->scoped, f->recorded);
 }
 
 hidden const struct qb_ext qb_ext_fast = {

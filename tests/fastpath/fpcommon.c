@@ -36,6 +36,8 @@ void fp_exec(struct run_result *r, const char *loader, const struct fp_run *run)
 		snprintf(libpath, sizeof libpath, "LD_LIBRARY_PATH=%s", run->libpath);
 		extra[e++] = libpath;
 	}
+	if (!run->record)
+		extra[e++] = "LD_NORECORD=1";
 	for (const char *const *v = run->env; v && *v && e < 31; v++)
 		extra[e++] = *v;
 	extra[e] = NULL;

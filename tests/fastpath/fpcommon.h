@@ -55,6 +55,9 @@ struct fp_run {
 	const char *libpath;
 	const char *const *env;
 	const char *const *args;
+	/* 1: quickbind may bind from the program's launch record; 0: the
+	 * suites test what binds without it (LD_NORECORD=1) */
+	int record;
 };
 
 const char *fp_linkopt(void);

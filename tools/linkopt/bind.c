@@ -288,7 +288,7 @@ static int sym_version_ok(const struct elf *e, uint32_t i, const struct qb_verre
 
 /* Is symbol i of e a definition the loader's standard lookup accepts for
  * a reference of that name requiring need? (The name is the caller's.) */
-static int lookup_accepts(const struct elf *e, uint32_t i, const struct qb_verreq *need)
+int lookup_accepts(const struct elf *e, uint32_t i, const struct qb_verreq *need)
 {
 	Elf64_Sym s;
 	elf_sym_get(e, i, &s);
@@ -316,7 +316,7 @@ static int view_defs(struct defscope *m, const struct appview *v)
 
 /* Definitions of name in m; a lookup that runs out of memory finds none
  * and marks *oom (bind_compute then fails). */
-static unsigned find_defs(struct defscope *m, const char *name, const struct defref **d, int *oom)
+unsigned find_defs(struct defscope *m, const char *name, const struct defref **d, int *oom)
 {
 	int n = defscope_find(m, name, d);
 	if (n < 0) {
@@ -389,7 +389,7 @@ static void mark_ref(void *arg, const struct rel *r)
 }
 
 /* The symbols the object's relocations name. */
-static unsigned char *referenced(const struct elf *e)
+unsigned char *referenced(const struct elf *e)
 {
 	struct refs f = { calloc(e->nsyms ? e->nsyms : 1, 1), e->nsyms };
 	if (f.ref)
@@ -431,7 +431,7 @@ static struct scope_def scope_pick(const struct filemap *cfiles, const struct ap
 
 /* Symbol i of e as a reference the lookup answers by its name: not local,
  * named; *s its entry, *need its version need (NULL: none). */
-static int named_ref(const struct elf *e, uint32_t i, Elf64_Sym *s, struct qb_verreq *req,
+int named_ref(const struct elf *e, uint32_t i, Elf64_Sym *s, struct qb_verreq *req,
 	const struct qb_verreq **need)
 {
 	elf_sym_get(e, i, s);
@@ -543,7 +543,7 @@ int bind_check_scope(const struct closure *c, const struct scope_rec *self, unsi
 /* Could the C library's large-file fallback (the loader's, ldso/lfs64.c)
  * take a reference to name that nothing defines? Those names end in "64"
  * (readdir64_r aside, which holds it). */
-static int lfs64_form(const char *name)
+int lfs64_form(const char *name)
 {
 	return strstr(name, "64") != NULL;
 }

@@ -63,6 +63,18 @@ void defscope_free(struct defscope *s);
 uint64_t lib_symtab_id(const struct lib *l);
 
 int interposed(const struct bind_opts *o, const char *name);
+/* The pieces of the loader's standard lookup, on linkopt's reading of
+ * the objects: is symbol i of e a definition it accepts for a reference
+ * requiring need; the symbols e's relocations name (malloc'd flags, one
+ * a symbol); symbol i as a named reference (*s its entry, *need its
+ * version need); could the C library's large-file fallback take name;
+ * the definitions of name in m (*oom set when out of memory). */
+int lookup_accepts(const struct elf *e, uint32_t i, const struct qb_verreq *need);
+unsigned char *referenced(const struct elf *e);
+int named_ref(const struct elf *e, uint32_t i, Elf64_Sym *s, struct qb_verreq *req,
+	const struct qb_verreq **need);
+int lfs64_form(const char *name);
+unsigned find_defs(struct defscope *m, const char *name, const struct defref **d, int *oom);
 int vague_name(const char *name);
 
 /* For a symbol the object's relocations reference and that is not bound

@@ -10,6 +10,7 @@
 
 #include "appview.h"
 #include "linkopt.h"
+#include "launch.h"
 #include "output.h"
 #include "pagesfile.h"
 #include "order.h"
@@ -38,6 +39,9 @@ static void usage(FILE *f)
 	      "                       reordered only where they fit in place\n"
 	      "  -O1                  also rebuild .gnu.hash and .hash with about one\n"
 	      "                       symbol per bucket (and a larger bloom filter)\n"
+	      "  --loader FILE        the quickbind loader the programs run under, for their\n"
+	      "                       launch record (default: the program's PT_INTERP when\n"
+	      "                       it is one, else the loader beside linkopt)\n"
 	      "  -v, --verbose        say what was done\n"
 	      "  --help, --version\n"
 	      "exit status: 0 ok, 1 stale tables (--check), 2 error (no file changed)\n", f);
@@ -213,7 +217,7 @@ static int load_interpose_list(const char *file, struct bind_opts *bo)
 }
 
 enum { OPT_DUMP = 256, OPT_CHECK, OPT_INTERPOSERS, OPT_ROOT, OPT_SYSROOT, OPT_ILIST, OPT_NODIRECT,
-       OPT_NOSORT, OPT_HELP, OPT_VERSION, OPT_APP, OPT_PAGES };
+       OPT_NOSORT, OPT_HELP, OPT_VERSION, OPT_APP, OPT_PAGES, OPT_LOADER };
 
 int main(int argc, char **argv)
 {
@@ -228,6 +232,7 @@ int main(int argc, char **argv)
 		{ "no-sort", no_argument, 0, OPT_NOSORT },
 		{ "app", required_argument, 0, OPT_APP },
 		{ "pages", required_argument, 0, OPT_PAGES },
+		{ "loader", required_argument, 0, OPT_LOADER },
 		{ "verbose", no_argument, 0, 'v' },
 		{ "help", no_argument, 0, OPT_HELP },
 		{ "version", no_argument, 0, OPT_VERSION },
@@ -280,6 +285,7 @@ int main(int argc, char **argv)
 			}
 			break;
 		}
+		case OPT_LOADER: launch_loader_opt = optarg; break;
 		case OPT_HELP: usage(stdout); return 0;
 		case OPT_VERSION: printf("linkopt %s (quickbind)\n", LINKOPT_VERSION); return 0;
 		default: usage(stderr); return LO_ERR;

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "appview.h"
+#include "launch.h"
 #include "dynsort.h"
 #include "dynstr.h"
 #include "layout.h"
@@ -268,8 +269,9 @@ static int build_tables(struct work *w, const struct opts *o)
 		uint32_t ns;
 		int self_ok;
 		struct qb_scope_ent *sc = scope_list(&w->c, &self, &ns, &self_ok);
-		int bad = sc && (qbt_add_scope(&w->qbt, &w->qlen, sc, ns) < 0 ||
-				 qbt_add_rest(&w->qbt, &w->qlen, &w->c) < 0);
+		int bad = (sc && (qbt_add_scope(&w->qbt, &w->qlen, sc, ns) < 0 ||
+				  qbt_add_rest(&w->qbt, &w->qlen, &w->c) < 0)) ||
+			  qbt_add_launch(&w->qbt, &w->qlen, &w->c, &o->so) < 0;
 		if (sc && !bad && self_ok) {
 			uint32_t f = rd32(w->qbt + offsetof(struct qb_table_hdr, flags));
 			wr32(w->qbt + offsetof(struct qb_table_hdr, flags), f | QB_TF_SCOPESELF);

@@ -75,7 +75,7 @@ static void in_root(const char *root, const char *path, char *out, size_t len)
 	snprintf(out, len, "%s%s", root, cur[0] ? cur : "/");
 }
 
-static void rooted(const struct search_opts *o, const char *p, char *out, size_t len)
+void rooted(const struct search_opts *o, const char *p, char *out, size_t len)
 {
 	if (o->root && p[0] == '/')
 		in_root(o->root, p, out, len);

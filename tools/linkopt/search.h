@@ -56,6 +56,10 @@ struct closure {
 	struct closure_ix *ix; /* its objects by name and by file (search.c) */
 };
 
+/* The file an absolute path p names for the search: under --root, as a
+ * program chrooted into it would find it; else p. */
+void rooted(const struct search_opts *o, const char *p, char *out, size_t len);
+
 /* 0 on success; on failure, writes one line (without the "linkopt: FILE: " prefix) to err. */
 int closure_build(struct elf *obj, const struct search_opts *o, struct closure *c, char *err, size_t errlen);
 /* The pieces of closure_build, for the application view: start with obj

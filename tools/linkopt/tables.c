@@ -128,8 +128,7 @@ int qbt_add_scope(uint8_t **tab, size_t *len, const struct qb_scope_ent *scope, 
 	return 0;
 }
 
-/* A library the loader stands for itself (musl's libc) is never opened. */
-static int loader_itself(const struct lib *lib)
+int loader_itself(const struct lib *lib)
 {
 	const char *base = strrchr(lib->path, '/');
 	base = base ? base + 1 : lib->path;

@@ -46,6 +46,8 @@ int qbt_add_scope(uint8_t **tab, size_t *len, const struct qb_scope_ent *scope, 
  * to the table as rest[n] (QB_TF_SCOPEREST) when there are any; -1 when
  * out of memory, the table unchanged. */
 int qbt_add_rest(uint8_t **tab, size_t *len, const struct closure *c);
+/* A library the loader stands for itself (musl's libc): never opened. */
+int loader_itself(const struct lib *lib);
 uint8_t *syminfo_build(const struct syminfo *si, uint32_t nsyms, size_t *len);
 /* The record of a program's closure, c->libs[1..] as the search found
  * them (docs/FORMAT.md 6); self_si: the program's new syminfo entries

@@ -1,0 +1,116 @@
+/* The launch record (docs/FORMAT.md 2.7).
+ *
+ * A program linkopt optimized may hold its whole start-up load: the
+ * identity of every object in global-scope order, the C library the
+ * loader stands for included (the loader's build), and for each object
+ * the standard lookup's answer to every symbol its relocations name.
+ * Once start-up has built the global scope it is checked all or
+ * nothing: the same objects, by identity, in the same order, and none
+ * besides (a preload, a library LD_LIBRARY_PATH found, a rebuilt one:
+ * any of them declines the whole record). Then no answer can differ
+ * from the lookup's, because every symbol table it read is byte for
+ * byte the one linkopt resolved against, in the same scope; the
+ * relocation engine binds from it (QB_MODE_RECORD, ext.h). The first
+ * change of the scope after start-up ends it: what dlopen loads later
+ * is looked up. */
+#include "fast.h"
+
+static size_t *bases;    /* by the record's object index: the object's base */
+static uint32_t nbases;
+
+static void say(const char *what, uint32_t n)
+{
+	if (qb.debug & (QB_DBG_STATS | QB_DBG_DIRECT))
+		qb_dbg("launch record: %s (%u objects recorded)", what, n);
+}
+
+/* The loader's build: the descriptor of its GNU build-id note. */
+static uint64_t loader_build(void)
+{
+	const struct dso *l = qb.ldso;
+	for (size_t i = 0; i < l->phnum; i++) {
+		const Phdr *ph = &l->phdr[i];
+		if (ph->p_type != PT_NOTE)
+			continue;
+		const unsigned char *n = l->base + ph->p_vaddr, *end = n + ph->p_filesz;
+		while (end - n >= 12) {
+			uint32_t w[3];
+			memcpy(w, n, sizeof w);
+			size_t name = (w[0] + 3) & ~(size_t)3, desc = (w[1] + 3) & ~(size_t)3;
+			if (name > (size_t)(end - n) - 12 || desc > (size_t)(end - n) - 12 - name)
+				break;
+			if (w[2] == NT_GNU_BUILD_ID && w[0] == 4 && !memcmp(n + 12, "GNU", 4))
+				return qb_build_id(n + 12 + name, w[1]);
+			n += 12 + name + desc;
+		}
+	}
+	return 0;
+}
+
+/* Is x the object entry o describes? */
+static int same(const struct dso *x, const struct qb_launch_obj *o, uint64_t *ldso_id)
+{
+	uint64_t id = (uint64_t)o->id[1] << 32 | o->id[0];
+	if ((uint64_t)o->first + o->count > x->nsyms)
+		return 0;
+	if (x == qb.main)
+		return id == 0;
+	if (x->is_ldso) {
+		if (!*ldso_id)
+			*ldso_id = loader_build();
+		return id == *ldso_id && o->count == 0;
+	}
+	return id && id == FX(x)->self_id;
+}
+
+static void end(void)
+{
+	for (struct dso *x = qb.head; x; x = x->next)
+		FX(x)->acount = 0;
+	qb_free(bases);
+	bases = 0;
+	nbases = 0;
+}
+
+hidden void qb_launch_changed(void)
+{
+	static int decided;
+	if (decided++) {
+		end();
+		return;
+	}
+	const struct qb_launch_obj *o = FX(qb.main)->launch;
+	uint32_t n = FX(qb.main)->nlaunch, k = 0;
+	uint64_t ldso_id = 0;
+	if (!o || qb.head != qb.main || !(bases = qb_calloc(n, sizeof *bases)))
+		return;
+	struct dso *x = qb.head;
+	for (; x && k < n && x->global && same(x, &o[k], &ldso_id); x = x->gnext)
+		bases[k++] = (size_t)x->base;
+	if (x || k != n) {
+		say("declined: the start-up load is not the one linkopt recorded", n);
+		end();
+		return;
+	}
+	k = 0;
+	for (x = qb.head; x; x = x->gnext, k++) {
+		FX(x)->ans = (const struct qb_launch_ans *)(FX(qb.main)->launch_tab + o[k].ans_off);
+		FX(x)->afirst = o[k].first;
+		FX(x)->acount = o[k].count;
+	}
+	nbases = n;
+	say("held", n);
+}
+
+/* What the engine reads to bind p's references from the record. */
+hidden int qb_launch_prepare(struct dso *p, struct qb_prepared *s)
+{
+	if (!FX(p)->acount || p->is_ldso)
+		return 0;
+	s->ans = FX(p)->ans;
+	s->afirst = FX(p)->afirst;
+	s->acount = FX(p)->acount;
+	s->bases = bases;
+	s->nbases = nbases;
+	return 1;
+}
