@@ -14,12 +14,13 @@ static int array_ok(uint32_t off, uint32_t nsyms, size_t size, uint16_t hdr)
 static int launch_ok(const void *tab, const struct qb_table_hdr *h, size_t size)
 {
 	if (h->hdr_size < QB_TABLE_HDR7_SIZE || h->nlaunch > 0xffff ||
-	    !array_ok(h->launch_off, 6 * h->nlaunch, size, h->hdr_size))
+	    !array_ok(h->launch_off, 4 * h->nlaunch, size, h->hdr_size) ||
+	    !h->nnames || (h->nnames & (h->nnames - 1)) || h->nnames > (1u << 26) ||
+	    !array_ok(h->names_off, h->nnames, size, h->hdr_size))
 		return 0;
 	const struct qb_launch_obj *o = (const struct qb_launch_obj *)((const char *)tab + h->launch_off);
 	for (uint32_t k = 0; k < h->nlaunch; k++)
-		if (o[k].count > 0x7fffffff || (uint64_t)o[k].first + o[k].count > 0xffffffff ||
-		    !array_ok(o[k].ans_off, 2 * o[k].count, size, h->hdr_size))
+		if (o[k].count > 0x7fffffff || !array_ok(o[k].ans_off, 2 * o[k].count, size, h->hdr_size))
 			return 0;
 	return 1;
 }
@@ -166,13 +167,17 @@ const struct qb_rest_ent *qb_table_rest(const void *tab, uint32_t *n)
 	return (const struct qb_rest_ent *)((const char *)tab + h->rest_off);
 }
 
-const struct qb_launch_obj *qb_table_launch(const void *tab, uint32_t *n)
+const struct qb_launch_obj *qb_table_launch(const void *tab, uint32_t *n, const uint32_t **names,
+	uint32_t *nwords)
 {
 	const struct qb_table_hdr *h = tab;
-	*n = 0;
+	*n = *nwords = 0;
+	*names = NULL;
 	if (!(h->flags & QB_TF_LAUNCH))
 		return NULL;
 	*n = h->nlaunch;
+	*nwords = h->nnames;
+	*names = (const uint32_t *)((const char *)tab + h->names_off);
 	return (const struct qb_launch_obj *)((const char *)tab + h->launch_off);
 }
 

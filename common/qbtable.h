@@ -91,6 +91,8 @@ struct qb_table_hdr {
 	/* Present when hdr_size >= QB_TABLE_HDR7_SIZE: */
 	uint32_t launch_off;  /* (QB_TF_LAUNCH) struct qb_launch_obj launch[nlaunch] */
 	uint32_t nlaunch;
+	uint32_t names_off;   /* (QB_TF_LAUNCH) uint32_t names[nnames]: a filter of */
+	uint32_t nnames;      /* the names it answers (a power of two words) */
 };
 
 #define QB_TABLE_HDR1_SIZE 24
@@ -99,7 +101,7 @@ struct qb_table_hdr {
 #define QB_TABLE_HDR4_SIZE 64
 #define QB_TABLE_HDR5_SIZE 80
 #define QB_TABLE_HDR6_SIZE 88
-#define QB_TABLE_HDR7_SIZE 96
+#define QB_TABLE_HDR7_SIZE 104
 
 /* needed[].dynidx of an object of the global scope that defines what a
  * reference not bound directly finds there (docs/FORMAT.md 2.4); an
@@ -138,19 +140,17 @@ _Static_assert(sizeof(struct qb_rest_ent) == 12, "struct qb_rest_ent is not 12 b
 /* The launch record of a program (docs/FORMAT.md 2.7): its start-up
  * load in global-scope order, the program first, and for each object the
  * standard lookup's answer to each symbol its relocations name, dense by
- * symbol index from first on. */
+ * symbol index from 0. */
 struct qb_launch_obj {
 	uint32_t id[2];       /* identity: self_id, the loader's build, 0 for the program */
-	uint32_t first;       /* the first symbol index answered */
-	uint32_t count;       /* how many are */
+	uint32_t count;       /* symbols 0 to count - 1 are answered */
 	uint32_t ans_off;     /* offset from the table of struct qb_launch_ans[count] */
-	uint32_t reserved;
 };
 struct qb_launch_ans {
 	uint32_t def;         /* 1 + the definer's index in launch[], or one of: */
 	uint32_t value;       /* the definition's st_value */
 };
-_Static_assert(sizeof(struct qb_launch_obj) == 24, "struct qb_launch_obj is not 24 bytes");
+_Static_assert(sizeof(struct qb_launch_obj) == 16, "struct qb_launch_obj is not 16 bytes");
 #define QB_LAUNCH_ASK  0          /* no answer recorded: the loader looks it up */
 #define QB_LAUNCH_NONE 0xffffffff /* nothing defines it: a weak reference, value 0 */
 
@@ -189,8 +189,22 @@ uint64_t qb_table_table_id(const void *tab);
 const struct qb_scope_ent *qb_table_scope(const void *tab, uint32_t *n);
 /* The rest of its answers (QB_TF_SCOPEREST), or NULL. */
 const struct qb_rest_ent *qb_table_rest(const void *tab, uint32_t *n);
-/* A program's launch record (QB_TF_LAUNCH), or NULL. */
-const struct qb_launch_obj *qb_table_launch(const void *tab, uint32_t *n);
+/* A program's launch record (QB_TF_LAUNCH), or NULL; *names, *nwords:
+ * its filter of the names it answers. */
+const struct qb_launch_obj *qb_table_launch(const void *tab, uint32_t *n, const uint32_t **names,
+	uint32_t *nwords);
+
+/* The filter of a record's names: two bits per GNU hash value, each from
+ * the middle of a product (the hash's low bits barely mix). */
+static inline uint32_t qb_names_bit(uint32_t h, int second, uint32_t nwords)
+{
+	return ((h * (second ? 0x85ebca6bu : 0x9e3779b1u)) >> 16) & (32 * nwords - 1);
+}
+static inline int qb_names_maybe(const uint32_t *f, uint32_t nwords, uint32_t h)
+{
+	uint32_t a = qb_names_bit(h, 0, nwords), b = qb_names_bit(h, 1, nwords);
+	return (f[a / 32] >> (a % 32) & 1) && (f[b / 32] >> (b % 32) & 1);
+}
 /* The identity of a loader build: FNV-1a (64-bit) over its GNU build-id
  * note's descriptor, 0 written as 1. */
 uint64_t qb_build_id(const void *desc, size_t size);

@@ -360,7 +360,8 @@ static inline __attribute__((always_inline)) const size_t *bind_run(struct resol
 				break;
 			*where = (size_t)base + (rela ? r[2] : *where);
 			continue;
-		} else if (QB_R_SYM(info) < nsyms && qb_hinted_value(&s, QB_R_SYM(info), mode, &val)) {
+		} else if ((mode == QB_MODE_RECORD || QB_R_SYM(info) < nsyms) &&
+			   qb_hinted_value(&s, QB_R_SYM(info), mode, &val)) {
 			if (cache) {
 				last = info;
 				lastval = val;

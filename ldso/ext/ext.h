@@ -93,8 +93,8 @@ struct qb_prepared {
 	const struct qb_vouched_def *definer;  /* (ndefiners: 0, none) */
 	size_t ndefiners;
 	struct dso *const *extra;     /* the objects the scope's list does not hold */
-	const struct qb_launch_ans *ans; /* RECORD: answers from symbol afirst on, */
-	size_t afirst, acount;        /* acount of them, */
+	const struct qb_launch_ans *ans; /* RECORD: answers to symbols 0 to acount - 1 */
+	size_t acount;
 	const size_t *bases;          /* the record's objects' bases, nbases of them */
 	size_t nbases;
 };
@@ -181,21 +181,22 @@ static inline __attribute__((always_inline)) int qb_scoped_value(const struct qb
 	return 2;
 }
 
-/* Reference symi by the launch record: 3 with *val the answer linkopt
+/* Reference symi (below p's symbol count, which acount is not above) by
+ * the launch record: 3 with *val the answer linkopt
  * recorded (a definer's base plus the definition's value, or 0 for a
  * weak reference nothing defines), 0 when the record leaves it to the
  * lookup. */
 static inline __attribute__((always_inline)) int qb_record_value(const struct qb_prepared *s,
 	size_t symi, size_t *val)
 {
-	size_t k = symi - s->afirst;
-	if (k >= s->acount)
+	if (symi >= s->acount)
 		return 0;
-	const struct qb_launch_ans *a = &s->ans[k];
-	size_t d = a->def - 1;
+	uint64_t a;
+	__builtin_memcpy(&a, &s->ans[symi], sizeof a);
+	size_t d = (size_t)(uint32_t)a - 1;
 	if (d < s->nbases)
-		*val = s->bases[d] + a->value;
-	else if (a->def == QB_LAUNCH_NONE)
+		*val = s->bases[d] + (size_t)(a >> 32);
+	else if ((uint32_t)a == QB_LAUNCH_NONE)
 		*val = 0;
 	else
 		return 0;
@@ -207,7 +208,7 @@ static inline __attribute__((always_inline)) int qb_record_value(const struct qb
 static inline int qb_hinted_kind(const struct qb_prepared *s, size_t symi)
 {
 	if (s->acount)
-		return symi - s->afirst < s->acount && s->ans[symi - s->afirst].def;
+		return symi < s->acount && s->ans[symi].def;
 	return (s->si && qb_syminfo_word(s->si + symi) - QB_DIRECT_WORD < s->ntgt) ||
 	       (s->ndefiners && s->definers[symi] - 1 < s->ndefiners && s->definer[s->definers[symi] - 1].x);
 }

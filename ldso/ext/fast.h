@@ -33,10 +33,9 @@ struct qb_fast {
 	struct qb_vouched_def *definer_obj; /* by needed_ids index: the vouched
 				     * definer (checkedscope.c) */
 	const Phdr *tabseg;         /* linkopt's segment, released whole (pages.c) */
-	const char *launch_tab;     /* a program's table holding its launch record */
-	const struct qb_launch_obj *launch; /* that record's objects, nlaunch long */
-	const struct qb_launch_ans *ans; /* its answers to this object's references, */
-	uint32_t nlaunch, afirst, acount; /* acount from symbol afirst on, while it holds */
+	const char *launch_tab;     /* a program's table holding a launch record */
+	const struct qb_launch_ans *ans; /* the record's answers to this object's */
+	uint32_t acount;            /* references, symbols 0 to acount - 1 */
 	const struct qb_needed_id *needed_ids;
 	struct dso **by_dynidx;     /* DT_NEEDED entry index in .dynamic -> object */
 	struct qb_hint_tgt *fast_tgt; /* the same, as the hinted modes read it */

@@ -118,7 +118,7 @@ static void fast_decoded(struct dso *p)
 				}
 				FX(p)->scope_self = !!(((const struct qb_table_hdr *)tab)->flags & QB_TF_SCOPESELF);
 			}
-			if (!qb.env.no_record && (FX(p)->launch = qb_table_launch(tab, &FX(p)->nlaunch)))
+			if (!qb.env.no_record && (((const struct qb_table_hdr *)tab)->flags & QB_TF_LAUNCH))
 				FX(p)->launch_tab = tab;
 		} else {
 			note(p, "the quickbind table");

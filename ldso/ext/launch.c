@@ -6,17 +6,21 @@
  * the standard lookup's answer to every symbol its relocations name.
  * Once start-up has built the global scope it is checked all or
  * nothing: the same objects, by identity, in the same order, and none
- * besides (a preload, a library LD_LIBRARY_PATH found, a rebuilt one:
- * any of them declines the whole record). Then no answer can differ
+ * besides (a library LD_LIBRARY_PATH found, a rebuilt one, a preload
+ * that may define a name of the load: any of them declines the whole
+ * record). Then no answer can differ
  * from the lookup's, because every symbol table it read is byte for
  * byte the one linkopt resolved against, in the same scope; the
  * relocation engine binds from it (QB_MODE_RECORD, ext.h). The first
  * change of the scope after start-up ends it: what dlopen loads later
  * is looked up. */
 #include "fast.h"
+#include "elfhash.h"
 
 static size_t *bases;    /* by the record's object index: the object's base */
 static uint32_t nbases;
+static const uint32_t *names;  /* the filter of the names it answers */
+static uint32_t nnames;
 
 static void say(const char *what, uint32_t n)
 {
@@ -51,7 +55,7 @@ static uint64_t loader_build(void)
 static int same(const struct dso *x, const struct qb_launch_obj *o, uint64_t *ldso_id)
 {
 	uint64_t id = (uint64_t)o->id[1] << 32 | o->id[0];
-	if ((uint64_t)o->first + o->count > x->nsyms)
+	if (o->count > x->nsyms)
 		return 0;
 	if (x == qb.main)
 		return id == 0;
@@ -72,6 +76,25 @@ static void end(void)
 	nbases = 0;
 }
 
+/* A preloaded library the record does not hold (a tool's, such as
+ * valgrind's) leaves every answer as it is when it defines none of the
+ * names the record answers, as the record's filter of them tells (a
+ * "maybe" declines). */
+static int harmless(struct dso *x)
+{
+	if (!x->preloaded)
+		return 0;
+	for (size_t i = 1; i < x->nsyms; i++) {
+		const Sym *s = x->syms + i;
+		if (!s->st_shndx || ST_BIND(s->st_info) == STB_LOCAL || s->st_name >= x->dyn.strsz)
+			continue;
+		uint32_t h = FX(x)->pre_gnu ? FX(x)->pre_gnu[i] : qb_gnu_hash(x->strings + s->st_name);
+		if (qb_names_maybe(names, nnames, h))
+			return 0;
+	}
+	return 1;
+}
+
 hidden void qb_launch_changed(void)
 {
 	static int decided;
@@ -79,36 +102,38 @@ hidden void qb_launch_changed(void)
 		end();
 		return;
 	}
-	const struct qb_launch_obj *o = FX(qb.main)->launch;
-	uint32_t n = FX(qb.main)->nlaunch, k = 0;
+	const char *tab = FX(qb.main)->launch_tab;
+	uint32_t n = 0, k = 0;
+	const struct qb_launch_obj *o = tab ? qb_table_launch(tab, &n, &names, &nnames) : 0;
 	uint64_t ldso_id = 0;
-	if (!o || qb.head != qb.main || !(bases = qb_calloc(n, sizeof *bases)))
+	struct dso *x = qb.head, **at;
+	if (!o || qb.head != qb.main || !(bases = qb_calloc(n, sizeof *bases + sizeof *at)))
 		return;
-	struct dso *x = qb.head;
-	for (; x && k < n && x->global && same(x, &o[k], &ldso_id); x = x->gnext)
-		bases[k++] = (size_t)x->base;
+	at = (struct dso **)(bases + n);
+	for (; x && x->global; x = x->gnext)
+		if (k < n && same(x, &o[k], &ldso_id))
+			at[k++] = x;
+		else if (!harmless(x))
+			break;
 	if (x || k != n) {
 		say("declined: the start-up load is not the one linkopt recorded", n);
 		end();
 		return;
 	}
-	k = 0;
-	for (x = qb.head; x; x = x->gnext, k++) {
-		FX(x)->ans = (const struct qb_launch_ans *)(FX(qb.main)->launch_tab + o[k].ans_off);
-		FX(x)->afirst = o[k].first;
-		FX(x)->acount = o[k].count;
+	for (k = 0; k < n; k++) {
+		bases[k] = (size_t)at[k]->base;
+		FX(at[k])->ans = (const struct qb_launch_ans *)(tab + o[k].ans_off);
+		FX(at[k])->acount = o[k].count;
 	}
 	nbases = n;
 	say("held", n);
 }
-
 /* What the engine reads to bind p's references from the record. */
 hidden int qb_launch_prepare(struct dso *p, struct qb_prepared *s)
 {
 	if (!FX(p)->acount || p->is_ldso)
 		return 0;
 	s->ans = FX(p)->ans;
-	s->afirst = FX(p)->afirst;
 	s->acount = FX(p)->acount;
 	s->bases = bases;
 	s->nbases = nbases;

@@ -140,16 +140,19 @@ int dump_file(const char *path, const struct opts *o)
 				else
 					printf("rest of the scope: [%u] symbol %u: [%u]'s %u\n", lib, sym, d, hint);
 			}
-			uint32_t nl;
-			const struct qb_launch_obj *lo = qb_table_launch(qt, &nl);
+			uint32_t nl, nw;
+			const uint32_t *nf;
+			const struct qb_launch_obj *lo = qb_table_launch(qt, &nl, &nf, &nw);
+			if (lo)
+				printf("launch record: %u objects, a filter of its names in %u words\n", nl, nw);
 			for (uint32_t k = 0; lo && k < nl; k++) {
 				const uint8_t *o = (const uint8_t *)&lo[k];
 				uint64_t id = (uint64_t)rd32(o + 4) << 32 | rd32(o);
-				uint32_t first = rd32(o + 8), n = rd32(o + 12), at = rd32(o + 16), asked = 0;
+				uint32_t n = rd32(o + 8), at = rd32(o + 12), asked = 0;
 				for (uint32_t i = 0; i < n; i++)
 					asked += rd32((const uint8_t *)qt + at + 8 * i) == QB_LAUNCH_ASK;
-				printf("launch record [%u]: identity 0x%016llx, symbols %u to %u at offset 0x%x, %u left to the lookup\n",
-				       k, (unsigned long long)id, first, first + n, at, asked);
+				printf("launch record [%u]: identity 0x%016llx, %u symbols at offset 0x%x, %u left to the lookup\n",
+				       k, (unsigned long long)id, n, at, asked);
 			}
 			for (uint32_t k = 0; nd && k < nn; k++) {
 				uint32_t di = rd32((const uint8_t *)&nd[k].dynidx);

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "elfhash.h"
 #include "launch.h"
 #include "objcache.h"
 #include "tables.h"
@@ -137,6 +138,34 @@ static struct qb_launch_ans answer(const struct closure *c, struct defscope *pro
 	return (struct qb_launch_ans){ d, (uint32_t)ds.st_value };
 }
 
+/* The filter of the names the record answers (*nwords words, 16 bits
+ * a name): a preloaded library that defines none of them leaves every
+ * answer as it is, so the loader keeps the record beside it. malloc'd. */
+static uint32_t *names_filter(const struct closure *c, const struct qb_launch_obj *obj,
+	const struct qb_launch_ans *ans, size_t nans, uint32_t *nwords)
+{
+	size_t named = 0;
+	for (size_t i = 0; i < nans; i++)
+		named += ans[i].def != QB_LAUNCH_ASK;
+	uint32_t w = 1;
+	while (w < (1u << 26) && 32ull * w < 16ull * named)
+		w <<= 1;
+	uint32_t *f = calloc(w, sizeof *f);
+	if (!f)
+		return NULL;
+	for (unsigned k = 0; k < c->n; k++)
+		for (uint32_t i = 0; i < obj[k].count; i++)
+			if (ans[obj[k].ans_off + i].def != QB_LAUNCH_ASK) {
+				uint32_t h = qb_gnu_hash(elf_sym_name(&c->libs[k].e, i));
+				for (int j = 0; j < 2; j++) {
+					uint32_t bit = qb_names_bit(h, j, w);
+					f[bit / 32] |= 1u << (bit % 32);
+				}
+			}
+	*nwords = w;
+	return f;
+}
+
 /* The objects' identities, each final now (libraries by their tables,
  * the loader by its build); 0 when one has none. */
 static int identities(const struct closure *c, uint64_t ldso_id, uint64_t *id)
@@ -172,6 +201,7 @@ int qbt_add_launch(uint8_t **tab, size_t *len, const struct closure *c0, const s
 	uint64_t *id = malloc(c.n * sizeof *id);
 	struct qb_launch_obj *obj = calloc(c.n, sizeof *obj);
 	struct qb_launch_ans *ans = NULL;
+	uint32_t *names = NULL, nub = 0;
 	size_t nans = 0, cap = 0;
 	struct defscope prog = { 0 }, all = { 0 };
 	int oom = !libs || !id || !obj, rc = 0;
@@ -195,16 +225,14 @@ int qbt_add_launch(uint8_t **tab, size_t *len, const struct closure *c0, const s
 		if (k && loader_itself(&c0->libs[k]))
 			continue;
 		unsigned char *ref = referenced(e);
-		uint32_t lo = 0, hi = 0;
+		uint32_t hi = 0;
 		oom = !ref;
 		for (uint32_t i = 1; ref && i < e->nsyms; i++)
-			if (ref[i]) {
-				lo = lo ? lo : i;
+			if (ref[i])
 				hi = i + 1;
-			}
-		if (hi && nans + (hi - lo) > cap) {
+		if (hi && nans + hi > cap) {
 			size_t nc = cap ? 2 * cap : 4096;
-			while (nc < nans + (hi - lo))
+			while (nc < nans + hi)
 				nc *= 2;
 			struct qb_launch_ans *m = realloc(ans, nc * sizeof *m);
 			oom |= !m;
@@ -213,20 +241,21 @@ int qbt_add_launch(uint8_t **tab, size_t *len, const struct closure *c0, const s
 				cap = nc;
 			}
 		}
-		for (uint32_t i = lo; i < hi && !oom; i++)
-			ans[nans + i - lo] = ref[i] ? answer(&c, &prog, &all, k, i, &oom) :
-						      (struct qb_launch_ans){ QB_LAUNCH_ASK, 0 };
-		obj[k].first = lo;
-		obj[k].count = hi - lo;
+		for (uint32_t i = 0; i < hi && !oom; i++)
+			ans[nans + i] = ref[i] ? answer(&c, &prog, &all, k, i, &oom) :
+						 (struct qb_launch_ans){ QB_LAUNCH_ASK, 0 };
+		obj[k].count = hi;
 		obj[k].ans_off = (uint32_t)nans;  /* an index until placed */
-		nans += hi - lo;
+		nans += hi;
 		free(ref);
 	}
-	if (oom || nans > 0x0fffffff)
+	if (oom || nans > 0x0fffffff || !(names = names_filter(&c, obj, ans, nans, &nub))) {
+		oom = 1;
 		goto out;
-	size_t at = (*len + 3) & ~(size_t)3, aat = at + c.n * sizeof *obj;
-	uint8_t *b = realloc(*tab, aat + nans * sizeof *ans);
-	if (!b || aat + nans * sizeof *ans > 0xffffffffu) {
+	}
+	size_t at = (*len + 3) & ~(size_t)3, aat = at + c.n * sizeof *obj, uat = aat + nans * sizeof *ans;
+	uint8_t *b = realloc(*tab, uat + nub * 4);
+	if (!b || uat + nub * 4 > 0xffffffffu) {
 		oom = !b;
 		if (b)
 			*tab = b;
@@ -237,25 +266,28 @@ int qbt_add_launch(uint8_t **tab, size_t *len, const struct closure *c0, const s
 		uint8_t *o = b + at + k * sizeof *obj;
 		wr32(o, obj[k].id[0]);
 		wr32(o + 4, obj[k].id[1]);
-		wr32(o + 8, obj[k].first);
-		wr32(o + 12, obj[k].count);
-		wr32(o + 16, (uint32_t)(aat + obj[k].ans_off * sizeof *ans));
-		wr32(o + 20, 0);
+		wr32(o + 8, obj[k].count);
+		wr32(o + 12, (uint32_t)(aat + obj[k].ans_off * sizeof *ans));
 	}
 	for (size_t i = 0; i < nans; i++) {
 		wr32(b + aat + 8 * i, ans[i].def);
 		wr32(b + aat + 8 * i + 4, ans[i].value);
 	}
+	for (size_t i = 0; i < nub; i++)
+		wr32(b + uat + 4 * i, names[i]);
 	uint32_t f = rd32(b + offsetof(struct qb_table_hdr, flags));
 	wr32(b + offsetof(struct qb_table_hdr, flags), f | QB_TF_LAUNCH);
 	wr32(b + offsetof(struct qb_table_hdr, launch_off), (uint32_t)at);
 	wr32(b + offsetof(struct qb_table_hdr, nlaunch), c.n);
+	wr32(b + offsetof(struct qb_table_hdr, names_off), (uint32_t)uat);
+	wr32(b + offsetof(struct qb_table_hdr, nnames), nub);
 	*tab = b;
-	*len = aat + nans * sizeof *ans;
+	*len = uat + nub * 4;
 out:
 	defscope_free(&prog);
 	defscope_free(&all);
 	free(ans);
+	free(names);
 	free(obj);
 	free(id);
 	free(libs);
