@@ -34,7 +34,7 @@
 	X("LD_RECORD_PAGES", record_pages, STR, \
 		"at exit, append the file pages this run read of every loaded object to FILE (linkopt --pages)") \
 	X("LD_DIRECT_VERIFY", verify, FLAG, \
-		"resolve every fast-path binding the standard way too, report differences, use the standard answer") \
+		"resolve every fast-path binding the standard way too and report each difference; nothing changes") \
 	X("LD_GLOBALTAB", globaltab, STR, \
 		"0: never build the global table, 1: always (default: when it pays)")
 

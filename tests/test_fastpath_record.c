@@ -96,14 +96,22 @@ Test(FP_SUITE(record), app50_record_verified)
 	run_result_free(&r);
 }
 
-/* The table's file offset and the program's answers in it (linkopt
- * --dump): the answers of object 0, count of them. */
-static long answers_at(const char *file, unsigned *count)
+/* The file offset of path's quickbind table. */
+static long table_at(const char *file)
 {
 	struct shell_result s = shell("readelf -SW '%s' | sed -n 's/.*\\.qb\\.table *PROGBITS *[0-9a-f]* \\([0-9a-f]*\\) .*/\\1/p'", file);
 	long tab = strtol(s.out, NULL, 16);
 	shell_result_free(&s);
-	s = shell("'%s' --dump '%s' | sed -n 's/^launch record \\[0\\]: .*, \\([0-9]*\\) symbols at offset \\(0x[0-9a-f]*\\),.*/\\1 \\2/p'",
+	cr_assert(tab > 0, "no quickbind table in %s", file);
+	return tab;
+}
+
+/* The table's file offset and the program's answers in it (linkopt
+ * --dump): the answers of object 0, count of them. */
+static long answers_at(const char *file, unsigned *count)
+{
+	long tab = table_at(file);
+	struct shell_result s = shell("'%s' --dump '%s' | sed -n 's/^launch record \\[0\\]: .*, \\([0-9]*\\) symbols at offset \\(0x[0-9a-f]*\\),.*/\\1 \\2/p'",
 		  fp_linkopt(), file);
 	unsigned at;
 	int ok = sscanf(s.out, "%u %x", count, &at) == 2;
@@ -141,5 +149,39 @@ Test(FP_SUITE(record), verify_reports_a_corrupted_answer)
 		.record = 1, .env = ENV("LD_DIRECT_VERIFY=1", "LD_DEBUG=statistics")});
 	cr_expect(strstr(r.err, "launch record: held"), "%s", r.err);
 	cr_expect(strstr(r.err, "verify: ./rec-bad/prog: ") && strstr(r.err, "standard lookup gives"), "%s", r.err);
+	run_result_free(&r);
+}
+
+/* The recorded definition values (FORMAT.md 2.3) of libg1 moved, with
+ * the record off: the valued loop binds by them as it runs, and verify
+ * mode, watching that loop, names the references. */
+Test(FP_SUITE(record), verify_reports_corrupted_values_in_the_hinted_loop)
+{
+	const char *dir = lt_fixture_path("app");
+	shell_ok("copy", "rm -rf '%s/val-bad' && cp -a '%s/opt' '%s/val-bad'", dir, dir, dir);
+	char file[4096];
+	snprintf(file, sizeof file, "%s/val-bad/libg1.so", dir);
+	long tab = table_at(file);
+	FILE *f = fopen(file, "r+b");
+	cr_assert(f, "%s", file);
+	struct qb_table_hdr h;
+	cr_assert(fseek(f, tab, SEEK_SET) == 0 && fread(&h, sizeof h, 1, f) == 1);
+	cr_assert(h.flags & QB_TF_VALUES, "no values in %s", file);
+	unsigned moved = 0;
+	for (uint32_t i = 1, v; i < h.nsyms; i++) {
+		cr_assert(fseek(f, tab + h.value_off + 4L * i, SEEK_SET) == 0 && fread(&v, 4, 1, f) == 1);
+		if (!v)
+			continue;
+		v += 8;
+		cr_assert(fseek(f, tab + h.value_off + 4L * i, SEEK_SET) == 0 && fwrite(&v, 4, 1, f) == 1);
+		moved++;
+	}
+	fclose(f);
+	cr_assert(moved, "no value recorded in %s", file);
+	struct run_result r;
+	fp_exec(&r, lt_loader(), &(struct fp_run){.dir = "app", .prog = "val-bad/prog", .libpath = "val-bad",
+		.env = ENV("LD_DIRECT_VERIFY=1", "LD_DEBUG=statistics")});
+	cr_expect(has_line(r.err, "verify: val-bad/libg1.so: ", ": direct binding gives "), "%s", r.err);
+	cr_expect_gt(fp_stat(r.err, "start-up", "verify_differences"), 0, "%s", r.err);
 	run_result_free(&r);
 }

@@ -28,8 +28,8 @@ static inline size_t qb_nonrelative_relocs(const struct dso *p)
 }
 
 /* Is every binding verified (LD_DIRECT_VERIFY) or reported
- * (LD_DEBUG=bindings or direct)? The fast paths then leave it to the
- * general path, which does both. */
+ * (LD_DEBUG=bindings or direct)? Each is then watched where it is made
+ * (qb_watch), on the path that runs without them. */
 static inline int qb_bindings_watched(void)
 {
 	return qb.env.verify || (qb.debug & (QB_DBG_BINDINGS | QB_DBG_DIRECT));
@@ -250,11 +250,27 @@ static inline __attribute__((always_inline)) int qb_hinted_value(const struct qb
 	return 1;
 }
 
-/* LD_DIRECT_VERIFY: the standard lookup's answer to reference symi of
- * p against the value val a hinted mode bound it to (def holds it). */
-static __attribute__((unused, noinline)) void qb_verify_value(struct dso *p, size_t symi, size_t val, const struct dso *def)
+/* The ways a fast path binds a reference without the named lookup, as
+ * qb_hinted_value numbers them. */
+enum { QB_BY_DIRECT = 1, QB_BY_SCOPE, QB_BY_RECORD };
+
+/* A binding a fast path made, of reference symi of p to val, watched as
+ * it stands: reported (LD_DEBUG=bindings; direct, for a direct binding)
+ * and checked against the standard lookup's answer (LD_DIRECT_VERIFY),
+ * a difference counted and reported with both answers. Nothing is
+ * changed: verify mode sees what runs. */
+static __attribute__((unused, noinline)) void qb_watch(struct dso *p, size_t symi, size_t val, int by)
 {
+	static const char *const way[] = { "", "direct binding", "its scope definer", "the launch record" };
 	const char *name = p->strings + p->syms[symi].st_name;
+	const struct dso *def = val ? qb_dso_of_addr((void *)val) : 0;
+	const char *dname = def ? def->name : "<undefined>";
+	if ((qb.debug & QB_DBG_BINDINGS) && !p->is_ldso)
+		qb_dbg("binding file %s to %s: symbol `%s'", p->name, dname, name);
+	if ((qb.debug & QB_DBG_DIRECT) && by == QB_BY_DIRECT)
+		qb_dbg("direct %s: %s -> %s", p->name, name, dname);
+	if (!qb.env.verify)
+		return;
 	struct qb_verreq vr;
 	struct qb_symreq r;
 	qb_symreq_init(&r, name, qb_verreq_of(p, symi, &vr) ? &vr : 0);
@@ -265,14 +281,13 @@ static __attribute__((unused, noinline)) void qb_verify_value(struct dso *p, siz
 	if (want == val)
 		return;
 	qb.verify_diffs++;
-	qb_dbg("verify: %s: %s: bound to %s %#zx, standard lookup gives %s %#zx", p->name, name,
-		def ? def->name : "<undefined>", val, std.sym ? std.dso->name : "<undefined>", want);
+	qb_dbg("verify: %s: %s: %s gives %s, standard lookup gives %s (%#zx, %#zx)", p->name, name, way[by],
+		dname, std.sym ? std.dso->name : "<undefined>", val, want);
 }
 
-/* The relocations a hinted mode bound, r to end, watched: counted
- * (LD_DEBUG=statistics), each binding reported (bindings) and checked
- * against the standard lookup (LD_DIRECT_VERIFY), from the answers the
- * loop read. */
+/* The relocations a hinted mode bound, r to end, watched from the
+ * answers the loop read: counted (LD_DEBUG=statistics), and each binding
+ * as qb_watch watches it. */
 static __attribute__((unused, noinline)) void qb_observe(struct dso *p, const struct qb_prepared *s,
 	const size_t *r, const size_t *end, int rela, int mode)
 {
@@ -289,14 +304,8 @@ static __attribute__((unused, noinline)) void qb_observe(struct dso *p, const st
 		last = info;
 		how = qb_hinted_value(s, symi, mode, &val);
 		*(how == 1 ? &qb.stats.hinted : how == 2 ? &qb.stats.scoped : &qb.stats.recorded) += 1;
-		if (!(qb.debug & QB_DBG_BINDINGS) && !qb.env.verify)
-			continue;
-		const char *name = p->strings + p->syms[symi].st_name;
-		struct dso *def = val ? qb_dso_of_addr((void *)val) : 0;
-		if (qb.debug & QB_DBG_BINDINGS)
-			qb_dbg("binding file %s to %s: symbol `%s'", p->name, def ? def->name : "<undefined>", name);
-		if (qb.env.verify)
-			qb_verify_value(p, symi, val, def);
+		if ((qb.debug & (QB_DBG_BINDINGS | QB_DBG_DIRECT)) || qb.env.verify)
+			qb_watch(p, symi, val, (int)how);
 	}
 }
 

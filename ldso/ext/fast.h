@@ -191,13 +191,13 @@ static inline Sym *qb_hint_def(struct dso *p, size_t symi, struct dso *t)
 
 /* Bind reference symi of p through its definition hint; 0 when the
  * general path must decide (no hint, stale target, possible interposer,
- * a no-direct definition, or diagnostics that want every decision). */
+ * a no-direct definition). */
 static inline __attribute__((always_inline)) int qb_bind_hinted(struct dso *p, size_t symi, struct symdef *out)
 {
 	const Syminfo *si = &FX(p)->syminfo[symi];
 	size_t to = si->si_boundto;
 	if (!(si->si_flags & SYMINFO_FLG_DIRECT) || to >= FX(p)->nby_dynidx || !FX(p)->hint_ok[to] ||
-	    !FX(p)->pre_gnu || qb_bindings_watched())
+	    !FX(p)->pre_gnu)
 		return 0;
 	struct dso *t = FX(p)->by_dynidx[to];
 	Sym *s = qb_hint_def(p, symi, t);

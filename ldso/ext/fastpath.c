@@ -565,7 +565,7 @@ static int fast_prepare(struct dso *p, struct qb_prepared *s)
 	if (qb_launch_prepare(p, s))
 		return QB_MODE_RECORD;
 	if (!FX(p)->syminfo || !FX(p)->hints || !FX(p)->pre_gnu || !FX(p)->fast_tgt || p->is_ldso ||
-	    p->nsyms > 0xffffffff || FX(p)->nby_dynidx > 0xffff || qb_bindings_watched())
+	    p->nsyms > 0xffffffff || FX(p)->nby_dynidx > 0xffff)
 		return QB_MODE_GENERAL;
 	/* A reference takes a symbol index below nsyms, so entry 0 must not
 	 * look like one (linkopt leaves it empty). */
@@ -616,8 +616,8 @@ static int fast_prepare(struct dso *p, struct qb_prepared *s)
 	return FX(p)->values ? QB_MODE_VALUED : QB_MODE_HINTED;
 }
 
-/* Standard and direct answers differ: report, and keep the standard one. */
-static void verify_direct(struct dso *p, struct qb_symreq *r, struct symdef *direct)
+/* Standard and direct answers differ: report; the direct one stands. */
+static void verify_direct(struct dso *p, struct qb_symreq *r, const struct symdef *direct)
 {
 	struct symdef std = qb_lookup(r, 0, p->reloc_root);
 	if (std.sym == direct->sym)
@@ -625,7 +625,6 @@ static void verify_direct(struct dso *p, struct qb_symreq *r, struct symdef *dir
 	qb.verify_diffs++;
 	qb_dbg("verify: %s: %s: direct binding gives %s, standard lookup gives %s",
 		p->name, r->name, direct->dso->name, std.sym ? std.dso->name : "<undefined>");
-	*direct = std;
 }
 
 /* Reference symi of p: before its name is read (r == 0), a definition
@@ -666,18 +665,14 @@ static __attribute__((noinline)) int bind_named(struct dso *p, size_t symi, stru
 			verify_direct(p, r, out);
 		return 1;
 	}
-	struct symdef def;
-	if (!qb.env.verify || (!FX(p)->definers && !FX(p)->nrest))
-		return 0;
-	*out = qb_lookup(r, 0, p->reloc_root);
-	if (scope_answer(p, symi, &def)) {
-		qb_fs.scoped++;
-		if (def.sym != out->sym) {
-			qb.verify_diffs++;
-			qb_dbg("verify: %s: %s: scope definer gives %s, standard lookup gives %s", p->name,
-				r->name, def.dso->name, out->sym ? out->dso->name : "<undefined>");
-		}
-	}
+	return 0;
+}
+
+/* A binding made before the name was read, watched as it stands. */
+static int watched(struct dso *p, size_t symi, const struct symdef *d, int by)
+{
+	if (qb_bindings_watched())
+		qb_watch(p, symi, d->sym ? (size_t)d->dso->base + d->sym->st_value : 0, by);
 	return 1;
 }
 
@@ -688,8 +683,8 @@ static int fast_bind(struct dso *p, size_t symi, struct qb_symreq *r, struct sym
 	/* before the name is read: a definition hint for a reference bound
 	 * directly, else the answer in the scope */
 	if (FX(p)->syminfo && (FX(p)->syminfo[symi].si_flags & SYMINFO_FLG_DIRECT))
-		return bind_hint(p, symi, out);
-	return (FX(p)->definers || FX(p)->nrest) && !qb_bindings_watched() && bind_scoped(p, symi, out);
+		return bind_hint(p, symi, out) && watched(p, symi, out, QB_BY_DIRECT);
+	return (FX(p)->definers || FX(p)->nrest) && bind_scoped(p, symi, out) && watched(p, symi, out, QB_BY_SCOPE);
 }
 
 static void fast_scope_changed(void)
@@ -727,10 +722,8 @@ static void fast_stats(struct qb_stats *s, const char *when, int fold)
 		f->prehashed += f->hinted_fast;
 		s->lookups += f->hinted_fast;
 		f->hinted_fast = 0;
-		if (!qb.env.verify) {  /* verify mode counted the lookup it made */
-			s->lookups += f->scoped;
-			f->prehashed += f->scoped;
-		}
+		s->lookups += f->scoped;
+		f->prehashed += f->scoped;
 		return;
 	}
 	static int told;

@@ -409,8 +409,8 @@ static uint32_t order_of(const struct dso *p)
 	return o;
 }
 
-/* LD_DIRECT_VERIFY: the walk's answer is the one used; a different answer
- * of the table is reported. Out of line: the hot path stays small. */
+/* LD_DIRECT_VERIFY: a table's answer that the walk does not give is
+ * reported; the table's stands. Out of line: the hot path stays small. */
 static __attribute__((noinline)) struct symdef verified(struct dso *from, struct qb_symreq *r,
 	struct dso *skip, struct symdef def)
 {
@@ -420,7 +420,7 @@ static __attribute__((noinline)) struct symdef verified(struct dso *from, struct
 		qb_dbg("verify: %s: global table gives %s, standard lookup gives %s", r->name,
 			def.sym ? def.dso->name : "<undefined>", std.sym ? std.dso->name : "<undefined>");
 	}
-	return std;
+	return def;
 }
 
 /* Without the table, the answers of the global scope to names asked
@@ -466,8 +466,8 @@ static struct symdef gtab_lookup(struct dso *from, struct qb_symreq *r, struct d
 	struct dso *root)
 {
 	if (!qb_gtab_on())
-		return from != qb.head || skip || root || r->ver || qb.env.verify ?
-			qb_lookup_std(from, r, skip, root) : memo_lookup(r);
+		return from != qb.head || skip || root || r->ver ? qb_lookup_std(from, r, skip, root) :
+		       qb.env.verify ? verified(from, r, skip, memo_lookup(r)) : memo_lookup(r);
 	if (from->runtime)
 		return qb_lookup_std(from, r, skip, root);
 	struct symdef def = { 0, 0 };
