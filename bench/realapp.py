@@ -430,7 +430,6 @@ BIND_KINDS = [("hint", "directly, at the definition hint"),
               ("direct", "directly, looked up in the library named"),
               ("parent", "directly, in the host of a module"),
               ("scope", "through the scope definer linkopt recorded"),
-              ("rest", "through the answer the program's table records"),
               ("self", "standard lookup: its own definition (interposable)"),
               ("vague", "standard lookup: vague (C++ vague linkage, weak)"),
               ("multi", "standard lookup: defined by several libraries"),
@@ -439,41 +438,19 @@ BIND_KINDS = [("hint", "directly, at the definition hint"),
               ("none", "standard lookup: no entry")]
 
 
-def rest_answers(dumps):
-    """The (library identity, symbol index) pairs some program's table
-    answers for its load (docs/FORMAT.md 2.6), from the dumps."""
-    rest = set()
-    for text in dumps.values():
-        scope = []  # list index -> identity
-        for line in text.splitlines():
-            if line.startswith("checked scope ["):
-                scope.append(line.split("identity ")[1].split(",")[0])
-            elif line.startswith("rest of the scope: ["):
-                k = int(line.split("[")[1].split("]")[0])
-                if k < len(scope):
-                    rest.add((scope[k], int(line.split("symbol ")[1].split(":")[0])))
-    return rest
-
-
 def bind_breakdown(linkopt, elfs):
     """{kind: [referenced symbols, relocations]} over the optimized files
-    (a symbol counts when at least one relocation names it; one a program's
-    table answers, when some program's does)."""
+    (a symbol counts when at least one relocation names it)."""
     tot = {k: [0, 0] for k, _ in BIND_KINDS}
     dumps = {p: subprocess.run([linkopt, "--dump", p], stdout=subprocess.PIPE,
                                stderr=subprocess.DEVNULL).stdout.decode(errors="replace")
              for p in elfs}
-    rest = rest_answers(dumps)
     for path in elfs:
         counts = reloc_counts(path)
         if not counts:
             continue
         needed = []  # needed[K] is a scope definer?
-        ident = None
         for line in dumps[path].splitlines():
-            if line.startswith("identity: "):
-                ident = line.split()[1]
-                continue
             if line.startswith("needed ["):
                 needed.append("<scope definer" in line)
                 continue
@@ -488,8 +465,6 @@ def bind_breakdown(linkopt, elfs):
                 needed[int(hint.split("@")[1])]
             if scoped:
                 kind = "scope"
-            elif (ident, i) in rest:
-                kind = "rest"
             elif not bound.startswith("<"):
                 kind = "hint" if hint != "-" else "direct"
             elif bound == "<parent>":

@@ -48,12 +48,6 @@ int qb_table_valid(const void *tab, size_t size, uint32_t nsyms_expected)
 	if ((h.flags & QB_TF_SCOPE) && (h.hdr_size < QB_TABLE_HDR4_SIZE ||
 	    (~h.flags & (QB_TF_HINTS | QB_TF_GNUHASH)) || !array_ok(h.definer_off, h.nsyms, size, h.hdr_size)))
 		return 0;
-	if ((h.flags & QB_TF_SCOPELIST) && (h.hdr_size < QB_TABLE_HDR5_SIZE || h.nscope > 0xffff ||
-	    !array_ok(h.scope_off, 4 * h.nscope, size, h.hdr_size)))
-		return 0;
-	if ((h.flags & QB_TF_SCOPEREST) && (h.hdr_size < QB_TABLE_HDR6_SIZE || !(h.flags & QB_TF_SCOPELIST) ||
-	    h.nrest > 0xffffff || !array_ok(h.rest_off, 3 * h.nrest, size, h.hdr_size)))
-		return 0;
 	if ((h.flags & QB_TF_LAUNCH) && !launch_ok(tab, &h, size))
 		return 0;
 	if ((h.flags & QB_TF_GNUHASH) && !array_ok(h.gnu_off, h.nsyms, size, h.hdr_size))
@@ -145,26 +139,6 @@ uint64_t qb_table_table_id(const void *tab)
 	if (h->hdr_size < QB_TABLE_HDR5_SIZE)
 		return 0;
 	return (uint64_t)h->table_id[1] << 32 | h->table_id[0];
-}
-
-const struct qb_scope_ent *qb_table_scope(const void *tab, uint32_t *n)
-{
-	const struct qb_table_hdr *h = tab;
-	*n = 0;
-	if (!(h->flags & QB_TF_SCOPELIST))
-		return NULL;
-	*n = h->nscope;
-	return (const struct qb_scope_ent *)((const char *)tab + h->scope_off);
-}
-
-const struct qb_rest_ent *qb_table_rest(const void *tab, uint32_t *n)
-{
-	const struct qb_table_hdr *h = tab;
-	*n = 0;
-	if (!(h->flags & QB_TF_SCOPEREST))
-		return NULL;
-	*n = h->nrest;
-	return (const struct qb_rest_ent *)((const char *)tab + h->rest_off);
 }
 
 const struct qb_launch_obj *qb_table_launch(const void *tab, uint32_t *n, const uint32_t **names,

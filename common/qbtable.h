@@ -55,9 +55,7 @@
 #define QB_TF_SCOPE     0x100 /* definer_off valid (with QB_TF_HINTS, QB_TF_GNUHASH) */
 #define QB_TF_NOEXTNONE 0x200 /* no DT_SYMINFO entry has SYMINFO_FLG_NOEXTDIRECT */
 #define QB_TF_SCOPECOUNT 0x400 /* scoped_relocs valid (with QB_TF_SCOPE) */
-#define QB_TF_SCOPELIST 0x800 /* scope_off and nscope valid: a program's checked scope */
-#define QB_TF_SCOPESELF 0x1000 /* (with QB_TF_SCOPELIST) the program's own definers checked too */
-#define QB_TF_SCOPEREST 0x2000 /* (with QB_TF_SCOPELIST) rest_off and nrest valid */
+/* 0x800, 0x1000, 0x2000: sections an earlier format had, ignored */
 #define QB_TF_LAUNCH    0x4000 /* launch_off and nlaunch valid: a program's launch record */
 
 /* Little-endian, 4-byte aligned, identical for ELFCLASS32 and ELFCLASS64. */
@@ -83,11 +81,7 @@ struct qb_table_hdr {
 	uint32_t std_relocs;  /* relocations against symbols not bound directly */
 	/* Present when hdr_size >= QB_TABLE_HDR5_SIZE: */
 	uint32_t table_id[2]; /* identity of this table, low word first; 0: none */
-	uint32_t scope_off;   /* (QB_TF_SCOPELIST) struct qb_scope_ent scope[nscope] */
-	uint32_t nscope;
-	/* Present when hdr_size >= QB_TABLE_HDR6_SIZE: */
-	uint32_t rest_off;    /* (QB_TF_SCOPEREST) struct qb_rest_ent rest[nrest] */
-	uint32_t nrest;
+	uint32_t reserved5[4]; /* 0 (an earlier format's) */
 	/* Present when hdr_size >= QB_TABLE_HDR7_SIZE: */
 	uint32_t launch_off;  /* (QB_TF_LAUNCH) struct qb_launch_obj launch[nlaunch] */
 	uint32_t nlaunch;
@@ -100,7 +94,6 @@ struct qb_table_hdr {
 #define QB_TABLE_HDR3_SIZE 56
 #define QB_TABLE_HDR4_SIZE 64
 #define QB_TABLE_HDR5_SIZE 80
-#define QB_TABLE_HDR6_SIZE 88
 #define QB_TABLE_HDR7_SIZE 104
 
 /* needed[].dynidx of an object of the global scope that defines what a
@@ -115,29 +108,7 @@ struct qb_needed_id {
 	uint32_t id[2];      /* that library's self_id when linkopt ran */
 };
 
-/* One library of a program's start-up global scope, in load order
- * (docs/FORMAT.md 2.5): its symbol table's identity, and its table's when
- * linkopt found every definer it records to be this scope's answer (0:
- * not checked, or not so). */
-struct qb_scope_ent {
-	uint32_t self_id[2];
-	uint32_t table_id[2];
-};
-
-/* The standard lookup's answer, in a program's checked scope, to a
- * reference its library's own table leaves to that lookup (docs/
- * FORMAT.md 2.6); sorted by lib, then sym. */
-struct qb_rest_ent {
-	uint16_t lib;         /* the referencing library's index in scope[] */
-	uint16_t definer;     /* the definer's index in scope[], or one of: */
-	uint32_t sym;         /* the reference's symbol index in lib */
-	uint32_t hint;        /* the definition's index in the definer (0: none) */
-};
-_Static_assert(sizeof(struct qb_rest_ent) == 12, "struct qb_rest_ent is not 12 bytes");
-#define QB_REST_PROGRAM 0xffff /* the program defines the name */
-#define QB_REST_NONE    0xfffe /* no object of the load does (a weak reference) */
-
-/* The launch record of a program (docs/FORMAT.md 2.7): its start-up
+/* The launch record of a program (docs/FORMAT.md 2.6): its start-up
  * load in global-scope order, the program first, and for each object the
  * standard lookup's answer to each symbol its relocations name, dense by
  * symbol index from 0. */
@@ -185,10 +156,6 @@ const uint32_t *qb_table_definers(const void *tab);
 uint64_t qb_table_self_id(const void *tab);
 /* The table's own identity (header size 80); 0 when absent. */
 uint64_t qb_table_table_id(const void *tab);
-/* A program's checked scope (QB_TF_SCOPELIST), or NULL. */
-const struct qb_scope_ent *qb_table_scope(const void *tab, uint32_t *n);
-/* The rest of its answers (QB_TF_SCOPEREST), or NULL. */
-const struct qb_rest_ent *qb_table_rest(const void *tab, uint32_t *n);
 /* A program's launch record (QB_TF_LAUNCH), or NULL; *names, *nwords:
  * its filter of the names it answers. */
 const struct qb_launch_obj *qb_table_launch(const void *tab, uint32_t *n, const uint32_t **names,

@@ -192,81 +192,69 @@ Test(qbtable, definers_validated)
 	elf_free(&e);
 }
 
-/* A table of real_libs[1] (e) with a checked scope of two libraries,
- * { 1, 2 } with table { 3, 4 } and { 5, 6 }; *hints: its hints. */
-static uint8_t *table_with_scope(struct elf *e, uint32_t **hints, size_t *len)
+/* A table of real_libs[1] (e) with a launch record of two objects, the
+ * first answering 3 symbols and the second none, and a names filter of
+ * one word; *hints: its hints. */
+static uint8_t *table_with_record(struct elf *e, uint32_t **hints, size_t *len)
 {
 	cr_assert_eq(elf_load_file(e, real_libs[1]), 0, "%s", e->err);
 	*hints = calloc(e->nsyms, 4);
 	cr_assert(*hints);
 	uint8_t *t = qbt_build_hints(e, QB_TF_DIRECT, *hints, NULL, NULL, NULL, 0, len);
-	const struct qb_scope_ent sc[2] = { { { 1, 2 }, { 3, 4 } }, { { 5, 6 }, { 0, 0 } } };
-	cr_assert_eq(qbt_add_scope(&t, len, sc, 2), 0);
+	cr_assert(t && *len % 4 == 0);
+	size_t at = *len, ans = at + 2 * sizeof(struct qb_launch_obj), names = ans + 3 * 8;
+	t = realloc(t, names + 4);
+	cr_assert(t);
+	const uint32_t rec[] = { 0, 0, 3, (uint32_t)ans, 1, 2, 0, (uint32_t)ans,
+				 2, 16, QB_LAUNCH_ASK, 0, QB_LAUNCH_NONE, 0, 0x5 };
+	for (size_t i = 0; i < sizeof rec / 4; i++)
+		wr32(t + at + 4 * i, rec[i]);
+	wr32(t + offsetof(struct qb_table_hdr, launch_off), (uint32_t)at);
+	wr32(t + offsetof(struct qb_table_hdr, nlaunch), 2);
+	wr32(t + offsetof(struct qb_table_hdr, names_off), (uint32_t)names);
+	wr32(t + offsetof(struct qb_table_hdr, nnames), 1);
+	wr32(t + 8, rd32(t + 8) | QB_TF_LAUNCH);
+	*len = names + 4;
 	return t;
 }
 
-/* A program's checked scope (QB_TF_SCOPELIST) lies inside the table, in
- * a header with room for it; the table's identity leaves out its own
- * field and changes with any other byte. */
-Test(qbtable, checked_scope_validated)
+/* A program's launch record (QB_TF_LAUNCH) lies inside the table, every
+ * object's answers and the names' filter too, in a header with room for
+ * it; the table's identity leaves out its own field and changes with any
+ * other byte. */
+Test(qbtable, launch_record_validated)
 {
 	struct elf e;
 	uint32_t *hints;
 	size_t len;
-	uint8_t *t = table_with_scope(&e, &hints, &len);
+	uint8_t *t = table_with_record(&e, &hints, &len);
 	cr_assert(qb_table_valid(t, len, e.nsyms));
-	uint32_t n;
-	const struct qb_scope_ent *got = qb_table_scope(t, &n);
-	cr_assert(got && n == 2 && got[0].self_id[1] == 2 && got[0].table_id[0] == 3 && got[1].self_id[0] == 5);
-	struct qb_table_hdr h;
-	memcpy(&h, t, sizeof h);
-	wr32(t + offsetof(struct qb_table_hdr, nscope), 3); /* runs past the end */
-	cr_assert(!qb_table_valid(t, len, e.nsyms), "a scope past the table's end accepted");
-	wr32(t + offsetof(struct qb_table_hdr, nscope), 2);
-	wr16(t + 6, QB_TABLE_HDR4_SIZE);
-	cr_assert(!qb_table_valid(t, len, e.nsyms), "a scope in a header without scope_off accepted");
+	uint32_t n, nw;
+	const uint32_t *names;
+	const struct qb_launch_obj *got = qb_table_launch(t, &n, &names, &nw);
+	cr_assert(got && n == 2 && got[0].count == 3 && got[1].id[0] == 1 && got[1].id[1] == 2 && nw == 1 &&
+		  names[0] == 0x5);
+	const struct qb_launch_ans *a = (const void *)(t + got[0].ans_off);
+	cr_assert(a[0].def == 2 && a[0].value == 16 && a[2].def == QB_LAUNCH_NONE);
+	wr32(t + offsetof(struct qb_table_hdr, nlaunch), 3); /* runs past the end */
+	cr_assert(!qb_table_valid(t, len, e.nsyms), "objects past the table's end accepted");
+	wr32(t + offsetof(struct qb_table_hdr, nlaunch), 2);
+	uint32_t at = rd32(t + offsetof(struct qb_table_hdr, launch_off));
+	wr32(t + at + 8, 4); /* object 0's answers past the filter's end */
+	cr_assert(!qb_table_valid(t, len, e.nsyms), "answers past the table's end accepted");
+	wr32(t + at + 8, 3);
+	wr32(t + offsetof(struct qb_table_hdr, nnames), 3);
+	cr_assert(!qb_table_valid(t, len, e.nsyms), "a filter of a size not a power of two accepted");
+	wr32(t + offsetof(struct qb_table_hdr, nnames), 1);
 	wr16(t + 6, QB_TABLE_HDR5_SIZE);
+	cr_assert(!qb_table_valid(t, len, e.nsyms), "a record in a header without launch_off accepted");
+	wr16(t + 6, QB_TABLE_HDR7_SIZE);
+	cr_assert(qb_table_valid(t, len, e.nsyms));
 	uint64_t id = qb_table_compute_id(t, len);
 	wr32(t + offsetof(struct qb_table_hdr, table_id), 0x12345678);
 	cr_assert_eq(qb_table_compute_id(t, len), id, "the identity reads its own field");
 	t[len - 1] ^= 1;
 	cr_assert_neq(qb_table_compute_id(t, len), id, "the identity misses the last byte");
-	free(t);
-	free(hints);
-	elf_free(&e);
-}
-
-/* The rest of a checked scope's answers (QB_TF_SCOPEREST) lie inside the
- * table, in a header with room for them, and come with the list. */
-Test(qbtable, rest_of_the_scope_validated)
-{
-	struct elf e;
-	uint32_t *hints;
-	size_t len;
-	uint8_t *t = table_with_scope(&e, &hints, &len);
-	cr_assert_eq(len % 4, 0);
-	t = realloc(t, len + 2 * sizeof(struct qb_rest_ent));
-	cr_assert(t);
-	const uint32_t ents[6] = { 0 | (uint32_t)1 << 16, 7, 9, 1 | (uint32_t)QB_REST_NONE << 16, 3, 0 };
-	for (int i = 0; i < 6; i++)
-		wr32(t + len + 4 * i, ents[i]);
-	wr32(t + offsetof(struct qb_table_hdr, rest_off), (uint32_t)len);
-	wr32(t + offsetof(struct qb_table_hdr, nrest), 2);
-	wr32(t + 8, rd32(t + 8) | QB_TF_SCOPEREST);
-	len += 2 * sizeof(struct qb_rest_ent);
-	cr_assert(qb_table_valid(t, len, e.nsyms));
-	uint32_t n;
-	const struct qb_rest_ent *got = qb_table_rest(t, &n);
-	cr_assert(got && n == 2 && got[0].lib == 0 && got[0].definer == 1 && got[0].sym == 7 && got[0].hint == 9 &&
-		  got[1].lib == 1 && got[1].definer == QB_REST_NONE && got[1].sym == 3);
-	wr32(t + offsetof(struct qb_table_hdr, nrest), 3);
-	cr_assert(!qb_table_valid(t, len, e.nsyms), "answers past the table's end accepted");
-	wr32(t + offsetof(struct qb_table_hdr, nrest), 2);
-	wr16(t + 6, QB_TABLE_HDR5_SIZE);
-	cr_assert(!qb_table_valid(t, len, e.nsyms), "answers in a header without rest_off accepted");
-	wr16(t + 6, QB_TABLE_HDR6_SIZE);
-	wr32(t + 8, rd32(t + 8) & ~QB_TF_SCOPELIST);
-	cr_assert(!qb_table_valid(t, len, e.nsyms), "answers without the scope's list accepted");
 	free(t);
 	free(hints);
 	elf_free(&e);

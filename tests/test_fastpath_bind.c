@@ -138,41 +138,31 @@ Test(FP_SUITE(fastpath), vague_references_bound_through_their_scope_definer)
 	}
 }
 
-/* linkopt lists, in the program's table, its start-up load with the
- * identities it checked libw2's and libw3's definers against (docs/
- * FORMAT.md 2.5). Start-up's scope is that list: those references are
- * bound through their definers without a walk or the global table, with
+/* libw2's and libw3's references through their scope definers (docs/
+ * FORMAT.md 2.4) are bound by walks of the scope that read no name, with
  * the standard lookup's answers (verify mode). libw1 replaced by the
- * library as built: the scope is not the list, and the definers are not
- * trusted. */
-Test(FP_SUITE(fastpath), checked_scope_vouches_for_the_definers)
+ * library as built: its recorded definitions are not trusted. */
+Test(FP_SUITE(fastpath), scope_definers_bound_by_the_walk)
 {
-	const char *argv[] = {fp_linkopt(), "--dump", lt_fixture_path("weak/opt/prog"), NULL};
-	char *dump = command_output(argv);
-	cr_assert(strstr(dump, "definers checked"), "prog lists no checked scope:\n%s", dump);
-	free(dump);
 	struct fp_run ref = {.dir = "weak", .prog = "prog", .libpath = "."};
 	struct fp_run qb = {.dir = "weak", .prog = "opt/prog", .libpath = "opt",
 			    .env = ENV("LD_DIRECT_VERIFY=1", "LD_GLOBALTAB=0")};
 	struct run_result r;
 	fp_expect_same(&ref, &qb, &r);
-	cr_expect(strstr(r.err, "the start-up scope is the one linkopt checked"), "%s", r.err);
 	cr_expect_geq(fp_stat(r.err, "start-up", "scope_definers"), 3, "%s", r.err);
 	cr_expect_eq(fp_stat(r.err, "start-up", "verify_differences"), 0, "%s", r.err);
 	run_result_free(&r);
 	struct fp_run other = {.dir = "weak", .prog = "opt/prog", .libpath = "orig:opt"};
 	fp_expect_same(&ref, &other, &r);
-	cr_expect(strstr(r.err, "the start-up scope is not the one linkopt checked"), "%s", r.err);
 	cr_expect_eq(fp_stat(r.err, "start-up", "scope_definers"), 0, "%s", r.err);
 	run_result_free(&r);
 }
 
-/* A preloaded library is not in the program's list: the scope still
- * agrees, and the preload, ahead of every definer, must rule each name
- * out itself. libwfp's bloom filter lets the vague names through and its
- * hash chains hold none of them: the references still bind at their
- * vouched definers, with the standard lookup's answers. */
-Test(FP_SUITE(fastpath), checked_scope_with_a_preload_that_defines_none_of_the_names)
+/* A preloaded library comes before every definer and must rule each
+ * name out itself. libwfp's bloom filter lets the vague names through
+ * and its hash chains hold none of them: the references still bind at
+ * their definers, with the standard lookup's answers. */
+Test(FP_SUITE(fastpath), scope_definers_with_a_preload_that_defines_none_of_the_names)
 {
 	struct fp_run ref = {.dir = "weak", .prog = "prog", .libpath = ".",
 			     .env = ENV("LD_PRELOAD=./libwfp.so")};
@@ -181,36 +171,23 @@ Test(FP_SUITE(fastpath), checked_scope_with_a_preload_that_defines_none_of_the_n
 	struct run_result r;
 	fp_expect_same(&ref, &qb, &r);
 	cr_expect(strstr(r.out, "w3: vague=w1-weak wdata=1 typeinfo=w1-typeinfo"), "%s", r.out);
-	cr_expect(strstr(r.err, "the start-up scope is the one linkopt checked"), "%s", r.err);
 	cr_expect_geq(fp_stat(r.err, "start-up", "scope_definers"), 2, "%s", r.err);
 	cr_expect_eq(fp_stat(r.err, "start-up", "verify_differences"), 0, "%s", r.err);
 	run_result_free(&r);
 }
 
 /* The libraries optimized for prog, prog_w2 (libw2 ahead of libw1, where
- * vague is strong) optimized alone afterwards: linkopt finds libw3's
- * definer of vague (libw1) wrong for prog_w2's load and lists libw3
- * without its table's identity, so the loader does not vouch for it; the walk to
- * libw1 meets libw2's definitions and the standard lookup answers, as
- * under musl's loader. The same libraries still serve prog vouched. */
-Test(FP_SUITE(fastpath), definers_checked_against_another_load_are_not_vouched_for)
+ * vague is strong) optimized alone afterwards: libw3's definer of vague
+ * (libw1) is not prog_w2's answer; the walk to libw1 meets libw2's
+ * definitions and the standard lookup answers, as under musl's loader. */
+Test(FP_SUITE(fastpath), definers_recorded_for_another_load_give_way_to_the_lookup)
 {
-	const char *argv[] = {fp_linkopt(), "--dump", lt_fixture_path("weak/w2/prog_w2"), NULL};
-	char *dump = command_output(argv);
-	/* libw3, listed first, records libw1 for vague */
-	const char *line = strstr(dump, "checked scope [0]: ");
-	cr_assert(line, "prog_w2 lists no scope:\n%s", dump);
-	const char *end = strchr(line, '\n'), *checked = strstr(line, "definers checked");
-	cr_expect(!checked || (end && checked > end), "libw3 taken as checked:\n%s", dump);
-	free(dump);
 	struct fp_run ref = {.dir = "weak", .prog = "prog_w2", .libpath = "."};
 	struct fp_run qb = {.dir = "weak", .prog = "w2/prog_w2", .libpath = "w2",
 			    .env = ENV("LD_DIRECT_VERIFY=1")};
 	struct run_result r;
 	fp_expect_same(&ref, &qb, &r);
 	cr_expect(strstr(r.out, "w3: vague=w2-strong"), "%s", r.out);
-	cr_expect(strstr(r.err, "the start-up scope is the one linkopt checked (3 libraries listed, 0 with"),
-		  "%s", r.err);
 	cr_expect_eq(fp_stat(r.err, "start-up", "verify_differences"), 0, "%s", r.err);
 	run_result_free(&r);
 }
@@ -267,59 +244,10 @@ Test(FP_SUITE(fastpath), preloaded_definition_overrides_the_scope_definer)
 	run_result_free(&p);
 }
 
-/* The number in LD_DEBUG's "checked scope" line before "other answers". */
-static long other_answers(const char *err)
-{
-	const char *at = strstr(err, "definers checked, ");
-	return at ? strtol(at + strlen("definers checked, "), NULL, 10) : -1;
-}
-
-/* The program's table also records the standard lookup's answers, in its
- * load, to the references its libraries' own tables leave to that lookup
- * (docs/FORMAT.md 2.6): libw2's own vague (its first definer, libw1, is
- * outside libw2's closure), libw3's wdata (on x86_64, the program's
- * copy), and the weak w_absent and _ITM_ names nothing defines. With the scope agreeing
- * they bind as musl's loader binds them, to the standard lookup's answers
- * (verify mode); a preload that defines w_absent takes it; in another
- * load the scope does not agree and none is used. */
-Test(FP_SUITE(fastpath), rest_of_the_scope_answers_references_left_to_the_lookup)
-{
-	const char *argv[] = {fp_linkopt(), "--dump", lt_fixture_path("weak/opt/prog"), NULL};
-	char *dump = command_output(argv);
-	cr_expect(strstr(dump, ": none (weak)"), "no answer for w_absent:\n%s", dump);
-#ifndef FP_ARCH_I386
-	/* the program's copy of wdata (i386's program has none: libw1's is
-	 * libw3's recorded definer) */
-	cr_expect(strstr(dump, ": the program's "), "no answer for libw3's wdata:\n%s", dump);
-#endif
-	cr_expect(strstr(dump, ": [1]'s "), "no answer for libw2's vague (libw1, listed second):\n%s", dump);
-	free(dump);
-	struct fp_run ref = {.dir = "weak", .prog = "prog", .libpath = "."};
-	struct fp_run ver = {.dir = "weak", .prog = "opt/prog", .libpath = "opt",
-			     .env = ENV("LD_DIRECT_VERIFY=1", "LD_GLOBALTAB=0")};
-	struct run_result r;
-	fp_expect_same(&ref, &ver, &r);
-	cr_expect(strstr(r.out, "main: vague=w1-weak w2_vague=w1-weak wdata=1 w2_absent=none"), "%s", r.out);
-	cr_expect_geq(other_answers(r.err), 4, "%s", r.err);
-	cr_expect_eq(fp_stat(r.err, "start-up", "verify_differences"), 0, "%s", r.err);
-	run_result_free(&r);
-	struct fp_run pre_ref = {.dir = "weak", .prog = "prog", .libpath = ".", .env = ENV("LD_PRELOAD=./libwpre.so")};
-	struct fp_run pre = {.dir = "weak", .prog = "opt/prog", .libpath = "opt",
-			     .env = ENV("LD_PRELOAD=./libwpre.so", "LD_DEBUG=")};
-	fp_expect_same(&pre_ref, &pre, &r);
-	cr_expect(strstr(r.out, "w2_absent=preload"), "%s", r.out);
-	run_result_free(&r);
-	struct fp_run other = {.dir = "weak", .prog = "opt/prog", .libpath = "orig:opt"};
-	fp_expect_same(&ref, &other, &r);
-	cr_expect_eq(other_answers(r.err), 0, "%s", r.err);
-	run_result_free(&r);
-}
-
-/* Without statistics the hinted modes bind vouched references in their
- * own loop: the preload that defines the vague names still takes them
- * (it comes before every definer and its filter lets them through), and
- * without it the vouched definers give musl's answers. */
-Test(FP_SUITE(fastpath), vouched_definers_bound_by_the_hinted_modes)
+/* Without statistics, as users run: the preload that defines the vague
+ * names takes them (it comes before every definer and its filter lets
+ * them through), and without it the definers give musl's answers. */
+Test(FP_SUITE(fastpath), scope_definers_give_musls_answers_with_and_without_preloads)
 {
 	const char *const *const envs[] = {ENV("LD_PRELOAD=./libwpre.so"), ENV("LD_PRELOAD=./libwfp.so"), NULL};
 	const char *const want[] = {"w3: vague=preload wdata=9 typeinfo=preload-typeinfo",

@@ -25,7 +25,6 @@
 #define QB_HS_TGT 28
 #define QB_HS_BASE 32
 #define QB_HS_VALUES 36
-#define QB_HS_PREP 40
 /* the relocation types valuedloop.asm binds: R_386_32, R_386_GLOB_DAT,
  * R_386_JMP_SLOT, and the relative one, R_386_RELATIVE */
 #define QB_HL_R_WORD 1

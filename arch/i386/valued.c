@@ -14,7 +14,6 @@ struct qb_valued_state {
 	const struct qb_hint_tgt *tgt;
 	unsigned char *base;
 	const uint32_t *values;
-	const struct qb_prepared *prep;
 };
 
 #define AT(t, f, off) (offsetof(struct t, f) == (off))
@@ -26,15 +25,13 @@ _Static_assert(AT(qb_valued_state, end, QB_HS_END) && AT(qb_valued_state, lo, QB
 	AT(qb_valued_state, span, QB_HS_SPAN) && AT(qb_valued_state, limit, QB_HS_LIMIT) &&
 	AT(qb_valued_state, ntgt, QB_HS_NTGT) && AT(qb_valued_state, si, QB_HS_SI) &&
 	AT(qb_valued_state, hints, QB_HS_HINTS) && AT(qb_valued_state, tgt, QB_HS_TGT) &&
-	AT(qb_valued_state, base, QB_HS_BASE) && AT(qb_valued_state, values, QB_HS_VALUES) &&
-	AT(qb_valued_state, prep, QB_HS_PREP),
+	AT(qb_valued_state, base, QB_HS_BASE) && AT(qb_valued_state, values, QB_HS_VALUES),
 	"struct qb_valued_state is not laid out as consts.h says");
 _Static_assert(QB_HL_R_WORD == R_386_32 && QB_HL_R_GOT == R_386_GLOB_DAT &&
 	QB_HL_R_PLT == R_386_JMP_SLOT && QB_HL_R_RELATIVE == R_386_RELATIVE,
 	"valuedloop.asm binds other types than consts.h says");
 
 hidden const size_t *qb_valued_loop_arch(const size_t *r, const struct qb_valued_state *s);
-hidden size_t qb_scoped_value_arch(const struct qb_prepared *s, size_t symi, size_t *val);
 
 hidden const size_t *qb_valued_rel_arch(const struct qb_prepared *s, const struct dso *p, size_t lo,
 	size_t span, const size_t *r, const size_t *end)
@@ -42,12 +39,6 @@ hidden const size_t *qb_valued_rel_arch(const struct qb_prepared *s, const struc
 	const struct qb_valued_state st = { end, lo, span,
 		/* every index below 2^24 fits r_info */
 		p->nsyms >> 24 ? (size_t)-1 : p->nsyms << 8, s->ntgt, s->si, s->hints, s->tgt, p->base,
-		s->values, s };
+		s->values };
 	return qb_valued_loop_arch(r, &st);
-}
-
-/* The loop's way to the definers of references not bound directly. */
-hidden size_t qb_scoped_value_arch(const struct qb_prepared *s, size_t symi, size_t *val)
-{
-	return (size_t)qb_scoped_value(s, symi, val);
 }

@@ -13,15 +13,14 @@
 %include "consts.inc"
 
 section .text
-extern qb_scoped_value_arch
 global qb_valued_loop_arch:function hidden (qb_valued_loop_arch.end - qb_valued_loop_arch)
 
 ; For the relocation at esi (r_info in edx): its symbol index in ecx and
-; its direct target in ebx; on to %1 when it is not bound directly, to
-; .done when its index is out of range.
+; its direct target in ebx; on to %1 when it is not bound directly or its
+; index is out of range.
 %macro TARGET 1
 	cmp edx, [ebp + QB_HS_LIMIT]
-	jae .done                   ; symbol index >= nsyms
+	jae %1                      ; symbol index >= nsyms
 	mov ecx, edx
 	shr ecx, 8                  ; symbol index
 	mov ebx, [ebp + QB_HS_SI]
@@ -47,30 +46,11 @@ global qb_valued_loop_arch:function hidden (qb_valued_loop_arch.end - qb_valued_
 	jmp .done
 %endmacro
 
-; The value of the reference with symbol index ecx, not bound directly,
-; through its vouched definer: qb_scoped_value, the C code every mode
-; shares, into eax; or on to .done. The stack stays aligned for the call.
-%macro SCOPED 0
-	sub esp, 16                 ; the value's slot
-	mov eax, esp
-	push eax
-	push ecx
-	push dword [ebp + QB_HS_PREP]
-	call qb_scoped_value_arch
-	add esp, 12
-	mov edx, [esp]
-	add esp, 16
-	test eax, eax
-	jz .done
-	mov eax, edx
-%endmacro
-
 ; Binds the relocation at esi by the value linkopt recorded (nothing of
-; the target is read), or through its vouched definer, and goes on with
-; the next one. %1: 1 when the type is QB_HL_R_WORD, whose addend is in
-; the place.
+; the target is read), and goes on with the next one. %1: 1 when the type
+; is QB_HL_R_WORD, whose addend is in the place.
 %macro VBIND 1
-	TARGET %%scoped
+	TARGET .done
 	cmp dword [ebx + QB_FT_N], 0
 	je .done                    ; not one the hints may name
 	mov eax, [ebp + QB_HS_HINTS]
@@ -85,9 +65,6 @@ global qb_valued_loop_arch:function hidden (qb_valued_loop_arch.end - qb_valued_
 	test eax, eax
 	jz .done                    ; none recorded
 	add eax, [ebx + QB_FT_BASE]
-	STORE %1
-%%scoped:
-	SCOPED
 	STORE %1
 %endmacro
 

@@ -64,22 +64,13 @@ struct qb_hint_tgt {
 #endif
 };
 
-/* A definer the checked scope vouches for (ext/checkedscope.c), and how
- * many of the objects the scope's list does not hold come before it:
- * each must rule a name out before the definer answers for it. */
-struct qb_vouched_def {
-	struct dso *x;
-	size_t nextra;
-};
-
 /* What the prepare hook leaves for p's relocations: for every mode, the
  * extension whose bind hook knows p's references (binder) and their
  * names' GNU and SysV hashes, by symbol index; for a hinted mode, p's
  * syminfo entries, definition hints and recorded values, by symbol
  * index, its targets, by the .dynamic index of the DT_NEEDED entry, the
- * interposers' bloom filter when every reference must ask it (CAREFUL),
- * and the definers of its references not bound directly when the
- * checked scope vouches for p. */
+ * interposers' bloom filter when every reference must ask it (CAREFUL);
+ * for RECORD, the launch record's answers and its objects' bases. */
 struct qb_prepared {
 	const struct qb_ext *binder;
 	const uint32_t *gnu, *sysv;
@@ -89,10 +80,6 @@ struct qb_prepared {
 	size_t ntgt;
 	const size_t *ibloom;
 	size_t ibloom_mask;
-	const uint32_t *definers;     /* 1 + index into definer, by symbol index */
-	const struct qb_vouched_def *definer;  /* (ndefiners: 0, none) */
-	size_t ndefiners;
-	struct dso *const *extra;     /* the objects the scope's list does not hold */
 	const struct qb_launch_ans *ans; /* RECORD: answers to symbols 0 to acount - 1 */
 	size_t acount;
 	const size_t *bases;          /* the record's objects' bases, nbases of them */
@@ -153,34 +140,6 @@ static inline int qb_ibloom_test(const size_t *bloom, size_t mask, uint32_t h)
 #define QB_REL_INFO ((size_t)__builtin_ctzll(QB_TYPE_MASK(QB_IS_REL)))
 #define QB_NO_INFO ((size_t)__builtin_ctzll(QB_TYPE_MASK(QB_IS_WORD)))
 
-/* A reference not bound directly, by its vouched definer: the standard
- * lookup's answer in this very scope, as linkopt showed, once the guard
- * of a hint holds (the definer's chain has the name's hash at the hint)
- * and the definition is one the hinted modes bind. 2 with *val, 0 when
- * the general path must decide. */
-static inline __attribute__((always_inline)) int qb_scoped_value(const struct qb_prepared *s,
-	size_t symi, size_t *val)
-{
-	if (!s->ndefiners)
-		return 0;
-	uint32_t k = s->definers[symi] - 1, i = s->hints[symi], h = s->gnu[symi];
-	if (k >= s->ndefiners)
-		return 0;
-	const struct qb_vouched_def *v = &s->definer[k];
-	const struct dso *x = v->x;
-	if (!x || i < x->gh_symoffset || i >= x->nsyms || (x->gh_chain[i] ^ h) > 1)
-		return 0;
-	/* a filter's "maybe" is left to the general path's hash chain */
-	for (size_t e = 0; e < v->nextra; e++)
-		if (!s->extra[e]->gh_bloom || qb_gnu_bloom_maybe(s->extra[e], h))
-			return 0;
-	const Sym *d = x->syms + i;
-	if (!d->st_shndx || (d->st_info & 0xc))
-		return 0;
-	*val = (size_t)x->base + d->st_value;
-	return 2;
-}
-
 /* Reference symi (below p's symbol count, which acount is not above) by
  * the launch record: 3 with *val the answer linkopt
  * recorded (a definer's base plus the definition's value, or 0 for a
@@ -204,21 +163,19 @@ static inline __attribute__((always_inline)) int qb_record_value(const struct qb
 }
 
 /* Is reference symi one a hinted mode binds in its loop when its checks
- * hold (bound directly, or through a vouched definer)? */
+ * hold (bound directly, or answered by the record)? */
 static inline int qb_hinted_kind(const struct qb_prepared *s, size_t symi)
 {
 	if (s->acount)
 		return symi < s->acount && s->ans[symi].def;
-	return (s->si && qb_syminfo_word(s->si + symi) - QB_DIRECT_WORD < s->ntgt) ||
-	       (s->ndefiners && s->definers[symi] - 1 < s->ndefiners && s->definer[s->definers[symi] - 1].x);
+	return s->si && qb_syminfo_word(s->si + symi) - QB_DIRECT_WORD < s->ntgt;
 }
 
 /* How a hinted mode binds reference symi (below p's symbol count): 1
- * with *val the definition's address, 2 for a reference bound through
- * its vouched definer, 0 when the general path must decide (not bound
- * directly and no such definer, a target that changed, a definition an
- * interposer may take, one that is undefined, TLS or an IFUNC, or no
- * value recorded). */
+ * with *val the definition's address (QB_BY_DIRECT), 3 by the launch
+ * record (QB_BY_RECORD), 0 when the general path must decide (not bound
+ * directly, a target that changed, a definition an interposer may take,
+ * one that is undefined, TLS or an IFUNC, or no value recorded). */
 static inline __attribute__((always_inline)) int qb_hinted_value(const struct qb_prepared *s,
 	size_t symi, const int mode, size_t *val)
 {
@@ -226,7 +183,7 @@ static inline __attribute__((always_inline)) int qb_hinted_value(const struct qb
 		return qb_record_value(s, symi, val);
 	uint32_t to = qb_syminfo_word(s->si + symi) - QB_DIRECT_WORD;
 	if (to >= s->ntgt)
-		return qb_scoped_value(s, symi, val);
+		return 0;
 	const struct qb_hint_tgt *f = &s->tgt[to];
 	uint32_t k = s->hints[symi] - f->lo;
 	if (mode == QB_MODE_VALUED) {
@@ -303,7 +260,7 @@ static __attribute__((unused, noinline)) void qb_observe(struct dso *p, const st
 		}
 		last = info;
 		how = qb_hinted_value(s, symi, mode, &val);
-		*(how == 1 ? &qb.stats.hinted : how == 2 ? &qb.stats.scoped : &qb.stats.recorded) += 1;
+		*(how == QB_BY_DIRECT ? &qb.stats.hinted : &qb.stats.recorded) += 1;
 		if ((qb.debug & (QB_DBG_BINDINGS | QB_DBG_DIRECT)) || qb.env.verify)
 			qb_watch(p, symi, val, (int)how);
 	}

@@ -19,19 +19,6 @@ struct qb_fast {
 	const uint32_t *values;     /* that definition's st_value (0: read the target) */
 	const uint32_t *definers;   /* 1 + needed_ids index of a scope definer, 0 */
 	uint64_t self_id;           /* identity of this object's symbol table */
-	uint64_t table_id;          /* identity of its table (checkedscope.c) */
-	const struct qb_scope_ent *scope; /* a program's checked scope, nscope long */
-	uint32_t nscope;
-	const struct qb_rest_ent *rest_list; /* a program's: the rest of the
-				     * scope's answers, nrest_list long */
-	const struct qb_rest_ent *rest; /* its own of those, while the scope
-				     * is the checked one (checkedscope.c) */
-	uint32_t nrest_list, nrest;
-	unsigned char scope_self;   /* the program's own definers checked */
-	uint32_t extra_before;      /* objects the checked scope's list does not
-				     * hold that come before this one */
-	struct qb_vouched_def *definer_obj; /* by needed_ids index: the vouched
-				     * definer (checkedscope.c) */
 	const Phdr *tabseg;         /* linkopt's segment, released whole (pages.c) */
 	const char *launch_tab;     /* a program's table holding a launch record */
 	const struct qb_launch_ans *ans; /* the record's answers to this object's */
@@ -54,7 +41,6 @@ struct qb_fast {
 	unsigned char interposer;   /* LD_PRELOAD, the program, DF_1_INTERPOSE */
 	unsigned char noext_known, noext_any;  /* a definition is SYMINFO_FLG_NOEXTDIRECT */
 	unsigned char ip_many;      /* interposers may take more than ip_def */
-	unsigned char vouched;      /* its definers hold in the checked scope */
 };
 _Static_assert(sizeof(struct qb_fast) <= QB_EXT_SLOT_BYTES, "struct qb_fast outgrew its slot");
 
@@ -105,33 +91,6 @@ hidden int qb_recording(void);
 hidden void qb_record_mapped(struct dso *p, int fd);
 hidden int qb_scope_def(struct dso *p, size_t symi, struct symdef *out);
 hidden int qb_noextdirect_any(struct dso *t);
-/* May x define a name of GNU hash h, as its hash table says? */
-hidden int qb_may_define(const struct dso *x, uint32_t h);
-/* checkedscope.c: the start-up scope linkopt checked, decided when
- * start-up built the scope and ended by its first change; the answer it
- * records to a reference p's own table leaves to the standard lookup. */
-hidden void qb_cscope_changed(void);
-hidden int qb_cscope_rest(struct dso *p, size_t symi, struct symdef *out);
-#define QB_CS_EXTRA_MAX 8
-struct qb_cscope {
-	uint32_t nextra;
-	struct dso *extra[QB_CS_EXTRA_MAX]; /* the scope's other objects, in order */
-};
-extern struct qb_cscope qb_cs hidden;
-
-/* Do the first n objects the checked scope's list does not hold rule out
- * a name of GNU hash h, by bloom filter (asked here, as it mostly
- * answers) and hash chain? */
-static inline int qb_cs_ruled_out(size_t n, uint32_t h)
-{
-	for (size_t e = 0; e < n; e++) {
-		const struct dso *o = qb_cs.extra[e];
-		if (!o->gh_bloom || (qb_gnu_bloom_maybe(o, h) && qb_may_define(o, h)))
-			return 0;
-	}
-	return 1;
-}
-
 /* The definition at index hint of definer x (which has a GNU hash
  * table), for a reference whose name has GNU hash h: qb_hint_def's guard
  * for a GNU-hashed target (x's chain holds h there) and the lookup's own
@@ -146,22 +105,6 @@ static inline int qb_definer_def(struct dso *x, uint32_t hint, uint32_t h, struc
 	out->sym = s;
 	out->dso = x;
 	return 1;
-}
-
-/* Reference symi of p, vouched (checkedscope.c): its definer, found
- * when the scope was checked, binds it at the hint unless an object the
- * list does not hold comes before the definer and may define the name;
- * the guard of a hint as ever. 0: the way without the list decides. */
-static inline __attribute__((always_inline)) int qb_cscope_bind(struct dso *p, size_t symi,
-	struct symdef *out)
-{
-	uint32_t k = FX(p)->definers[symi] - 1, hint = FX(p)->hints[symi];
-	const struct qb_vouched_def *v = k < FX(p)->nneeded_ids ? &FX(p)->definer_obj[k] : 0;
-	struct dso *x = v ? v->x : 0;
-	if (!x || !hint)
-		return 0;
-	uint32_t h = FX(p)->pre_gnu[symi];
-	return qb_cs_ruled_out(v->nextra, h) && qb_definer_def(x, hint, h, out);
 }
 
 /* May one of the interposers export a name with GNU hash h? */

@@ -95,7 +95,6 @@ static void fast_decoded(struct dso *p)
 				FX(p)->pre_sysv = qb_table_sysv(tab);
 			}
 			FX(p)->self_id = qb_table_self_id(tab);
-			FX(p)->table_id = qb_table_table_id(tab);
 			FX(p)->std_known = (unsigned char)qb_table_std_relocs(tab, &FX(p)->std_relocs);
 			/* linkopt says none of its definitions is no-direct:
 			 * its DT_SYMINFO need not be read to know */
@@ -112,11 +111,6 @@ static void fast_decoded(struct dso *p)
 				if (FX(p)->definers)
 					FX(p)->scoped_known = (unsigned char)qb_table_scoped_relocs(tab,
 						&FX(p)->scoped_relocs);
-				if (FX(p)->pre_gnu) {
-					FX(p)->scope = qb_table_scope(tab, &FX(p)->nscope);
-					FX(p)->rest_list = qb_table_rest(tab, &FX(p)->nrest_list);
-				}
-				FX(p)->scope_self = !!(((const struct qb_table_hdr *)tab)->flags & QB_TF_SCOPESELF);
 			}
 			if (!qb.env.no_record && (((const struct qb_table_hdr *)tab)->flags & QB_TF_LAUNCH))
 				FX(p)->launch_tab = tab;
@@ -406,11 +400,6 @@ static int may_define(const struct dso *x, uint32_t h)
 	return !gnu_same_hash(x, h, 0, &n, 0);
 }
 
-hidden int qb_may_define(const struct dso *x, uint32_t h)
-{
-	return !x->gh_bloom || may_define(x, h);
-}
-
 static struct dso *walk_to_definer(struct dso *p, uint64_t want, uint32_t h)
 {
 	for (struct dso *x = qb.head; x; x = x->gnext) {
@@ -464,8 +453,7 @@ static __attribute__((noinline)) struct dso *walk_remembered(struct dso *p, uint
 	return x;
 }
 
-/* The definer without the checked scope: one probe of the global table,
- * or the walk. Out of line: the vouched way stays small. */
+/* The definer: one probe of the global table, or the walk. */
 static __attribute__((noinline)) struct dso *scope_definer(struct dso *p, uint64_t want, uint32_t h,
 	uint32_t hint)
 {
@@ -480,8 +468,6 @@ static __attribute__((noinline)) struct dso *scope_definer(struct dso *p, uint64
 
 hidden int qb_scope_def(struct dso *p, size_t symi, struct symdef *out)
 {
-	if (FX(p)->vouched)
-		return qb_cscope_bind(p, symi, out);
 	uint32_t k = FX(p)->definers[symi] - 1, hint = FX(p)->hints[symi];
 	if (k >= FX(p)->nneeded_ids || FX(p)->needed_ids[k].dynidx != QB_NEEDED_SCOPE || !hint)
 		return 0;
@@ -559,7 +545,7 @@ static int fast_prepare(struct dso *p, struct qb_prepared *s)
 	if (FX(p)->syminfo && !p->is_ldso)
 		qb_noextdirect_any(p);
 	/* its bind hook has something to do for p */
-	s->binder = FX(p)->syminfo || FX(p)->definers || FX(p)->nrest ? &qb_ext_fast : 0;
+	s->binder = FX(p)->syminfo || FX(p)->definers ? &qb_ext_fast : 0;
 	s->gnu = FX(p)->pre_gnu;
 	s->sysv = FX(p)->pre_sysv;
 	if (qb_launch_prepare(p, s))
@@ -576,12 +562,6 @@ static int fast_prepare(struct dso *p, struct qb_prepared *s)
 	s->values = FX(p)->values;
 	s->tgt = FX(p)->fast_tgt;
 	s->ntgt = FX(p)->nby_dynidx;
-	if (FX(p)->vouched) {
-		s->definers = FX(p)->definers;
-		s->definer = FX(p)->definer_obj;
-		s->ndefiners = FX(p)->nneeded_ids;
-		s->extra = qb_cs.extra;
-	}
 	/* No reference bound directly (linkopt's count: every symbolic
 	 * relocation is left to the loader): no target is asked anything,
 	 * and the mode still applies the relative relocations. */
@@ -606,7 +586,7 @@ static int fast_prepare(struct dso *p, struct qb_prepared *s)
 			bloom = 1;
 		any = 1;
 	}
-	if (!any && !s->ndefiners)
+	if (!any)
 		return QB_MODE_GENERAL;
 	if (bloom) {
 		s->ibloom = qb_fg.ibloom;
@@ -641,16 +621,9 @@ static __attribute__((noinline)) int bind_hint(struct dso *p, size_t symi, struc
 	return qb_bind_hinted(p, symi, out);
 }
 
-/* The answer in the scope to reference symi of p: its scope definer,
- * else the program's answer (checkedscope.c). */
-static int scope_answer(struct dso *p, size_t symi, struct symdef *out)
-{
-	return (FX(p)->definers && qb_scope_def(p, symi, out)) || (FX(p)->nrest && qb_cscope_rest(p, symi, out));
-}
-
 static int bind_scoped(struct dso *p, size_t symi, struct symdef *out)
 {
-	if (!scope_answer(p, symi, out))
+	if (!qb_scope_def(p, symi, out))
 		return 0;
 	qb_fs.scoped++;
 	return 1;
@@ -684,14 +657,13 @@ static int fast_bind(struct dso *p, size_t symi, struct qb_symreq *r, struct sym
 	 * directly, else the answer in the scope */
 	if (FX(p)->syminfo && (FX(p)->syminfo[symi].si_flags & SYMINFO_FLG_DIRECT))
 		return bind_hint(p, symi, out) && watched(p, symi, out, QB_BY_DIRECT);
-	return (FX(p)->definers || FX(p)->nrest) && bind_scoped(p, symi, out) && watched(p, symi, out, QB_BY_SCOPE);
+	return FX(p)->definers && bind_scoped(p, symi, out) && watched(p, symi, out, QB_BY_SCOPE);
 }
 
 static void fast_scope_changed(void)
 {
 	interposers_sync();
 	walk_memo_clear();
-	qb_cscope_changed();
 	qb_launch_changed();
 }
 

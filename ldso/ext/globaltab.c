@@ -255,13 +255,9 @@ static int worth_it(size_t nobj, size_t nsyms)
 		}
 		if (!FX(p)->std_known)
 			continue;
-		/* references through vouched definers take no walk
-		 * (checkedscope.c) */
-		if (FX(p)->vouched && FX(p)->scoped_known) {
-			walks += (FX(p)->std_relocs > FX(p)->scoped_relocs ?
-				FX(p)->std_relocs - FX(p)->scoped_relocs : 0) * full;
+		/* the launch record answers its references (launch.c) */
+		if (FX(p)->acount)
 			continue;
-		}
 		size_t n = 0;
 		double steps = FX(p)->definers && m.id ?
 			scoped_walks(p, o, (uint32_t)nobj, &m, &n) : 0;

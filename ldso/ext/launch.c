@@ -1,4 +1,4 @@
-/* The launch record (docs/FORMAT.md 2.7).
+/* The launch record (docs/FORMAT.md 2.6).
  *
  * A program linkopt optimized may hold its whole start-up load: the
  * identity of every object in global-scope order, the C library the

@@ -87,31 +87,6 @@ struct scope_def {
 	uint32_t sym;
 };
 
-/* An object's definer records: its symbols (e), definer[], hint[] and
- * needed[] as its table holds them (docs/FORMAT.md 2.4). */
-struct scope_rec {
-	const struct elf *e;
-	const uint32_t *def, *hint;
-	const struct qb_needed_id *nd;
-	uint32_t nn;
-};
-
-/* For the program whose start-up load is c (c->libs[0] the program, its
- * libraries already written; self: the program's own records, its table
- * not written yet): ok[k] = 1 for each object k (0: the program) whose
- * records name only definers that are the standard lookup's answer in
- * this load (or none), else 0 (docs/FORMAT.md 2.5). -1 when out of
- * memory. */
-int bind_check_scope(const struct closure *c, const struct scope_rec *self, unsigned char *ok);
-
-/* For the same load: the standard lookup's answers to the references of
- * each library on the scope's list (listidx: closure index -> list index,
- * -1 for one not listed) that its own table leaves to that lookup (not
- * bound directly, no definer), in list and symbol order (docs/FORMAT.md
- * 2.6); *out is malloc'ed (NULL when there are none). -1 when out of
- * memory. */
-int bind_rest(const struct closure *c, const int32_t *listidx, struct qb_rest_ent **out, uint32_t *nout);
-
 /* si[nsyms] receives the table for c->libs[0]. */
 /* hint (may be NULL) receives, for each directly bound symbol, the index
  * of its definition in the target library; sd (may be NULL) the scope

@@ -95,14 +95,13 @@ int dump_file(const char *path, const struct opts *o)
 		memset(&h, 0, sizeof h);
 		memcpy(&h, qt, e.qbt_size < sizeof h ? e.qbt_size : sizeof h);
 		int ok = ((uintptr_t)qt & 3) == 0 && qb_table_valid(qt, e.qbt_size, e.nsyms);
-		printf("DT_QB_TABLE: %llu bytes at offset 0x%llx, version %u, flags 0x%x (%s%s%s%s%s%s%s%s%s%s%s%s%s%s), %u symbols%s\n",
+		printf("DT_QB_TABLE: %llu bytes at offset 0x%llx, version %u, flags 0x%x (%s%s%s%s%s%s%s%s%s%s%s%s), %u symbols%s\n",
 		       (unsigned long long)e.qbt_size, (unsigned long long)e.qbt_off, h.version, h.flags,
 		       h.flags & QB_TF_GNUHASH ? "gnuhash " : "", h.flags & QB_TF_SYSVHASH ? "sysvhash " : "",
 		       h.flags & QB_TF_DIRECT ? "direct " : "", h.flags & QB_TF_RELSORTED ? "relsorted " : "",
 		       h.flags & QB_TF_DYNSORTED ? "dynsorted " : "", h.flags & QB_TF_HINTS ? "hints " : "",
 		       h.flags & QB_TF_SELFID ? "selfid " : "", h.flags & QB_TF_VALUES ? "values " : "", h.flags & QB_TF_SCOPE ? "scope " : "", h.flags & QB_TF_NOEXTNONE ? "noextnone " : "",
-		       h.flags & QB_TF_SCOPELIST ? "scopelist " : "", h.flags & QB_TF_SCOPESELF ? "scopeself " : "",
-		       h.flags & QB_TF_SCOPECOUNT ? "scopecount" : "", h.flags & QB_TF_SCOPEREST ? " scoperest" : "", h.nsyms,
+		       h.flags & QB_TF_SCOPECOUNT ? "scopecount " : "", h.flags & QB_TF_LAUNCH ? "launch" : "", h.nsyms,
 		       ok ? "" : " [INVALID]");
 		if (ok) {
 			gh = qb_table_gnu(qt);
@@ -115,31 +114,6 @@ int dump_file(const char *path, const struct opts *o)
 				printf("identity: 0x%016llx\n", (unsigned long long)qb_table_self_id(qt));
 			if (qb_table_table_id(qt))
 				printf("table identity: 0x%016llx\n", (unsigned long long)qb_table_table_id(qt));
-			uint32_t ns;
-			const struct qb_scope_ent *sc = qb_table_scope(qt, &ns);
-			for (uint32_t k = 0; sc && k < ns; k++) {
-				uint64_t id = (uint64_t)rd32((const uint8_t *)&sc[k].self_id[1]) << 32 |
-					rd32((const uint8_t *)&sc[k].self_id[0]);
-				uint64_t tid = (uint64_t)rd32((const uint8_t *)&sc[k].table_id[1]) << 32 |
-					rd32((const uint8_t *)&sc[k].table_id[0]);
-				if (tid)
-					printf("checked scope [%u]: identity 0x%016llx, definers checked (table 0x%016llx)\n",
-					       k, (unsigned long long)id, (unsigned long long)tid);
-				else
-					printf("checked scope [%u]: identity 0x%016llx\n", k, (unsigned long long)id);
-			}
-			uint32_t nr;
-			const struct qb_rest_ent *re = qb_table_rest(qt, &nr);
-			for (uint32_t k = 0; re && k < nr; k++) {
-				const uint8_t *o = (const uint8_t *)&re[k];
-				uint32_t lib = rd16(o), d = rd16(o + 2), sym = rd32(o + 4), hint = rd32(o + 8);
-				if (d == QB_REST_NONE)
-					printf("rest of the scope: [%u] symbol %u: none (weak)\n", lib, sym);
-				else if (d == QB_REST_PROGRAM)
-					printf("rest of the scope: [%u] symbol %u: the program's %u\n", lib, sym, hint);
-				else
-					printf("rest of the scope: [%u] symbol %u: [%u]'s %u\n", lib, sym, d, hint);
-			}
 			uint32_t nl, nw;
 			const uint32_t *nf;
 			const struct qb_launch_obj *lo = qb_table_launch(qt, &nl, &nf, &nw);

@@ -1,4 +1,4 @@
-/* A program's launch record (docs/FORMAT.md 2.7): its start-up load in
+/* A program's launch record (docs/FORMAT.md 2.6): its start-up load in
  * global-scope order, the C library as the loader build that stands for
  * it, each object by identity, and for every symbol an object's
  * relocations name the standard lookup's answer in that load (definer,

@@ -256,31 +256,9 @@ static int build_tables(struct work *w, const struct opts *o)
 			wr32(w->qbt + offsetof(struct qb_table_hdr, scoped_relocs), scoped_relocs(w));
 		}
 	}
-	/* the scope the libraries' definers were checked against, last in
-	 * the table */
-	if (w->qbt && appview_is_program(e) && w->c.n > 1) {
-		struct qb_needed_id *nd = calloc(w->nneeded + 1, sizeof *nd);
-		if (!nd)
-			return report(w->path, "out of memory");
-		for (uint32_t k = 0; k < w->nneeded; k++)
-			nd[k] = (struct qb_needed_id){ w->needed[k].dynidx, 0,
-				{ (uint32_t)w->needed[k].id, (uint32_t)(w->needed[k].id >> 32) } };
-		struct scope_rec self = { e, w->definers, w->hints, nd, w->nneeded };
-		uint32_t ns;
-		int self_ok;
-		struct qb_scope_ent *sc = scope_list(&w->c, &self, &ns, &self_ok);
-		int bad = (sc && (qbt_add_scope(&w->qbt, &w->qlen, sc, ns) < 0 ||
-				  qbt_add_rest(&w->qbt, &w->qlen, &w->c) < 0)) ||
-			  qbt_add_launch(&w->qbt, &w->qlen, &w->c, &o->so) < 0;
-		if (sc && !bad && self_ok) {
-			uint32_t f = rd32(w->qbt + offsetof(struct qb_table_hdr, flags));
-			wr32(w->qbt + offsetof(struct qb_table_hdr, flags), f | QB_TF_SCOPESELF);
-		}
-		free(sc);
-		free(nd);
-		if (bad)
-			return report(w->path, "out of memory");
-	}
+	/* a program's launch record, last in the table */
+	if (w->qbt && appview_is_program(e) && w->c.n > 1 && qbt_add_launch(&w->qbt, &w->qlen, &w->c, &o->so) < 0)
+		return report(w->path, "out of memory");
 	w->sib = syminfo_build(w->si, e->nsyms, &w->slen);
 	/* a program's loader can then ask for every library's start-up
 	 * reads before it maps the first */

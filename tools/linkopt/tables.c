@@ -107,71 +107,12 @@ int qbt_set_table_id(struct elf *e)
 	return 0;
 }
 
-int qbt_add_scope(uint8_t **tab, size_t *len, const struct qb_scope_ent *scope, uint32_t n)
-{
-	size_t at = (*len + 3) & ~(size_t)3;
-	uint8_t *b = realloc(*tab, at + sizeof *scope * n);
-	if (!b)
-		return -1;
-	memset(b + *len, 0, at - *len);
-	for (uint32_t i = 0; i < n; i++)
-		for (int j = 0; j < 2; j++) {
-			wr32(b + at + sizeof *scope * i + 4 * j, scope[i].self_id[j]);
-			wr32(b + at + sizeof *scope * i + 8 + 4 * j, scope[i].table_id[j]);
-		}
-	uint32_t f = rd32(b + offsetof(struct qb_table_hdr, flags));
-	wr32(b + offsetof(struct qb_table_hdr, flags), f | QB_TF_SCOPELIST);
-	wr32(b + offsetof(struct qb_table_hdr, scope_off), (uint32_t)at);
-	wr32(b + offsetof(struct qb_table_hdr, nscope), n);
-	*tab = b;
-	*len = at + sizeof *scope * n;
-	return 0;
-}
-
 int loader_itself(const struct lib *lib)
 {
 	const char *base = strrchr(lib->path, '/');
 	base = base ? base + 1 : lib->path;
 	return (lib->shortname && qb_search_reserved(lib->shortname)) || !strncmp(base, "ld-musl-", 8) ||
 	       !strncmp(base, "libc.musl-", 10);
-}
-
-int qbt_add_rest(uint8_t **tab, size_t *len, const struct closure *c)
-{
-	int32_t *listidx = calloc(c->n ? c->n : 1, sizeof *listidx);
-	struct qb_rest_ent *r = NULL;
-	uint32_t n = 0;
-	if (!listidx)
-		return -1;
-	for (unsigned k = 0, j = 0; k < c->n; k++)
-		listidx[k] = k && !loader_itself(&c->libs[k]) ? (int32_t)j++ : -1;
-	int rc = bind_rest(c, listidx, &r, &n);
-	free(listidx);
-	if (rc < 0 || !n) {
-		free(r);
-		return rc;
-	}
-	size_t at = (*len + 3) & ~(size_t)3;
-	uint8_t *b = realloc(*tab, at + sizeof *r * n);
-	if (!b) {
-		free(r);
-		return -1;
-	}
-	memset(b + *len, 0, at - *len);
-	for (uint32_t i = 0; i < n; i++) {
-		uint8_t *o = b + at + sizeof *r * i;
-		wr32(o, (uint32_t)r[i].lib | (uint32_t)r[i].definer << 16);
-		wr32(o + 4, r[i].sym);
-		wr32(o + 8, r[i].hint);
-	}
-	uint32_t f = rd32(b + offsetof(struct qb_table_hdr, flags));
-	wr32(b + offsetof(struct qb_table_hdr, flags), f | QB_TF_SCOPEREST);
-	wr32(b + offsetof(struct qb_table_hdr, rest_off), (uint32_t)at);
-	wr32(b + offsetof(struct qb_table_hdr, nrest), n);
-	free(r);
-	*tab = b;
-	*len = at + sizeof *r * n;
-	return 0;
 }
 
 uint8_t *syminfo_build(const struct syminfo *si, uint32_t nsyms, size_t *len)
@@ -232,45 +173,6 @@ static int record_path(const struct lib *lib, const char *root, const char *orig
 	return (size_t)snprintf(out, len, "%s", real) < len ? 0 : -1;
 }
 
-
-struct qb_scope_ent *scope_list(const struct closure *c, const struct scope_rec *self, uint32_t *n,
-	int *self_ok)
-{
-	*n = 0;
-	*self_ok = 0;
-	unsigned char *ok = calloc(c->n ? c->n : 1, 1);
-	struct qb_scope_ent *s = calloc(c->n ? c->n : 1, sizeof *s);
-	int any = self->def != NULL;
-	for (unsigned k = 1; k < c->n && s; k++) {
-		const struct elf *e = &c->libs[k].e;
-		const uint8_t *tab = e->qbt_off ? e->buf + e->qbt_off : NULL;
-		if (loader_itself(&c->libs[k]))
-			continue;
-		if (!tab || !qb_table_valid(tab, e->qbt_size, e->nsyms) || !qb_table_self_id(tab))
-			goto none;
-		any |= qb_table_definers(tab) != NULL;
-	}
-	if (!ok || !s || !any || bind_check_scope(c, self, ok) < 0)
-		goto none;
-	*self_ok = ok[0];
-	for (unsigned k = 1; k < c->n; k++) {
-		const struct elf *e = &c->libs[k].e;
-		if (loader_itself(&c->libs[k]))
-			continue;
-		const uint8_t *tab = e->buf + e->qbt_off;
-		uint64_t id = qb_table_self_id(tab), tid = ok[k] ? qb_table_table_id(tab) : 0;
-		s[*n] = (struct qb_scope_ent){ { (uint32_t)id, (uint32_t)(id >> 32) },
-					       { (uint32_t)tid, (uint32_t)(tid >> 32) } };
-		++*n;
-	}
-	free(ok);
-	return s;
-none:
-	free(ok);
-	free(s);
-	*n = 0;
-	return NULL;
-}
 
 /* What loading l reads whatever the run: its ELF and program headers and
  * its dynamic section. */

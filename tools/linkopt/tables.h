@@ -30,22 +30,6 @@ int qbt_set_self_id(struct elf *e);
 /* Write the identity of e's quickbind table into it (e->buf): last, once
  * every other byte of the table is final. */
 int qbt_set_table_id(struct elf *e);
-/* The checked scope of the program whose closure (its start-up load) is
- * c (docs/FORMAT.md 2.5): every library but the C library the loader
- * stands for, in load order, with its symbol table's identity and, when
- * every definer its table records is the one this load gives, its
- * table's; *self_ok: the same holds for the program's own records (self).
- * NULL (*n = 0) when a library has no identity, or no object records a
- * definer. */
-struct qb_scope_ent *scope_list(const struct closure *c, const struct scope_rec *self, uint32_t *n,
-	int *self_ok);
-/* Appends scope[n] to the table *tab of *len bytes (QB_TF_SCOPELIST);
- * -1 when out of memory, the table unchanged. */
-int qbt_add_scope(uint8_t **tab, size_t *len, const struct qb_scope_ent *scope, uint32_t n);
-/* The rest of the answers in that scope (docs/FORMAT.md 2.6), appended
- * to the table as rest[n] (QB_TF_SCOPEREST) when there are any; -1 when
- * out of memory, the table unchanged. */
-int qbt_add_rest(uint8_t **tab, size_t *len, const struct closure *c);
 /* A library the loader stands for itself (musl's libc): never opened. */
 int loader_itself(const struct lib *lib);
 uint8_t *syminfo_build(const struct syminfo *si, uint32_t nsyms, size_t *len);
