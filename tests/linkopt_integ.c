@@ -13,6 +13,7 @@
 
 #include "elffile.h"
 #include "linkopt_fixture.h"
+#include "appview.h"
 #include "search.h"
 #include "lib/run.h"
 #include "lib/text.h"

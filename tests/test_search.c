@@ -14,6 +14,7 @@
 #include <string.h>
 #include "lib/fixture.h"
 #include "lib/run.h"
+#include "appview.h"
 #include "search.h"
 
 enum { REF, QB_INTERP, QB_DIRECT, NRUNS };

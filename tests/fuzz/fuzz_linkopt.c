@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "linkopt.h"
+#include "objcache.h"
 #include "output.h"
 
 #ifndef FUZZ_SYSROOT
@@ -102,6 +103,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		lo_abort();
 	else if (lo_commit(&failed, err, sizeof err) < 0)
 		rc = LO_ERR;
+	objcache_clear();
 	if (!same(in, data, size)) {
 		fprintf(stderr, "fuzz_linkopt: the input file changed\n");
 		abort();

@@ -1,9 +1,8 @@
 #include "appview.h"
-#include "bind.h"
-#include "linkopt.h"
+#include "defscope.h"
 #include "output.h"
 #include "qbtable.h"
-#include "tables.h"
+#include "report.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +45,28 @@ int appview_collect(char **files, int nfiles, const char ***apps, unsigned *napp
 		*apps = n;
 	}
 	return 0;
+}
+
+int closure_build(struct elf *obj, const struct search_opts *o, struct closure *c, char *err, size_t errlen)
+{
+	memset(c, 0, sizeof *c);
+	if (o->napps) {
+		int r = appview_closure(obj, o, c, err, errlen);
+		if (r <= 0)
+			return r;
+	}
+	if (closure_start(obj, c, err, errlen) < 0)
+		return -1;
+	return closure_expand(c, o, 0, err, errlen);
+}
+
+void closure_free(struct closure *c)
+{
+	struct appview **views = c->views;
+	unsigned nviews = c->nviews;
+	closure_free_libs(c);
+	if (nviews)
+		appview_free_all(views, nviews);
 }
 
 static void view_free(struct appview *v)

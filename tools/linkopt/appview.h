@@ -19,6 +19,14 @@ struct appview {
 	int parent;           /* for a module: the object of load that is its parent, -1 */
 };
 
+/* The closure obj is bound against in this run: built from the loads of
+ * the programs given (appview_closure) when one of them concerns obj,
+ * else by obj's own search (search.h). 0 on success; on failure, one line
+ * (without the "linkopt: FILE: " prefix) in err. */
+int closure_build(struct elf *obj, const struct search_opts *o, struct closure *c, char *err, size_t errlen);
+/* Frees a closure, the programs' views it holds included. */
+void closure_free(struct closure *c);
+
 /* Build c for obj from the loads of the programs in o->apps: 1 when no
  * given program concerns obj (a program none of them is), 0 when built
  * (c->views filled), -1 on error with one line in err. */

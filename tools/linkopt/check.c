@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "appview.h"
 #include "elfhash.h"
 #include "linkopt.h"
 #include "qbtable.h"

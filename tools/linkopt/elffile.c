@@ -247,6 +247,32 @@ const char *elf_sym_name(const struct elf *e, uint32_t i)
 	return n ? n : "";
 }
 
+int elf_sym_exported(const struct elf *e, uint32_t i)
+{
+	Elf64_Sym s;
+	elf_sym_get(e, i, &s);
+	unsigned b = ELF64_ST_BIND(s.st_info), t = ELF64_ST_TYPE(s.st_info);
+	unsigned vis = ELF64_ST_VISIBILITY(s.st_other);
+	if (s.st_shndx == SHN_UNDEF || !s.st_name)
+		return 0;
+	if (b != STB_GLOBAL && b != STB_WEAK && b != STB_GNU_UNIQUE)
+		return 0;
+	if (t == STT_SECTION || t == STT_FILE)
+		return 0;
+	if (vis == STV_HIDDEN || vis == STV_INTERNAL)
+		return 0;
+	/* a hidden (non-default) version only answers versioned references */
+	return 1;
+}
+
+uint64_t elf_symtab_id(const struct elf *e)
+{
+	size_t symsz = e->is64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
+	return qb_symtab_id(e->buf + e->sym_off, (size_t)e->nsyms * symsz,
+		e->buf + e->str_off, e->str_size,
+		e->versym_off ? e->buf + e->versym_off : NULL, 2ull * e->nsyms);
+}
+
 uint16_t elf_versym(const struct elf *e, uint32_t i)
 {
 	return e->versym_off ? rd16(e->buf + e->versym_off + 2ull * i) : 1;

@@ -67,6 +67,12 @@ int elf_find_section(const struct elf *e, const char *name);
 void elf_sym_get(const struct elf *e, uint32_t i, Elf64_Sym *s);
 void elf_sym_put(struct elf *e, uint32_t i, const Elf64_Sym *s);
 const char *elf_sym_name(const struct elf *e, uint32_t i);
+/* Symbol i is a definition other objects can bind to: defined, global,
+ * weak or unique, not a section or file symbol, default or protected
+ * visibility. */
+int elf_sym_exported(const struct elf *e, uint32_t i);
+/* Identity of e's symbol table (docs/FORMAT.md, section 2.1). */
+uint64_t elf_symtab_id(const struct elf *e);
 /* versym of symbol i, or 1 (global) when there is no versym table. */
 uint16_t elf_versym(const struct elf *e, uint32_t i);
 /* Version name required by a reference (versym >= 2) and the file it names. */

@@ -2,6 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "appview.h"
+#include "defscope.h"
 #include "linkopt.h"
 
 static int by_name(const void *a, const void *b)

@@ -16,6 +16,8 @@
 
 #include "elfhash.h"
 #include "launch.h"
+#include "bind.h"
+#include "defscope.h"
 #include "objcache.h"
 #include "tables.h"
 

@@ -3,14 +3,10 @@
 #define LINKOPT_LINKOPT_H
 
 #include "bind.h"
+#include "report.h"
 #include "search.h"
 
 #define LINKOPT_VERSION "0.1"
-
-/* exit statuses */
-#define LO_OK    0
-#define LO_STALE 1 /* --check found stale bindings */
-#define LO_ERR   2 /* bad input or I/O failure */
 
 struct opts {
 	struct search_opts so;
@@ -22,9 +18,6 @@ struct opts {
 	int quiet_skip; /* --root: skip silently what is not a dynamic x86 ELF object */
 	const struct pagesfile *pages; /* --pages: what recorded runs read */
 };
-
-/* Prints "linkopt: FILE: reason" and returns LO_ERR. */
-int report(const char *path, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 int optimize_file(const char *path, const struct opts *o);
 int dump_file(const char *path, const struct opts *o);

@@ -11,6 +11,7 @@
 #include "appview.h"
 #include "linkopt.h"
 #include "launch.h"
+#include "objcache.h"
 #include "output.h"
 #include "pagesfile.h"
 #include "order.h"
@@ -135,19 +136,23 @@ static int repeat_until_stable(int (*fn)(const char *, const struct opts *), con
 }
 
 /* All or nothing: the outputs staged by the passes replace their inputs
- * only when every file succeeded. */
+ * only when every file succeeded. Either way the run ends: the files were
+ * renamed or left alone, and are read afresh after it (objcache_clear). */
 static int finish(int rc)
 {
 	unsigned n = lo_nstaged();
 	if (rc != LO_OK) {
 		lo_abort();
+		objcache_clear();
 		if (n)
 			fprintf(stderr, "linkopt: no file changed (%u optimized file%s discarded)\n", n, n == 1 ? "" : "s");
 		return rc;
 	}
 	const char *failed = NULL;
 	char err[512];
-	if (lo_commit(&failed, err, sizeof err) < 0) {
+	int committed = lo_commit(&failed, err, sizeof err);
+	objcache_clear();
+	if (committed < 0) {
 		report(failed, "%s; no file changed", err);
 		return LO_ERR;
 	}

@@ -4,11 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bind.h"
 #include "elfhash.h"
 #include "index.h"
 #include "output.h"
-#include "tables.h"
 
 /* serial -> object, NULL once freed */
 static struct cobj **objs;
@@ -236,7 +234,7 @@ int cobj_index(struct cobj *o)
 	o->indexed = 1;
 	const struct elf *e = &o->e;
 	for (uint32_t i = 1; i < e->nsyms; i++) {
-		if (!symbol_exported(e, i))
+		if (!elf_sym_exported(e, i))
 			continue;
 		if ((!slots || 2 * (sused + 1) > smask + 1) && grow_slots() < 0)
 			return -1;
@@ -267,7 +265,7 @@ static void unindex(struct cobj *o)
 		return;
 	const struct elf *e = &o->e;
 	for (uint32_t i = 1; i < e->nsyms; i++) {
-		if (!symbol_exported(e, i))
+		if (!elf_sym_exported(e, i))
 			continue;
 		const char *name = elf_sym_name(e, i);
 		struct sslot *s = find_slot(name, qb_gnu_hash(name));

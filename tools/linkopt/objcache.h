@@ -2,8 +2,9 @@
  * file of a 400-library application loads is parsed once per version,
  * not once per file. A version is the file as this run will leave it
  * (lo_load_elf); staging a new output for a file retires the version read
- * before (lo_stage calls objcache_forget), and a file changed on disk
- * (size, modification or change time) is read again.
+ * before (whoever stages it calls objcache_forget, and objcache_clear once
+ * the run is committed or abandoned), and a file changed on disk (size,
+ * modification or change time) is read again.
  *
  * The symbol index maps a name to its exported definitions in every
  * object the run indexed, so resolving a reference against a closure of

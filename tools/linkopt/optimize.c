@@ -11,6 +11,7 @@
 #include "dynstr.h"
 #include "layout.h"
 #include "linkopt.h"
+#include "objcache.h"
 #include "output.h"
 #include "qbtable.h"
 #include "relsort.h"
@@ -328,8 +329,13 @@ static int emit(struct work *w, const struct opts *o)
 	if (!o->out && w->olen == w->orig_size && !memcmp(w->out, w->orig, w->olen))
 		return LO_OK; /* already optimized: leave the file alone */
 	const char *dst = o->out ? (realpath(o->out, outreal) ? outreal : o->out) : w->real;
+	struct stat old;
+	int had_old = stat(dst, &old) == 0;
 	if (lo_stage(dst, w->real, &w->st, w->out, w->olen, err, sizeof err) < 0)
 		return report(o->out ? o->out : w->path, "%s", err);
+	/* the version of dst read so far is not what the run leaves */
+	if (had_old)
+		objcache_forget(old.st_dev, old.st_ino);
 	lo_files_written++;
 	return LO_OK;
 }

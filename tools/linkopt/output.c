@@ -1,7 +1,6 @@
 #define _GNU_SOURCE
 #include "output.h"
 #include "index.h"
-#include "objcache.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -264,9 +263,6 @@ int lo_stage(const char *dst, const char *src, const struct stat *like, const ui
 		s->links = links;
 	}
 	s->tmp = strdup(tmp);
-	/* the version read so far is not what the run leaves */
-	if (had_old)
-		objcache_forget(old.st_dev, old.st_ino);
 	return 0;
 fail:
 	if (fd >= 0)
@@ -301,8 +297,6 @@ static void drop_all(void)
 	stg = NULL;
 	nstg = stgcap = 0;
 	filemap_free(&stg_by_file);
-	/* the files were renamed or left alone: read them afresh */
-	objcache_clear();
 }
 
 void lo_abort(void)

@@ -2,7 +2,8 @@
  * temporary file next to its destination, with the destination's owner,
  * mode (set-id bits included), extended attributes (capabilities, ACLs)
  * and modification time, and read back; only when every file of the run
- * succeeded are they renamed over their destinations (lo_commit). */
+ * succeeded are they renamed over their destinations (lo_commit). What was
+ * read of the files before (objcache.h) is the caller's to retire. */
 #ifndef LINKOPT_OUTPUT_H
 #define LINKOPT_OUTPUT_H
 

@@ -1,7 +1,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "linkopt.h"
+#include "report.h"
 
 /* Every error is this one line on stderr. */
 int report(const char *path, const char *fmt, ...)

@@ -9,8 +9,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include "libsearch.h"
-#include "appview.h"
-#include "output.h"
 #include "index.h"
 
 static const char *arch_name(const struct elf *e) { return e->is64 ? "x86_64" : "i386"; }
@@ -669,20 +667,7 @@ oom:
 	return -1;
 }
 
-int closure_build(struct elf *obj, const struct search_opts *o, struct closure *c, char *err, size_t errlen)
-{
-	memset(c, 0, sizeof *c);
-	if (o->napps) {
-		int r = appview_closure(obj, o, c, err, errlen);
-		if (r <= 0)
-			return r;
-	}
-	if (closure_start(obj, c, err, errlen) < 0)
-		return -1;
-	return closure_expand(c, o, 0, err, errlen);
-}
-
-void closure_free(struct closure *c)
+void closure_free_libs(struct closure *c)
 {
 	for (unsigned i = 0; i < c->n; i++) {
 		if (i && !c->borrowed) {
@@ -697,7 +682,10 @@ void closure_free(struct closure *c)
 	}
 	free(c->libs);
 	ix_free(c);
-	if (c->nviews)
-		appview_free_all(c->views, c->nviews);
 	memset(c, 0, sizeof *c);
+}
+
+uint64_t lib_symtab_id(const struct lib *l)
+{
+	return l->obj ? cobj_symtab_id(l->obj) : elf_symtab_id(&l->e);
 }

@@ -50,7 +50,9 @@ struct closure {
 	int secure;           /* a set-id file: the loader's secure-mode rules */
 	int borrowed;         /* libs[1..n) belong to views[0] */
 	/* The loads of the programs given that load the object (or dlopen
-	 * it): bind_compute checks every direct binding against each. */
+	 * it): bind_compute checks every direct binding against each. Made
+	 * and freed by the application view (appview.h), which builds on
+	 * this search; the search itself only carries them. */
 	struct appview **views;
 	unsigned nviews;
 	struct closure_ix *ix; /* its objects by name and by file (search.c) */
@@ -60,19 +62,20 @@ struct closure {
  * program chrooted into it would find it; else p. */
 void rooted(const struct search_opts *o, const char *p, char *out, size_t len);
 
-/* 0 on success; on failure, writes one line (without the "linkopt: FILE: " prefix) to err. */
-int closure_build(struct elf *obj, const struct search_opts *o, struct closure *c, char *err, size_t errlen);
-/* The pieces of closure_build, for the application view: start with obj
- * alone (not owned), append a loaded root, load the DT_NEEDED entries of
- * libs[from..] breadth-first as the loader does. */
+/* The search: start with obj alone (not owned), append a loaded root,
+ * load the DT_NEEDED entries of libs[from..] breadth-first as the loader
+ * does; 0, or -1 with one line (without the "linkopt: FILE: " prefix) in
+ * err. closure_build (appview.h) is the closure a mode binds against. */
 int closure_start(struct elf *obj, struct closure *c, char *err, size_t errlen);
 /* Takes over the reference obj. */
 int closure_add(struct closure *c, struct cobj *obj, const char *path, int needed_by, char *err, size_t errlen);
 int closure_expand(struct closure *c, const struct search_opts *o, unsigned from, char *err, size_t errlen);
-void closure_free(struct closure *c);
+/* Frees what the search put in c (its libraries and index); a closure
+ * holding views is freed with closure_free (appview.h). */
+void closure_free_libs(struct closure *c);
 /* A copy of src, the same objects referenced once more; obj, not owned,
  * is its libs[0] (src->libs[0].obj is taken as it is, not referenced).
- * On failure dst is still closure_free'd by the caller. */
+ * On failure dst is still freed by the caller. */
 int closure_copy(struct closure *dst, const struct closure *src, struct elf *obj, char *err, size_t errlen);
 /* Brings each library of c (libs[1..]) whose object was retired (a new
  * output staged for it) to the run's current version of its file
@@ -83,5 +86,8 @@ int closure_refresh(struct closure *c);
 /* Room for one more library in c (-1 and err set when out of memory). */
 int closure_grow(struct closure *c, char *err, size_t errlen);
 int is_musl_object(const struct elf *e);
+/* The symbol table identity of a closure's object (computed once per
+ * object of the run). */
+uint64_t lib_symtab_id(const struct lib *l);
 
 #endif

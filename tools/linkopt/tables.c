@@ -77,13 +77,6 @@ uint8_t *qbt_build_hints(const struct elf *e, uint32_t flags, const uint32_t *hi
 	return b;
 }
 
-uint64_t elf_symtab_id(const struct elf *e)
-{
-	size_t symsz = e->is64 ? sizeof(Elf64_Sym) : sizeof(Elf32_Sym);
-	return qb_symtab_id(e->buf + e->sym_off, (size_t)e->nsyms * symsz,
-		e->buf + e->str_off, e->str_size,
-		e->versym_off ? e->buf + e->versym_off : NULL, 2ull * e->nsyms);
-}
 
 int qbt_set_self_id(struct elf *e)
 {

@@ -23,8 +23,6 @@ struct needed_id {
 uint8_t *qbt_build_hints(const struct elf *e, uint32_t flags, const uint32_t *hints,
 	const uint32_t *values, const uint32_t *definers, const struct needed_id *needed, uint32_t nneeded,
 	size_t *len);
-/* Identity of e's symbol table (docs/FORMAT.md, section 2.1). */
-uint64_t elf_symtab_id(const struct elf *e);
 /* Write e's own identity into its quickbind table (e->buf). */
 int qbt_set_self_id(struct elf *e);
 /* Write the identity of e's quickbind table into it (e->buf): last, once
