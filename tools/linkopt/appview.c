@@ -1,3 +1,9 @@
+/* The application view (appview.h): a file is bound as the programs given
+ * load it. Owns each program's start-up load (searched once per run and
+ * kept while the run lasts), the choice of the programs whose loads count
+ * for a file (for a module, those that can host it, and its parent among
+ * their objects), and closure_build / closure_free, the closure every mode
+ * binds against. */
 #include "appview.h"
 #include "defscope.h"
 #include "output.h"

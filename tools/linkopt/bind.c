@@ -1,3 +1,8 @@
+/* The direct-binding decisions (bind.h): which needed library each symbol
+ * of an object binds to, agreed by every given program's load, or why it
+ * takes the standard lookup; the pieces of that lookup's rule on linkopt's
+ * reading of the objects; and the scope checks and answers the tables
+ * record (docs/FORMAT.md 2.4-2.6). Finding definitions is defscope.c's. */
 #include "bind.h"
 
 #include <stdio.h>

@@ -1,3 +1,7 @@
+/* linkopt --check: are a file's tables still right for the libraries now
+ * installed? The quickbind table and its hashes against the symbol table,
+ * the needed libraries' identities, and every direct binding against a
+ * fresh bind_compute; a stale file gives LO_STALE. Changes nothing. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,8 @@
+/* Finding the definitions of a name in a closure's objects (defscope.h):
+ * defmap, a hash of the exported symbols of a range of objects, and
+ * defscope, the same answers through the run's symbol index (objcache.h)
+ * put in closure order. The bindings, the application view and the launch
+ * record look names up through them. */
 #include "defscope.h"
 
 #include <stdlib.h>

@@ -1,3 +1,5 @@
+/* The definitions of a name in the objects of a closure, in closure order
+ * (defscope.c): what every lookup of linkopt's goes through. */
 #ifndef LINKOPT_DEFSCOPE_H
 #define LINKOPT_DEFSCOPE_H
 

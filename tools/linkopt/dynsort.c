@@ -1,3 +1,7 @@
+/* The new .dynsym order and the hash tables for it (dynsort.h): symbols
+ * grouped by hash bucket so a chain walk reads adjacent entries, every
+ * symbol index (.gnu.version, the relocations) renumbered, and .hash and
+ * .gnu.hash built for that order. */
 #include "dynsort.h"
 
 #include <stdlib.h>

@@ -1,3 +1,6 @@
+/* Rewriting .dynstr in .dynsym order (dynstr.h): the new string table and
+ * every offset into it (symbol names, dynamic entries, version needs and
+ * definitions) mapped to it. */
 #include "dynstr.h"
 
 #include <stdlib.h>

@@ -1,3 +1,6 @@
+/* The small hash maps of index.h: a name to a value (strmap) and a file,
+ * by device and inode, to a value (filemap); open addressing, linear
+ * probing. */
 #include "index.h"
 
 #include <stdlib.h>

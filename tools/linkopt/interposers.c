@@ -1,3 +1,6 @@
+/* linkopt --interposers: every symbol that more than one object of a
+ * file's closure defines, with the objects defining it in closure order:
+ * the names a user may want in --interpose-list. Changes nothing. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,3 +1,7 @@
+/* Where the new tables go in the file (layout.h): rewritten in place when
+ * a table keeps its size, otherwise placed in one new PT_LOAD segment,
+ * with the program headers, .dynamic and section headers pointing at
+ * them. Owns every decision about where bytes land in the new image. */
 #include "layout.h"
 
 #include <stdlib.h>

@@ -1,3 +1,7 @@
+/* linkopt's command line: the options, the modes (optimize, --dump,
+ * --check, --interposers), the walk of --root, the passes that let a file
+ * follow the libraries it needs, and the end of a run, all or nothing
+ * (finish: outputs committed or discarded, the object cache cleared). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <ftw.h>

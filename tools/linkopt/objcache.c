@@ -1,3 +1,7 @@
+/* The run's objects and symbol index (objcache.h): each file read once
+ * per version and shared by reference count, a version retired when its
+ * file is staged anew or the run ends; each indexed object's exported
+ * definitions chained by name, for defscope.c. */
 #include "objcache.h"
 
 #include <stdio.h>

@@ -9,7 +9,7 @@
  * The symbol index maps a name to its exported definitions in every
  * object the run indexed, so resolving a reference against a closure of
  * hundreds of libraries looks at the definitions of that name only
- * (tools/linkopt/bind.c, struct defscope). */
+ * (tools/linkopt/defscope.c, struct defscope). */
 #ifndef LINKOPT_OBJCACHE_H
 #define LINKOPT_OBJCACHE_H
 

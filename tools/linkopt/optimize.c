@@ -1,3 +1,8 @@
+/* Optimizing one file, linkopt's default mode: its closure, the new
+ * .dynsym order, the bindings and the grouped relocations, the tables
+ * (.dynstr in symbol order among them), the new image, staged for the end
+ * of the run. struct work carries the file through these phases
+ * (optimize_file). */
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>

@@ -1,3 +1,6 @@
+/* Ordering a run's files so that libraries come before the objects that
+ * need them (order.h): a depth-first placement over DT_NEEDED names,
+ * matched against each file's SONAME or base name. */
 #define _GNU_SOURCE
 #include "order.h"
 

@@ -1,3 +1,7 @@
+/* The run's outputs (output.h): each written to a temporary file next to
+ * its destination with the destination's attributes and read back; the
+ * files as the run will leave them (lo_load_elf); and the rename of them
+ * all over their destinations, hard links included, or none. */
 #define _GNU_SOURCE
 #include "output.h"
 #include "index.h"

@@ -1,3 +1,6 @@
+/* Grouping an object's symbolic non-PLT relocations by symbol (relsort.h),
+ * within the slots they already occupy, so that consecutive relocations
+ * reuse one lookup. */
 #include "relsort.h"
 
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* linkopt's one form of error message (report.h). */
 #include <stdarg.h>
 #include <stdio.h>
 

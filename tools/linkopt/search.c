@@ -1,3 +1,7 @@
+/* A file's dependency closure as the loader finds it (search.h): the
+ * library search through common/libsearch.c, the loader's "already
+ * loaded" rule, --root, and closures kept in step with the outputs a run
+ * stages (closure_refresh, closure_copy). */
 #include "search.h"
 
 #include <limits.h>
