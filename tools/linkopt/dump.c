@@ -1,6 +1,6 @@
 /* linkopt --dump: prints what linkopt wrote into a file, for people and
- * tests to read: the quickbind table (identities, checked scope, rest,
- * launch record, needed libraries), each symbol's binding, hashes and
+ * tests to read: the quickbind table (identities, the launch record,
+ * needed libraries), each symbol's binding, hashes and
  * hint, and a program's closure record. Changes nothing. */
 #include <stdio.h>
 #include <string.h>

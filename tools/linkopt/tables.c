@@ -1,7 +1,7 @@
 /* The byte images of the tables linkopt writes (tables.h): the quickbind
- * table (hashes, hints, values, definers, identities, the checked scope
- * and the rest of its answers), the DT_SYMINFO array, and a program's
- * closure record with the ranges of each library start-up reads. */
+ * table (hashes, hints, values, definers, identities; a program's launch
+ * record is launch.c's), the DT_SYMINFO array, and a program's closure
+ * record with the ranges of each library start-up reads. */
 #include "tables.h"
 
 #include <limits.h>
