@@ -54,9 +54,9 @@ hidden void *qb_calloc(size_t n, size_t each)
 hidden void *qb_realloc(void *p, size_t n)
 {
 	if (!p || (unsigned char *)p < lo || (unsigned char *)p >= end)
-		return p ? __libc_realloc(p, n) : qb_malloc(n);
+		return p ? __libc_realloc(p, n) : qb_calloc(n, 1);
 	size_t have = (size_t)(cur - (unsigned char *)p);
-	void *q = qb_malloc(n);
+	void *q = qb_calloc(n, 1);
 	if (q)
 		memcpy(q, p, n < have ? n : have);
 	return q;
@@ -68,8 +68,8 @@ hidden void qb_free(void *p)
 		__libc_free(p);
 }
 
-hidden void qb_arena_stats(const char *when)
+hidden size_t qb_arena_taken(const void **region)
 {
-	qb_dbg("statistics (%s): memory=%zu bytes taken from the region at %p", when,
-		end > lo ? (size_t)(cur - lo) : 0, (void *)lo);
+	*region = lo;
+	return end > lo ? (size_t)(cur - lo) : 0;
 }

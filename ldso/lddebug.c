@@ -110,5 +110,7 @@ hidden void qb_debug_stats(const char *when)
 	if (qb.env.verify)
 		qb_dbg("statistics (%s): verify_differences=%zu", when, qb.verify_diffs);
 	qb_dbg("statistics (%s): relocation_time=%.3f ms", when, s->reloc_ns / 1e6);
-	qb_arena_stats(when);
+	const void *region;
+	size_t taken = qb_arena_taken(&region);
+	qb_dbg("statistics (%s): memory=%zu bytes taken from the region at %p", when, taken, region);
 }

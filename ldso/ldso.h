@@ -163,7 +163,7 @@ hidden void *qb_calloc(size_t n, size_t each);
 static inline void *qb_malloc(size_t n) { return qb_calloc(n, 1); }
 hidden void *qb_realloc(void *p, size_t n);
 hidden void qb_free(void *p);
-hidden void qb_arena_stats(const char *when);
+hidden size_t qb_arena_taken(const void **region);  /* bytes taken, *region where */
 
 /* Room for element i of an array of *cap elements of `each` bytes: grown
  * to twice as many at least, the new ones zeroed. Returns the array, or 0

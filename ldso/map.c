@@ -29,42 +29,6 @@ static const char *check_ehdr(const Ehdr *eh, size_t got, int allow_exec)
 	return 0;
 }
 
-extern unsigned __default_stacksize hidden;
-
-/* PT_GNU_STACK's size, when set, asks for bigger thread stacks (as musl
- * does; the stack is never made executable). Only the start-up objects'
- * count, as in musl: a library dlopen'ed later would change, behind the
- * program's back, the stack of threads it creates from then on. */
-static void qb_stack_request(size_t size)
-{
-	const size_t max = 8 << 20;
-	if (!qb.started && size > __default_stacksize)
-		__default_stacksize = size < max ? size : max;
-}
-
-/* What a header other than PT_LOAD says of the object, its addresses
- * not yet biased (the TLS image is checked with the dynamic section). */
-hidden void qb_note_phdr(struct dso *p, const Phdr *ph)
-{
-	size_t page = __libc.page_size;
-	switch (ph->p_type) {
-	case PT_DYNAMIC:
-		p->dynv = (size_t *)ph->p_vaddr;
-		p->dyn_size = ph->p_memsz;
-		break;
-	case PT_TLS:
-		p->tls = (struct qb_tls_module){ .image = (void *)ph->p_vaddr, .len = ph->p_filesz,
-			.size = ph->p_memsz, .align = ph->p_align ? ph->p_align : 1 };
-		break;
-	case PT_GNU_RELRO:
-		p->relro_start = ph->p_vaddr & -page;
-		p->relro_end = (ph->p_vaddr + ph->p_memsz) & -page;
-		break;
-	case PT_GNU_STACK:
-		qb_stack_request(ph->p_memsz);
-	}
-}
-
 static int prot_of(unsigned flags)
 {
 	return (flags & PF_R ? PROT_READ : 0) | (flags & PF_W ? PROT_WRITE : 0) |

@@ -211,60 +211,12 @@ static inline __attribute__((always_inline)) int qb_hinted_value(const struct qb
  * qb_hinted_value numbers them. */
 enum { QB_BY_DIRECT = 1, QB_BY_SCOPE, QB_BY_RECORD };
 
-/* A binding a fast path made, of reference symi of p to val, watched as
- * it stands: reported (LD_DEBUG=bindings; direct, for a direct binding)
- * and checked against the standard lookup's answer (LD_DIRECT_VERIFY),
- * a difference counted and reported with both answers. Nothing is
- * changed: verify mode sees what runs. */
-static __attribute__((unused, noinline)) void qb_watch(struct dso *p, size_t symi, size_t val, int by)
-{
-	static const char *const way[] = { "", "direct binding", "its scope definer", "the launch record" };
-	const char *name = p->strings + p->syms[symi].st_name;
-	const struct dso *def = val ? qb_dso_of_addr((void *)val) : 0;
-	const char *dname = def ? def->name : "<undefined>";
-	if ((qb.debug & QB_DBG_BINDINGS) && !p->is_ldso)
-		qb_dbg("binding file %s to %s: symbol `%s'", p->name, dname, name);
-	if ((qb.debug & QB_DBG_DIRECT) && by == QB_BY_DIRECT)
-		qb_dbg("direct %s: %s -> %s", p->name, name, dname);
-	if (!qb.env.verify)
-		return;
-	struct qb_verreq vr;
-	struct qb_symreq r;
-	qb_symreq_init(&r, name, qb_verreq_of(p, symi, &vr) ? &vr : 0);
-	struct symdef std = qb_lookup_std(qb.head, &r, 0, p->reloc_root);
-	if (!std.sym)
-		qb_lfs64_bind(name, &std);
-	size_t want = std.sym ? (size_t)std.dso->base + std.sym->st_value : 0;
-	if (want == val)
-		return;
-	qb.verify_diffs++;
-	qb_dbg("verify: %s: %s: %s gives %s, standard lookup gives %s (%#zx, %#zx)", p->name, name, way[by],
-		dname, std.sym ? std.dso->name : "<undefined>", val, want);
-}
-
-/* The relocations a hinted mode bound, r to end, watched from the
- * answers the loop read: counted (LD_DEBUG=statistics), and each binding
- * as qb_watch watches it. */
-static __attribute__((unused, noinline)) void qb_observe(struct dso *p, const struct qb_prepared *s,
-	const size_t *r, const size_t *end, int rela, int mode)
-{
-	for (size_t val = 0, last = QB_NO_INFO, how; r != end; r += rela ? 3 : 2) {
-		size_t info = r[1], symi = QB_R_SYM(info);
-		qb.stats.relocs++;
-		qb.stats.bykind[qb_rel_kind(QB_R_TYPE(info))]++;
-		if (!QB_SYM_TYPE(QB_R_TYPE(info)))
-			continue;
-		if (mode == QB_MODE_CAREFUL && !qb.env.no_symcache && info == last) {
-			qb.stats.cache_hits += info != QB_NO_INFO;
-			continue;
-		}
-		last = info;
-		how = qb_hinted_value(s, symi, mode, &val);
-		*(how == QB_BY_DIRECT ? &qb.stats.hinted : &qb.stats.recorded) += 1;
-		if ((qb.debug & (QB_DBG_BINDINGS | QB_DBG_DIRECT)) || qb.env.verify)
-			qb_watch(p, symi, val, (int)how);
-	}
-}
+/* Watching the bindings made without the named lookup (ext/watch.c): a
+ * binding of reference symi of p to val, by one of the ways above, and
+ * the relocations a hinted mode bound, r to end; neither changes any. */
+hidden void qb_watch(struct dso *p, size_t symi, size_t val, int by);
+hidden void qb_observe(struct dso *p, const struct qb_prepared *s, const size_t *r, const size_t *end,
+	int rela, int mode);
 
 /* Reference symi's hashes, when the extension that prepared p's
  * relocations has them (linkopt computed them): 1 with r filled. */
@@ -420,20 +372,9 @@ static inline void qb_ext_pin(struct dso *from, struct dso *def)
 }
 
 /* An exit or fork handler, or a key destructor, names these addresses:
- * their objects are pinned for good (it runs after any dlclose). */
-static inline void qb_ext_registered(const void *a, const void *b, const void *c)
-{
-	const void *v[] = { a, b, c };
-	if (!qb.unload || !qb_ext_unloads())
-		return;
-	qb_lock();
-	for (int i = 0; i < 3; i++) {
-		struct dso *p = v[i] ? qb_dso_of_addr(v[i]) : 0;
-		if (p)
-			qb_ext_pin(0, p);
-	}
-	qb_unlock();
-}
+ * their objects are pinned for good, as it runs after any dlclose
+ * (ext/unload.c; nothing to pin in a loader that never unloads). */
+hidden void qb_ext_registered(const void *a, const void *b, const void *c);
 
 static inline void qb_ext_stats(struct qb_stats *s, const char *when, int fold)
 {

@@ -88,3 +88,17 @@ hidden const struct qb_ext qb_ext_unload = {
 	.closed = collect,
 	.pin = pin,
 };
+
+hidden void qb_ext_registered(const void *a, const void *b, const void *c)
+{
+	const void *v[] = { a, b, c };
+	if (!qb.unload)
+		return;
+	qb_lock();
+	for (int i = 0; i < 3; i++) {
+		struct dso *p = v[i] ? qb_dso_of_addr(v[i]) : 0;
+		if (p)
+			qb_ext_pin(0, p);
+	}
+	qb_unlock();
+}

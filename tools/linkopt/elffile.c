@@ -1,7 +1,7 @@
-/* An ELF file in memory for linkopt: reading it whole, its structures
- * in the file's own class (written back by the layout), and lookups in
- * its tables. elfparse.c checks a file when it is read; both go through
- * the loader's own reader (common/elfview.h) for the dynamic tables. */
+/* An ELF file in memory for linkopt: its structures in the file's own
+ * class (written back by the layout), and lookups in its tables.
+ * elfparse.c reads and checks a file; both go through the loader's own
+ * reader (common/elfview.h) for the dynamic tables. */
 #include "elffile.h"
 #include "qbtable.h"
 
@@ -30,38 +30,6 @@ void elf_free(struct elf *e)
 	free(e->sh);
 	free(e->dyn);
 	memset(e, 0, sizeof *e);
-}
-
-int elf_load_file(struct elf *e, const char *path)
-{
-	memset(e, 0, sizeof *e);
-	e->path = path;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return elf_err(e, "%s", strerror(errno));
-	struct stat st;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return elf_err(e, "not a regular file");
-	}
-	size_t size = (size_t)st.st_size;
-	uint8_t *buf = malloc(size ? size : 1);
-	if (!buf) {
-		close(fd);
-		return elf_err(e, "out of memory");
-	}
-	size_t got = 0;
-	while (got < size) {
-		ssize_t n = read(fd, buf + got, size - got);
-		if (n <= 0) {
-			free(buf);
-			close(fd);
-			return elf_err(e, "read error: %s", n ? strerror(errno) : "short read");
-		}
-		got += (size_t)n;
-	}
-	close(fd);
-	return elf_parse(e, path, buf, size);
 }
 
 size_t elf_phentsize(const struct elf *e) { return e->is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr); }

@@ -1,10 +1,14 @@
-/* Reading a file into struct elf: the checks linkopt makes before it
- * changes anything, in the order of the file's parts. */
+/* Reading a file into struct elf: the file whole, then the checks
+ * linkopt makes before it changes anything, in the order of its parts. */
 #include "elffile.h"
 #include "qbtable.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* elf_parse's phases: each checks one part of the file and fills the
  * fields that describe it; the tables are read by the shared ELF reader
@@ -291,4 +295,36 @@ int elf_parse(struct elf *e, const char *path, uint8_t *buf, size_t size)
 	    parse_tables(e) || tables_disjoint(e))
 		return -1;
 	return 0;
+}
+
+int elf_load_file(struct elf *e, const char *path)
+{
+	memset(e, 0, sizeof *e);
+	e->path = path;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return elf_err(e, "%s", strerror(errno));
+	struct stat st;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return elf_err(e, "not a regular file");
+	}
+	size_t size = (size_t)st.st_size;
+	uint8_t *buf = malloc(size ? size : 1);
+	if (!buf) {
+		close(fd);
+		return elf_err(e, "out of memory");
+	}
+	size_t got = 0;
+	while (got < size) {
+		ssize_t n = read(fd, buf + got, size - got);
+		if (n <= 0) {
+			free(buf);
+			close(fd);
+			return elf_err(e, "read error: %s", n ? strerror(errno) : "short read");
+		}
+		got += (size_t)n;
+	}
+	close(fd);
+	return elf_parse(e, path, buf, size);
 }
