@@ -803,8 +803,9 @@ def render(res, outdir):
                  "every run has a scratch working directory; peak RSS is ru_maxrss "
                  "(GNU time's %%M); ratios are to glibc `LD_BIND_NOW=1` and to musl "
                  "measured in the same run" % (res.get("runs", "?"), res.get("warmup", "?")))
-    lines.append("- each quickbind fast path alone = all tables with the other two "
-                 "switched off (`LD_NODIRECT=1`, `LD_NOHASHVALS=1`, `LD_NOSYMCACHE=1`)")
+    lines.append("- each quickbind fast path alone = all tables with the other two and the "
+                 "program's launch record switched off (`LD_NODIRECT=1`, `LD_NOHASHVALS=1`, "
+                 "`LD_NOSYMCACHE=1`, `LD_NORECORD=1`)")
     lines.append("")
     for key, w in res.get("workloads", {}).items():
         lines.append("## %s" % key)

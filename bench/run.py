@@ -5,9 +5,10 @@
          -o OUT.json WORKLOAD_DIR...
 
 Variants: glibc's ld.so lazy and with LD_BIND_NOW=1, musl's loader,
-quickbind without tables, with all tables, and with each fast path alone
-(all tables, the other two switched off with LD_NODIRECT / LD_NOHASHVALS /
-LD_NOSYMCACHE); when named in --variants, also all tables with the global
+quickbind without tables, with all tables, with all tables but the
+program's launch record (LD_NORECORD), and with each fast path alone (all
+tables, the other two and the record switched off with LD_NODIRECT /
+LD_NOHASHVALS / LD_NOSYMCACHE / LD_NORECORD); when named in --variants, also all tables with the global
 table never or always built (qb-all-gt0, qb-all-gt1: LD_GLOBALTAB=0 / 1).  A variant is measured only after its output in "check"
 mode (every binding exercised) equals musl's; otherwise it is reported as
 failed with the reason, never measured.  i386 workloads (gen.py --arch
@@ -43,12 +44,13 @@ VARIANTS = [
     ("glibc-now", "glibc", "", {"LD_BIND_NOW": "1"}, "glibc ld.so LD_BIND_NOW=1"),
     ("musl", "musl", "", {}, "musl ld.so"),
     ("qb-none", "musl", "-qb", {}, "quickbind, no tables"),
-    ("qb-direct", "musl-opt", "-qb", {"LD_NOHASHVALS": "1", "LD_NOSYMCACHE": "1"},
+    ("qb-direct", "musl-opt", "-qb", {"LD_NOHASHVALS": "1", "LD_NOSYMCACHE": "1", "LD_NORECORD": "1"},
      "quickbind, direct binding only"),
-    ("qb-hashvals", "musl-opt", "-qb", {"LD_NODIRECT": "1", "LD_NOSYMCACHE": "1"},
+    ("qb-hashvals", "musl-opt", "-qb", {"LD_NODIRECT": "1", "LD_NOSYMCACHE": "1", "LD_NORECORD": "1"},
      "quickbind, precomputed hashes only"),
-    ("qb-symcache", "musl-opt", "-qb", {"LD_NODIRECT": "1", "LD_NOHASHVALS": "1"},
+    ("qb-symcache", "musl-opt", "-qb", {"LD_NODIRECT": "1", "LD_NOHASHVALS": "1", "LD_NORECORD": "1"},
      "quickbind, sorted tables / symbol cache only"),
+    ("qb-norecord", "musl-opt", "-qb", {"LD_NORECORD": "1"}, "quickbind, all tables but the launch record"),
     ("qb-all", "musl-opt", "-qb", {}, "quickbind, all tables"),
 ]
 # Run only where named (the library-count sweep): all tables with the

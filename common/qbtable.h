@@ -161,11 +161,12 @@ uint64_t qb_table_table_id(const void *tab);
 const struct qb_launch_obj *qb_table_launch(const void *tab, uint32_t *n, const uint32_t **names,
 	uint32_t *nwords);
 
-/* The filter of a record's names: two bits per GNU hash value, each from
- * the middle of a product (the hash's low bits barely mix). */
+/* The filter of a record's names: two bits per GNU hash value, each the
+ * top bits of a product (the hash's low bits barely mix), as many as
+ * number the filter's 32 * nwords bits (nwords a power of two). */
 static inline uint32_t qb_names_bit(uint32_t h, int second, uint32_t nwords)
 {
-	return ((h * (second ? 0x85ebca6bu : 0x9e3779b1u)) >> 16) & (32 * nwords - 1);
+	return (h * (second ? 0x85ebca6bu : 0x9e3779b1u)) >> (27 - __builtin_ctz(nwords));
 }
 static inline int qb_names_maybe(const uint32_t *f, uint32_t nwords, uint32_t h)
 {

@@ -107,6 +107,11 @@ Test(cxxbench, tiny_cxx_office_runs_identically_everywhere, .timeout = 900)
 		o = run_prog(dir, "musl-opt/app-qb", modes[i], "LD_DEBUG=statistics");
 		cr_expect(o.status == 0 && !strcmp(o.out, ref.out), "quickbind tables: %d %s (musl: %s)\n%s",
 			  o.status, o.out, ref.out, o.err);
+		cr_expect_gt(ld_stat(o.err, "start-up", "launch_record"), 0, "%s", o.err);
+		/* without the program's record, the libraries' own tables */
+		o = run_prog(dir, "musl-opt/app-qb", modes[i], "LD_NORECORD=1 LD_DEBUG=statistics");
+		cr_expect(o.status == 0 && !strcmp(o.out, ref.out), "quickbind, no record: %d %s (musl: %s)\n%s",
+			  o.status, o.out, ref.out, o.err);
 		cr_expect_gt(ld_stat(o.err, "start-up", "direct_hits"), 0, "%s", o.err);
 		cr_expect_gt(ld_stat(o.err, "start-up", "definition_hints"), 0, "%s", o.err);
 		o = run_prog(dir, "musl-opt/app-qb", modes[i], "LD_DIRECT_VERIFY=1 LD_DEBUG=statistics");

@@ -105,6 +105,29 @@ static void valgrind_case(const char *dir, const char *prog, const char *expect)
 	run_result_free(&r);
 }
 
+/* valgrind preloads a library of its own (memcheck's also defines malloc
+ * and its kin) that defines none of the names the program's launch
+ * record answers: the record holds under every tool, so callgrind counts
+ * what runs without valgrind. The C library's own references, which the
+ * record leaves to the lookup, still take memcheck's malloc. */
+Test(FP_SUITE(tools), launch_record_holds_under_callgrind, .timeout = 200)
+{
+	FP_NEEDS_TRACEABLE_PROCESS();
+	const char *tools[] = {"--tool=none", "--tool=callgrind", "--tool=memcheck"};
+	for (int k = 0; k < 3; k++) {
+		const char *argv[] = {"/usr/bin/valgrind", "-q", tools[k], "--callgrind-out-file=/dev/null",
+				      lt_loader(), "opt/prog", NULL};
+		if (k != 1)
+			argv[3] = lt_loader(), argv[4] = "opt/prog", argv[5] = NULL;
+		struct run_result r;
+		run_tool(&r, "weak", argv, 100);
+		cr_expect(r.exited && r.exit_code == 0, "%s: %s\n%s", tools[k], run_describe(&r), r.err);
+		cr_expect(strstr(r.out, "main: vague=w1-weak"), "%s: %s", tools[k], r.out);
+		cr_expect(strstr(r.err, "launch record: held"), "%s:\n%s", tools[k], r.err);
+		run_result_free(&r);
+	}
+}
+
 Test(FP_SUITE(tools), valgrind_memcheck_on_optimized_programs, .timeout = 200)
 {
 	FP_NEEDS_TRACEABLE_PROCESS();

@@ -80,13 +80,18 @@ static void linkopt(struct run_result *r, const char *mode, const char *root)
 }
 
 /* direct_hits of lua in root, from LD_DEBUG=statistics. */
-static long direct_hits(const char *root, const char *prog)
+/* Statistics counter key of prog's start-up in root, with the program's
+ * launch record or without it (LD_NORECORD=1). */
+static long start_stat(const char *root, const char *prog, const char *key, int record)
 {
 	char *argv[] = {CHROOT, (char *)img(root), (char *)prog, "-e", "print(1)", NULL};
+	char *env[] = {"PATH=/bin:/sbin:/usr/bin:/usr/sbin", "LC_ALL=C", "HOME=/root", "LD_DEBUG=statistics",
+		       record ? NULL : "LD_NORECORD=1", NULL};
+	struct run_opts o = {.envp = env, .timeout_s = 120};
 	struct run_result r;
-	run_in(&r, argv, "LD_DEBUG=statistics");
+	cr_assert(run_program(&r, argv, &o) == 0, "cannot run %s", argv[0]);
 	cr_assert(r.exited && r.exit_code == 0, "%s in %s: %s\n%s", prog, root, run_describe(&r), r.err);
-	long n = ld_stat(r.err, "start-up", "direct_hits");
+	long n = ld_stat(r.err, "start-up", key);
 	cr_assert(n >= 0, "%s in %s: no statistics:\n%s", prog, root, r.err);
 	run_result_free(&r);
 	return n;
@@ -129,7 +134,10 @@ Test(image, linkopt_root_optimizes_and_keeps_behaviour, .timeout = 300)
 	run_script(&r, "opt");
 	cr_expect_str_eq(r.out, ref, "the optimized image printed otherwise than the image under musl's loader");
 	run_result_free(&r);
-	cr_expect_gt(direct_hits("opt", "/usr/bin/lua"), 0, "lua in the optimized image took no direct binding");
+	cr_expect_gt(start_stat("opt", "/usr/bin/lua", "launch_record", 1), 0,
+		     "lua in the optimized image took nothing from its launch record");
+	cr_expect_gt(start_stat("opt", "/usr/bin/lua", "direct_hits", 0), 0,
+		     "lua in the optimized image took no direct binding without its record");
 	free(ref);
 }
 

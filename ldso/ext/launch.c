@@ -22,10 +22,10 @@ static uint32_t nbases;
 static const uint32_t *names;  /* the filter of the names it answers */
 static uint32_t nnames;
 
-static void say(const char *what, uint32_t n)
+static void say(const char *what, const char *name, uint32_t n)
 {
 	if (qb.debug & (QB_DBG_STATS | QB_DBG_DIRECT))
-		qb_dbg("launch record: %s (%u objects recorded)", what, n);
+		qb_dbg("launch record: %s%s (%u objects recorded)", what, name, n);
 }
 
 /* The loader's build: the descriptor of its GNU build-id note. */
@@ -116,7 +116,8 @@ hidden void qb_launch_changed(void)
 		else if (!harmless(x))
 			break;
 	if (x || k != n) {
-		say("declined: the start-up load is not the one linkopt recorded", n);
+		say("declined: the start-up load is not the one linkopt recorded at ",
+			x ? x->name : "its end", n);
 		end();
 		return;
 	}
@@ -126,7 +127,7 @@ hidden void qb_launch_changed(void)
 		FX(at[k])->acount = o[k].count;
 	}
 	nbases = n;
-	say("held", n);
+	say("held", "", n);
 }
 /* What the engine reads to bind p's references from the record. */
 hidden int qb_launch_prepare(struct dso *p, struct qb_prepared *s)
