@@ -190,3 +190,21 @@ Test(FP_SUITE(record), verify_reports_corrupted_values_in_the_hinted_loop)
 	cr_expect_gt(fp_stat(r.err, "start-up", "verify_differences"), 0, "%s", r.err);
 	run_result_free(&r);
 }
+
+/* linkopt --check names a launch record that no longer holds: a library
+ * of the load replaced, or another loader than the one recorded. */
+Test(FP_SUITE(record), check_reports_a_stale_record)
+{
+	const char *dir = lt_fixture_path("weak");
+	struct shell_result s = shell("cd '%s' && '%s' --check -L opt opt/prog", dir, fp_linkopt());
+	cr_expect_eq(s.status, 0, "%s%s", s.out, s.err);
+	shell_result_free(&s);
+	s = shell("cd '%s' && '%s' --check -L orig -L opt opt/prog", dir, fp_linkopt());
+	cr_expect_eq(s.status, 1, "%s%s", s.out, s.err);
+	cr_expect(strstr(s.out, "orig/libw1.so changed since linkopt ran: the launch record is declined"), "%s", s.out);
+	shell_result_free(&s);
+	s = shell("cd '%s' && '%s' --check --loader '%s' -L opt opt/prog", dir, fp_linkopt(), lt_musl_ldso());
+	cr_expect_eq(s.status, 1, "%s%s", s.out, s.err);
+	cr_expect(strstr(s.out, "the loader changed since linkopt ran: the launch record is declined"), "%s", s.out);
+	shell_result_free(&s);
+}

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "appview.h"
+#include "launch.h"
 #include "elfhash.h"
 #include "linkopt.h"
 #include "qbtable.h"
@@ -110,6 +111,8 @@ int check_file(const char *path, const struct opts *o)
 			       reason(si[i].flags));
 		nstale++;
 	}
+	if (!stale)
+		nstale += (unsigned)launch_check(&e, &c, &o->so, path);
 	if (nstale)
 		stale = 1;
 	else if (!stale && o->verbose)

@@ -296,3 +296,39 @@ out:
 	objcache_put(ldso);
 	return oom ? -1 : rc;
 }
+
+int launch_check(const struct elf *prog, const struct closure *c, const struct search_opts *so, const char *path)
+{
+	const uint8_t *tab = prog->qbt_off ? prog->buf + prog->qbt_off : NULL;
+	uint32_t n, nw;
+	const uint32_t *names;
+	const struct qb_launch_obj *o = tab && qb_table_valid(tab, prog->qbt_size, prog->nsyms) ?
+		qb_table_launch(tab, &n, &names, &nw) : NULL;
+	if (!o)
+		return 0;
+	if (n != c->n) {
+		printf("%s: stale: the launch record holds %u objects, the start-up load now %u: it is declined\n",
+		       path, n, c->n);
+		return 1;
+	}
+	struct cobj *ldso = NULL;
+	int stale = 0;
+	for (unsigned k = 1; k < c->n; k++) {
+		uint64_t want = (uint64_t)rd32((const uint8_t *)&o[k].id[1]) << 32 | rd32((const uint8_t *)&o[k].id[0]);
+		uint64_t now;
+		if (loader_itself(&c->libs[k])) {
+			ldso = ldso ? ldso : the_loader(prog, so);
+			now = ldso ? build_identity(&ldso->e) : 0;
+		} else {
+			now = lib_symtab_id(&c->libs[k]);
+		}
+		if (now != want) {
+			printf("%s: stale: %s changed since linkopt ran: the launch record is declined\n", path,
+			       loader_itself(&c->libs[k]) ? "the loader" : c->libs[k].path);
+			stale = 1;
+		}
+	}
+	if (ldso)
+		objcache_put(ldso);
+	return stale;
+}
