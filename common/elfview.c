@@ -135,9 +135,13 @@ static const char *sysv_info(const struct qb_elfview *v, uint64_t hash, struct q
 }
 
 /* The chains end where the one of the highest bucket does: the first
- * entry from there with the low bit set is the last symbol. */
+ * entry from there with the low bit set is the last symbol. The symbols
+ * are sorted by bucket, so the highest bucket is the last one not empty;
+ * a table that breaks the rule (full: every bucket is asked) can only
+ * count fewer symbols than it has, and every reader of a bucket checks
+ * it against symoffset and the count. */
 static const char *gnu_info(const struct qb_elfview *v, uint64_t gh, struct qb_hashinfo *out,
-	uint64_t *nsyms)
+	uint64_t *nsyms, int full)
 {
 	const unsigned char *h = at(v, gh, 16);
 	if (!h)
@@ -153,7 +157,7 @@ static const char *gnu_info(const struct qb_elfview *v, uint64_t gh, struct qb_h
 		return "corrupt DT_GNU_HASH";
 	b += buckets - gh;
 	uint32_t last = 0;
-	for (uint32_t i = 0; i < nb; i++) {
+	for (uint32_t i = nb; i-- > 0 && (full || !last);) {
 		uint32_t s = qb_rd32(b + 4 * (uint64_t)i);
 		if (s && s < symoff)
 			return "corrupt DT_GNU_HASH";
@@ -202,7 +206,11 @@ const char *qb_hashinfo(const struct qb_elfview *v, uint64_t hash, uint64_t gnu_
 		return "no DT_HASH or DT_GNU_HASH";
 	if (hash && (why = sysv_info(v, hash, out)))
 		return why;
-	if (gnu_hash && (why = gnu_info(v, gnu_hash, out, &n)))
+	if (gnu_hash && (why = gnu_info(v, gnu_hash, out, &n, 0)))
+		return why;
+	/* DT_HASH counting more symbols than the chains hold: the chains are
+	 * then read to the end of each, as the count bounds every walk */
+	if (gnu_hash && out->sysv_nchain > n && (why = gnu_info(v, gnu_hash, out, &n, 1)))
 		return why;
 	out->nsyms = n > out->sysv_nchain ? n : out->sysv_nchain;
 	return 0;

@@ -16,7 +16,7 @@ static inline Sym *gnu_lookup(struct dso *p, const struct qb_symreq *r)
 	if (!qb_gnu_bloom_maybe(p, h))
 		return 0;
 	uint32_t i = p->gh_buckets[h % p->gh_nbuckets];
-	if (!i)
+	if (!i || i < p->gh_symoffset)
 		return 0;
 	const uint32_t *chain = p->gh_chain;
 	for (; i < p->nsyms; i++) {

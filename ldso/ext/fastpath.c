@@ -377,7 +377,7 @@ static int gnu_same_hash(const struct dso *t, uint32_t h, uint32_t *out, size_t 
 {
 	if (!qb_gnu_bloom_maybe(t, h))
 		return 1;
-	for (uint32_t i = t->gh_buckets[h % t->gh_nbuckets]; i && i < t->nsyms; i++) {
+	for (uint32_t i = t->gh_buckets[h % t->gh_nbuckets]; i >= t->gh_symoffset && i && i < t->nsyms; i++) {
 		if ((t->gh_chain[i] | 1) == (h | 1)) {
 			if (*n == max)
 				return 0;
