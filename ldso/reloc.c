@@ -22,13 +22,14 @@ struct resolver {
 	struct qb_prepared prep;   /* what an extension prepared (ext.h) */
 	size_t lo, span;           /* its writable range: [lo, lo + span] holds a word */
 	size_t last, lastval;      /* CAREFUL: the last symbolic r_info and its value */
+	int symcache;              /* values reused (LD_NOSYMCACHE: never) */
 	size_t key[CACHE_SLOTS];
 	struct symdef val[CACHE_SLOTS];
 };
 
 static void resolver_init(struct resolver *rs, struct dso *p, int lazy_ok)
 {
-	*rs = (struct resolver){ .p = p, .lazy_ok = lazy_ok, .last = QB_NO_INFO };
+	*rs = (struct resolver){ .p = p, .lazy_ok = lazy_ok, .last = QB_NO_INFO, .symcache = !qb.env.no_symcache };
 	memset(rs->key, 0xff, sizeof rs->key);  /* no symbol index */
 }
 
@@ -101,7 +102,7 @@ static inline __attribute__((always_inline)) int resolve(struct resolver *rs, si
 bound:
 	if (out->sym && out->dso->runtime && out->dso != p)
 		qb_ext_pin(p, out->dso);
-	if (!copy && !qb.env.no_symcache) {
+	if (!copy && rs->symcache) {
 		rs->key[slot] = symi;
 		rs->val[slot] = *out;
 	}
@@ -338,15 +339,14 @@ static int range_of(const struct dso *p, size_t off, size_t *lo, size_t *span)
 
 /* A hinted mode over relocations from r on: returns the first one it
  * leaves to the general path, or end. Nothing is called inside, so the
- * loop has every register; what watches it (observe) reads the same
- * answers after it. */
+ * loop has every register; qb_observe reads its answers after it. */
 static inline __attribute__((always_inline)) const size_t *bind_run(struct resolver *rs,
 	const size_t *r, const size_t *end, const int rela, const int mode)
 {
 	const struct qb_prepared s = rs->prep;
 	unsigned char *const base = rs->p->base;
 	const size_t nsyms = rs->p->nsyms, lo = rs->lo, span = rs->span, ent = rela ? 3 : 2;
-	const int cache = mode == QB_MODE_CAREFUL && !qb.env.no_symcache;
+	const int cache = mode == QB_MODE_CAREFUL && rs->symcache;
 	size_t last = rs->last, lastval = rs->lastval;
 	for (; r != end; r += ent) {
 		size_t off = r[0], info = r[1], val, *where = (size_t *)(base + off);

@@ -191,8 +191,9 @@ Test(FP_SUITE(record), verify_reports_corrupted_values_in_the_hinted_loop)
 	run_result_free(&r);
 }
 
-/* linkopt --check names a launch record that no longer holds: a library
- * of the load replaced, or another loader than the one recorded. */
+/* linkopt --check names a launch record that no longer holds when
+ * nothing else of the program's tables says so: another loader than the
+ * one recorded (a replaced library is named as the hints' target). */
 Test(FP_SUITE(record), check_reports_a_stale_record)
 {
 	const char *dir = lt_fixture_path("weak");
@@ -201,7 +202,7 @@ Test(FP_SUITE(record), check_reports_a_stale_record)
 	shell_result_free(&s);
 	s = shell("cd '%s' && '%s' --check -L orig -L opt opt/prog", dir, fp_linkopt());
 	cr_expect_eq(s.status, 1, "%s%s", s.out, s.err);
-	cr_expect(strstr(s.out, "orig/libw1.so changed since linkopt ran: the launch record is declined"), "%s", s.out);
+	cr_expect(strstr(s.out, "libw1.so changed since linkopt ran"), "%s", s.out);
 	shell_result_free(&s);
 	s = shell("cd '%s' && '%s' --check --loader '%s' -L opt opt/prog", dir, fp_linkopt(), lt_musl_ldso());
 	cr_expect_eq(s.status, 1, "%s%s", s.out, s.err);

@@ -111,7 +111,9 @@ int check_file(const char *path, const struct opts *o)
 			       reason(si[i].flags));
 		nstale++;
 	}
-	if (!stale)
+	/* the record, when nothing else says the load changed: a library
+	 * further down, or the loader */
+	if (!stale && !nstale)
 		nstale += (unsigned)launch_check(&e, &c, &o->so, path);
 	if (nstale)
 		stale = 1;

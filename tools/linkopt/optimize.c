@@ -262,8 +262,10 @@ static int build_tables(struct work *w, const struct opts *o)
 			wr32(w->qbt + offsetof(struct qb_table_hdr, scoped_relocs), scoped_relocs(w));
 		}
 	}
-	/* a program's launch record, last in the table */
-	if (w->qbt && appview_is_program(e) && w->c.n > 1 && qbt_add_launch(&w->qbt, &w->qlen, &w->c, &o->so) < 0)
+	/* a program's launch record, last in the table: one the kernel
+	 * starts through its loader */
+	if (w->qbt && appview_is_program(e) && e->interp && w->c.n > 1 &&
+	    qbt_add_launch(&w->qbt, &w->qlen, &w->c, &o->so) < 0)
 		return report(w->path, "out of memory");
 	w->sib = syminfo_build(w->si, e->nsyms, &w->slen);
 	/* a program's loader can then ask for every library's start-up
