@@ -390,16 +390,16 @@ GENERAL(general_rela, 1)
 GENERAL(general_rel, 0)
 BIND_RUNS(hinted, QB_MODE_HINTED)
 BIND_RUN(valued_rela, 1, QB_MODE_VALUED)
-#ifdef QB_VALUED_REL_ARCH  /* the architecture's assembly (arch.h) */
-static const size_t *valued_rel(struct resolver *rs, const size_t *r, const size_t *end)
-{
-	return QB_VALUED_REL_ARCH(&rs->prep, rs->p, rs->lo, rs->span, r, end);
-}
+#ifdef QB_REL_ARCH  /* the architecture's assembly over REL tables (arch.h) */
+#define REL_RUN(name, mode) static const size_t *name(struct resolver *rs, const size_t *r, \
+	const size_t *end) { return QB_REL_ARCH(mode, &rs->prep, rs->p, rs->lo, rs->span, r, end); }
 #else
-BIND_RUN(valued_rel, 0, QB_MODE_VALUED)
+#define REL_RUN(name, mode) BIND_RUN(name, 0, mode)
 #endif
+REL_RUN(valued_rel, QB_MODE_VALUED)
 BIND_RUNS(careful, QB_MODE_CAREFUL)
-BIND_RUNS(record, QB_MODE_RECORD)
+BIND_RUN(record_rela, 1, QB_MODE_RECORD)
+REL_RUN(record_rel, QB_MODE_RECORD)
 
 /* The engine: a table's relocations in p's mode (the one switch from
  * mode to loop); each one a hinted mode leaves goes by the general path. */

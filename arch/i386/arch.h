@@ -67,11 +67,12 @@ static inline int qb_rel_kind(unsigned type)
 	}
 }
 
-/* The valued mode over a REL table in assembly (arch/i386/valued.c) */
+/* The valued and record modes over a REL table in assembly
+ * (arch/i386/relstate.c) */
 struct qb_prepared;
 struct dso;
-#define QB_VALUED_REL_ARCH qb_valued_rel_arch
-__attribute__((visibility("hidden"))) const size_t *qb_valued_rel_arch(const struct qb_prepared *s, const struct dso *p, size_t lo,
-	size_t span, const size_t *r, const size_t *end);
+#define QB_REL_ARCH qb_rel_arch
+__attribute__((visibility("hidden"))) const size_t *qb_rel_arch(int mode, const struct qb_prepared *s,
+	const struct dso *p, size_t lo, size_t span, const size_t *r, const size_t *end);
 
 #endif

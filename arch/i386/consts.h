@@ -14,7 +14,7 @@
 #define QB_FT_IP1 24
 #define QB_FT_SIZE 32
 #define QB_FT_SHIFT 5
-/* struct qb_valued_state (arch/i386/valued.c) */
+/* struct qb_valued_state (arch/i386/relstate.c) */
 #define QB_HS_END 0
 #define QB_HS_LO 4
 #define QB_HS_SPAN 8
@@ -25,7 +25,12 @@
 #define QB_HS_TGT 28
 #define QB_HS_BASE 32
 #define QB_HS_VALUES 36
-/* the relocation types valuedloop.asm binds: R_386_32, R_386_GLOB_DAT,
+/* struct qb_record_state: end, lo, span and base where the valued one has them */
+#define QB_RS_COUNT 12
+#define QB_RS_NBASES 16
+#define QB_RS_ANS 20
+#define QB_RS_BASES 24
+/* the relocation types relloops.asm binds: R_386_32, R_386_GLOB_DAT,
  * R_386_JMP_SLOT, and the relative one, R_386_RELATIVE */
 #define QB_HL_R_WORD 1
 #define QB_HL_R_GOT 6

@@ -52,7 +52,7 @@ enum { QB_MODE_GENERAL, QB_MODE_HINTED, QB_MODE_VALUED, QB_MODE_CAREFUL, QB_MODE
  * the hash table holds); n == 0: not a target. ip_def: definitions an
  * interposer may take, in the same numbering (UINT32_MAX: none). On a
  * 32-bit machine it is padded to 32 bytes, a shift in the assembly of
- * arch/i386/valuedloop.asm. */
+ * arch/i386/relloops.asm. */
 struct qb_hint_tgt {
 	const uint32_t *chain;
 	const Sym *syms;

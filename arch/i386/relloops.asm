@@ -1,19 +1,21 @@
-; The valued mode of the relocation engine (ldso/reloc.c, bind_run with
-; QB_MODE_VALUED) over a REL table, on i386: the same checks of each
-; relocation as qb_hinted_value (ldso/ext/ext.h). Written here because,
-; with seven registers, the compiler's code spends as many instructions
-; again moving the mode's state between registers and the stack
-; (docs/BENCHMARKS.md has the measurement that keeps it).
+; The valued and record modes of the relocation engine (ldso/reloc.c,
+; bind_run with QB_MODE_VALUED and QB_MODE_RECORD) over a REL table, on
+; i386: the same checks of each relocation as qb_hinted_value
+; (ldso/ext/ext.h). Written here because, with seven registers, the
+; compiler's code spends as many instructions again moving the mode's
+; state between registers and the stack.
 ;
 ; const size_t *qb_valued_loop_arch(const size_t *r, const struct qb_valued_state *s)
-; (cdecl, the layout of arch/i386/valued.c) Applies relocations from r on
-; until one needs the general path or its place is outside s's writable
-; range; returns that one (or s->end).
+; const size_t *qb_record_loop_arch(const size_t *r, const struct qb_record_state *s)
+; (cdecl, the layouts of arch/i386/relstate.c) Apply relocations from r
+; on until one needs the general path or its place is outside s's
+; writable range; return that one (or s->end).
 
 %include "consts.inc"
 
 section .text
 global qb_valued_loop_arch:function hidden (qb_valued_loop_arch.end - qb_valued_loop_arch)
+global qb_record_loop_arch:function hidden (qb_record_loop_arch.end - qb_record_loop_arch)
 
 ; For the relocation at esi (r_info in edx): its symbol index in ecx and
 ; its direct target in ebx; on to %1 when it is not bound directly or its
@@ -65,6 +67,32 @@ global qb_valued_loop_arch:function hidden (qb_valued_loop_arch.end - qb_valued_
 	test eax, eax
 	jz .done                    ; none recorded
 	add eax, [ebx + QB_FT_BASE]
+	STORE %1
+%endmacro
+
+; Binds the relocation at esi by its answer in the launch record (the
+; definer's base plus the value, or 0 for a name nothing defines), and
+; goes on with the next one; on to .done when the record leaves it to the
+; lookup. %1 as for VBIND.
+%macro RBIND 1
+	mov ecx, edx
+	shr ecx, 8                  ; symbol index
+	cmp ecx, [ebp + QB_RS_COUNT]
+	jae .done                   ; past the answered symbols
+	mov ebx, [ebp + QB_RS_ANS]
+	lea ebx, [ebx + ecx * 8]    ; its answer
+	mov eax, [ebx]
+	sub eax, 1                  ; the definer's index
+	cmp eax, [ebp + QB_RS_NBASES]
+	jae %%none
+	mov ecx, [ebp + QB_RS_BASES]
+	mov eax, [ecx + eax * 4]    ; the definer's base
+	add eax, [ebx + 4]          ; and the definition's value
+	STORE %1
+%%none:
+	cmp eax, 0xfffffffe         ; QB_LAUNCH_NONE, less one
+	jne .done                   ; QB_LAUNCH_ASK: the lookup's
+	xor eax, eax
 	STORE %1
 %endmacro
 
@@ -124,4 +152,8 @@ global qb_valued_loop_arch:function hidden (qb_valued_loop_arch.end - qb_valued_
 
 qb_valued_loop_arch:
 	HINT_LOOP VBIND
+.end:
+
+qb_record_loop_arch:
+	HINT_LOOP RBIND
 .end:
