@@ -6,11 +6,11 @@
  * the standard lookup's answer to every symbol its relocations name.
  * Once start-up has built the global scope it is checked all or
  * nothing: the same objects, by identity, in the same order, and none
- * besides (a library LD_LIBRARY_PATH found, a rebuilt one, a preload
- * that may define a name of the load: any of them declines the whole
- * record). Then no answer can differ
- * from the lookup's, because every symbol table it read is byte for
- * byte the one linkopt resolved against, in the same scope; the
+ * besides but preloads that define none of its names (a library
+ * LD_LIBRARY_PATH found, a rebuilt one, a preload that may define a name
+ * it answers: any of them declines the whole record). Then no answer can
+ * differ from the lookup's, because every symbol table it read is byte
+ * for byte the one linkopt resolved against, in the same scope; the
  * relocation engine binds from it (QB_MODE_RECORD, ext.h). The first
  * change of the scope after start-up ends it: what dlopen loads later
  * is looked up. */
@@ -129,6 +129,7 @@ hidden void qb_launch_changed(void)
 	nbases = n;
 	say("held", "", n);
 }
+
 /* What the engine reads to bind p's references from the record. */
 hidden int qb_launch_prepare(struct dso *p, struct qb_prepared *s)
 {
