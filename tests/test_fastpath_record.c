@@ -209,3 +209,17 @@ Test(FP_SUITE(record), check_reports_a_stale_record)
 	cr_expect(strstr(s.out, "the loader changed since linkopt ran: the launch record is declined"), "%s", s.out);
 	shell_result_free(&s);
 }
+
+/* LD_DEBUG=bindings and direct watch the path that runs: the record
+ * still binds, and each of its bindings is reported. */
+Test(FP_SUITE(record), debug_output_watches_the_record)
+{
+	struct fp_run qb = {.dir = "weak", .prog = "opt/prog", .libpath = "opt", .record = 1,
+			    .env = ENV("LD_DEBUG=bindings,direct,statistics")};
+	struct run_result r;
+	fp_expect_same(&ref, &qb, &r);
+	cr_expect(strstr(r.err, "launch record: held"), "%s", r.err);
+	cr_expect_gt(fp_stat(r.err, "start-up", "launch_record"), 0, "%s", r.err);
+	cr_expect(has_line(r.err, "binding file ./opt/prog to ", "symbol `w3_report'"), "%s", r.err);
+	run_result_free(&r);
+}
