@@ -456,18 +456,18 @@ hidden void qb_relocate(struct dso *p, int lazy_ok)
 	p->relocated = 1;
 	struct resolver rs;
 	resolver_init(&rs, p, lazy_ok);
-	/* what an extension prepared; general without a writable range */
+	/* the answers p's loops read: the launch record's, else the tables'
+	 * (ext.h); general, with every answer looked up, without them */
 	int mode = qb_ext_prepare(p, &rs.prep);
 	if (mode && !range_of(p, p->wr_lo[0], &rs.lo, &rs.span))
 		mode = QB_MODE_GENERAL;
 	text_writable(p, 1);
-	/* The loader relocated itself in stage 1; only its symbolic
-	 * relocations are redone, now against the whole global scope. */
+	/* The loader relocated itself in stage 1: only its symbolic
+	 * relocations are redone, against the whole global scope. */
 	if (!p->is_ldso && p->dyn.relr &&
 	    qb_relr(p, p->base, qb_laddr(p, p->dyn.relr), p->dyn.relrsz / sizeof(size_t)))
 		qb_error("Error relocating %s: DT_RELR address outside the image", p->name);
-	/* The list mode runs no code and reports in musl's order: the PLT
-	 * table first. */
+	/* the list mode runs no code and reports in musl's order: PLT first */
 	if (qb.list_mode)
 		apply_table(&rs, p->dyn.jmprel, p->dyn.pltrelsz, p->dyn.pltrel == DT_RELA, mode);
 	apply_table(&rs, p->dyn.rel, p->dyn.relsz, 0, mode);
