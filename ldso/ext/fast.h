@@ -44,7 +44,11 @@ struct qb_fast {
 };
 _Static_assert(sizeof(struct qb_fast) <= QB_EXT_SLOT_BYTES, "struct qb_fast outgrew its slot");
 
-#define FX(p) ((struct qb_fast *)(p)->ext[QB_SLOT_FAST].bytes)
+/* p's fast-path state, in its extension slot */
+static inline struct qb_fast *fast_of(const struct dso *p)
+{
+	return (struct qb_fast *)(p)->ext[QB_SLOT_FAST].bytes;
+}
 
 /* The interposers of the global scope, checked before any direct target,
  * and a bloom filter over their exported names. */
@@ -120,13 +124,13 @@ static inline int qb_ibloom_maybe(uint32_t h)
  * in its own table of SysV hash values. */
 static inline Sym *qb_hint_def(struct dso *p, size_t symi, struct dso *t)
 {
-	uint32_t hint = FX(p)->hints[symi];
-	if (!hint || hint >= t->nsyms || !FX(p)->pre_gnu || !t->syms[hint].st_shndx)
+	uint32_t hint = fast_of(p)->hints[symi];
+	if (!hint || hint >= t->nsyms || !fast_of(p)->pre_gnu || !t->syms[hint].st_shndx)
 		return 0;
 	if (t->gh_bloom) {
-		if (hint < t->gh_symoffset || (t->gh_chain[hint] | 1) != (FX(p)->pre_gnu[symi] | 1))
+		if (hint < t->gh_symoffset || (t->gh_chain[hint] | 1) != (fast_of(p)->pre_gnu[symi] | 1))
 			return 0;
-	} else if (!FX(t)->pre_sysv || !FX(p)->pre_sysv || FX(t)->pre_sysv[hint] != FX(p)->pre_sysv[symi]) {
+	} else if (!fast_of(t)->pre_sysv || !fast_of(p)->pre_sysv || fast_of(t)->pre_sysv[hint] != fast_of(p)->pre_sysv[symi]) {
 		return 0;
 	}
 	return t->syms + hint;
@@ -137,16 +141,16 @@ static inline Sym *qb_hint_def(struct dso *p, size_t symi, struct dso *t)
  * a no-direct definition). */
 static inline __attribute__((always_inline)) int qb_bind_hinted(struct dso *p, size_t symi, struct symdef *out)
 {
-	const Syminfo *si = &FX(p)->syminfo[symi];
+	const Syminfo *si = &fast_of(p)->syminfo[symi];
 	size_t to = si->si_boundto;
-	if (!(si->si_flags & SYMINFO_FLG_DIRECT) || to >= FX(p)->nby_dynidx || !FX(p)->hint_ok[to] ||
-	    !FX(p)->pre_gnu)
+	if (!(si->si_flags & SYMINFO_FLG_DIRECT) || to >= fast_of(p)->nby_dynidx || !fast_of(p)->hint_ok[to] ||
+	    !fast_of(p)->pre_gnu)
 		return 0;
-	struct dso *t = FX(p)->by_dynidx[to];
+	struct dso *t = fast_of(p)->by_dynidx[to];
 	Sym *s = qb_hint_def(p, symi, t);
-	if (!s || (qb_fg.ninterposers && qb_ibloom_maybe(FX(p)->pre_gnu[symi])))
+	if (!s || (qb_fg.ninterposers && qb_ibloom_maybe(fast_of(p)->pre_gnu[symi])))
 		return 0;
-	if (FX(t)->syminfo && (FX(t)->syminfo[s - t->syms].si_flags & SYMINFO_FLG_NOEXTDIRECT))
+	if (fast_of(t)->syminfo && (fast_of(t)->syminfo[s - t->syms].si_flags & SYMINFO_FLG_NOEXTDIRECT))
 		return 0;
 	out->sym = s;
 	out->dso = t;

@@ -89,31 +89,31 @@ static void fast_decoded(struct dso *p)
 		if (qb_in_image(p, d->qb_table, d->qb_tablesz) &&
 		    qb_table_valid(tab, d->qb_tablesz, (uint32_t)p->nsyms)) {
 			if (!(d->have & QB_HAVE_TEXTREL) && !(d->flags & DF_TEXTREL))
-				FX(p)->tabseg = table_segment(p);
+				fast_of(p)->tabseg = table_segment(p);
 			if (!qb.env.no_hashvals) {
-				FX(p)->pre_gnu = qb_table_gnu(tab);
-				FX(p)->pre_sysv = qb_table_sysv(tab);
+				fast_of(p)->pre_gnu = qb_table_gnu(tab);
+				fast_of(p)->pre_sysv = qb_table_sysv(tab);
 			}
-			FX(p)->self_id = qb_table_self_id(tab);
-			FX(p)->std_known = (unsigned char)qb_table_std_relocs(tab, &FX(p)->std_relocs);
+			fast_of(p)->self_id = qb_table_self_id(tab);
+			fast_of(p)->std_known = (unsigned char)qb_table_std_relocs(tab, &fast_of(p)->std_relocs);
 			/* linkopt says none of its definitions is no-direct:
 			 * its DT_SYMINFO need not be read to know */
 			if (((const struct qb_table_hdr *)tab)->flags & QB_TF_NOEXTNONE)
-				FX(p)->noext_known = 1;
+				fast_of(p)->noext_known = 1;
 			/* the identities also name a module's parent */
 			if (!qb.env.no_direct)
-				FX(p)->needed_ids = qb_table_needed(tab, &FX(p)->nneeded_ids);
+				fast_of(p)->needed_ids = qb_table_needed(tab, &fast_of(p)->nneeded_ids);
 			if (!qb.env.no_direct && !qb.env.no_hints) {
-				FX(p)->hints = qb_table_hints(tab);
-				FX(p)->values = qb_table_values(tab);
-				if (FX(p)->pre_gnu)
-					FX(p)->definers = qb_table_definers(tab);
-				if (FX(p)->definers)
-					FX(p)->scoped_known = (unsigned char)qb_table_scoped_relocs(tab,
-						&FX(p)->scoped_relocs);
+				fast_of(p)->hints = qb_table_hints(tab);
+				fast_of(p)->values = qb_table_values(tab);
+				if (fast_of(p)->pre_gnu)
+					fast_of(p)->definers = qb_table_definers(tab);
+				if (fast_of(p)->definers)
+					fast_of(p)->scoped_known = (unsigned char)qb_table_scoped_relocs(tab,
+						&fast_of(p)->scoped_relocs);
 			}
 			if (!qb.env.no_record && (((const struct qb_table_hdr *)tab)->flags & QB_TF_LAUNCH))
-				FX(p)->launch_tab = tab;
+				fast_of(p)->launch_tab = tab;
 		} else {
 			note(p, "the quickbind table");
 		}
@@ -121,13 +121,13 @@ static void fast_decoded(struct dso *p)
 	if (d->syminfo && !qb.env.no_direct) {
 		if (d->syminent == sizeof(Syminfo) && d->syminsz / sizeof(Syminfo) >= p->nsyms &&
 		    qb_in_image(p, d->syminfo, p->nsyms * sizeof(Syminfo)))
-			FX(p)->syminfo = qb_laddr(p, d->syminfo);
+			fast_of(p)->syminfo = qb_laddr(p, d->syminfo);
 		else
 			note(p, "DT_SYMINFO");
 	}
 	if (d->flags_1 & DF_1_INTERPOSE)
-		FX(p)->interposer = 1;
-	p->sym_sysv = FX(p)->pre_sysv;
+		fast_of(p)->interposer = 1;
+	p->sym_sysv = fast_of(p)->pre_sysv;
 }
 
 static void bloom_add(uint32_t h)
@@ -149,35 +149,35 @@ static int exported(const struct dso *p, size_t i)
  * linkopt recorded for it. */
 static void fast_needed(struct dso *p, size_t idx, struct dso *dep)
 {
-	if (!FX(p)->syminfo)
+	if (!fast_of(p)->syminfo)
 		return;
-	if (!FX(p)->by_dynidx) {
+	if (!fast_of(p)->by_dynidx) {
 		/* up to the last DT_NEEDED entry (linkers put them first) */
 		size_t n = 0;
 		for (size_t k = 0; ((Dyn *)p->dynv)[k].d_tag; k++)
 			if (((Dyn *)p->dynv)[k].d_tag == DT_NEEDED)
 				n = k + 1;
-		FX(p)->by_dynidx = qb_calloc(n, sizeof *FX(p)->by_dynidx + sizeof *FX(p)->fast_tgt + 1);
-		if (!FX(p)->by_dynidx)
+		fast_of(p)->by_dynidx = qb_calloc(n, sizeof *fast_of(p)->by_dynidx + sizeof *fast_of(p)->fast_tgt + 1);
+		if (!fast_of(p)->by_dynidx)
 			return;
-		FX(p)->fast_tgt = (struct qb_hint_tgt *)(FX(p)->by_dynidx + n);
-		FX(p)->hint_ok = (unsigned char *)(FX(p)->fast_tgt + n);
-		FX(p)->nby_dynidx = n;
+		fast_of(p)->fast_tgt = (struct qb_hint_tgt *)(fast_of(p)->by_dynidx + n);
+		fast_of(p)->hint_ok = (unsigned char *)(fast_of(p)->fast_tgt + n);
+		fast_of(p)->nby_dynidx = n;
 	}
-	if (idx >= FX(p)->nby_dynidx)
+	if (idx >= fast_of(p)->nby_dynidx)
 		return;
-	FX(p)->by_dynidx[idx] = dep;
-	if (!FX(p)->hints || !FX(dep)->self_id)
+	fast_of(p)->by_dynidx[idx] = dep;
+	if (!fast_of(p)->hints || !fast_of(dep)->self_id)
 		return;
 	/* linkopt writes the entries in DT_NEEDED order, the order the
 	 * entries are satisfied in: each search starts after the last match */
-	for (uint32_t j = 0, n = FX(p)->nneeded_ids; j < n; j++) {
-		uint32_t k = (FX(p)->needed_next + j) % n;
-		const struct qb_needed_id *e = &FX(p)->needed_ids[k];
+	for (uint32_t j = 0, n = fast_of(p)->nneeded_ids; j < n; j++) {
+		uint32_t k = (fast_of(p)->needed_next + j) % n;
+		const struct qb_needed_id *e = &fast_of(p)->needed_ids[k];
 		if (e->dynidx == idx) {
-			FX(p)->needed_next = k + 1;
-			FX(p)->hint_ok[idx] = ((uint64_t)e->id[1] << 32 | e->id[0]) == FX(dep)->self_id;
-			if (!FX(p)->hint_ok[idx] && (qb.debug & QB_DBG_DIRECT))
+			fast_of(p)->needed_next = k + 1;
+			fast_of(p)->hint_ok[idx] = ((uint64_t)e->id[1] << 32 | e->id[0]) == fast_of(dep)->self_id;
+			if (!fast_of(p)->hint_ok[idx] && (qb.debug & QB_DBG_DIRECT))
 				qb_dbg("direct %s: %s changed since linkopt ran: no definition hints",
 					p->name, dep->name);
 			break;
@@ -207,7 +207,7 @@ static unsigned ip_gen = 1;
  * says so (DF_1_INTERPOSE). */
 static int interposes(struct dso *p)
 {
-	return (FX(p)->interposer || p->is_main || p->preloaded) && p->global;
+	return (fast_of(p)->interposer || p->is_main || p->preloaded) && p->global;
 }
 
 static void interposers_sync(void)
@@ -258,7 +258,7 @@ static void interposers_sync(void)
 		struct dso *p = qb_fg.interposers[k];
 		for (size_t i = 1; i < p->nsyms; i++)
 			if (exported(p, i)) {
-				uint32_t h = FX(p)->pre_gnu ? FX(p)->pre_gnu[i] : qb_gnu_hash(p->strings + p->syms[i].st_name);
+				uint32_t h = fast_of(p)->pre_gnu ? fast_of(p)->pre_gnu[i] : qb_gnu_hash(p->strings + p->syms[i].st_name);
 				bloom_add(h);
 				if (ip_nhash < IP_HASHES)
 					ip_hash[ip_nhash] = h;
@@ -273,21 +273,21 @@ static void interposers_sync(void)
  * its definition hints hold. */
 static struct dso *parent_of(struct dso *p)
 {
-	if (FX(p)->parent_done)
-		return FX(p)->parent;
-	FX(p)->parent_done = 1;
+	if (fast_of(p)->parent_done)
+		return fast_of(p)->parent;
+	fast_of(p)->parent_done = 1;
 	uint64_t want = 0;
-	for (uint32_t k = 0; k < FX(p)->nneeded_ids; k++)
-		if (FX(p)->needed_ids[k].dynidx == SYMINFO_BT_PARENT)
-			want = (uint64_t)FX(p)->needed_ids[k].id[1] << 32 | FX(p)->needed_ids[k].id[0];
+	for (uint32_t k = 0; k < fast_of(p)->nneeded_ids; k++)
+		if (fast_of(p)->needed_ids[k].dynidx == SYMINFO_BT_PARENT)
+			want = (uint64_t)fast_of(p)->needed_ids[k].id[1] << 32 | fast_of(p)->needed_ids[k].id[0];
 	for (struct dso *q = qb.head; want && q; q = q->gnext)
-		if (q != p && q->global && FX(q)->self_id == want) {
-			FX(p)->parent = q;
+		if (q != p && q->global && fast_of(q)->self_id == want) {
+			fast_of(p)->parent = q;
 			break;
 		}
 	if (qb.debug & QB_DBG_DIRECT)
-		qb_dbg("direct %s: parent %s", p->name, FX(p)->parent ? FX(p)->parent->name : "not loaded");
-	return FX(p)->parent;
+		qb_dbg("direct %s: parent %s", p->name, fast_of(p)->parent ? fast_of(p)->parent->name : "not loaded");
+	return fast_of(p)->parent;
 }
 
 /* Direct binding of reference symi of p. Returns 1 with *out set when the
@@ -295,13 +295,13 @@ static struct dso *parent_of(struct dso *p)
  * defines the symbol; 0 when the standard lookup must decide. */
 static int direct_lookup(struct dso *p, size_t symi, struct qb_symreq *r, struct symdef *out)
 {
-	const Syminfo *si = &FX(p)->syminfo[symi];
+	const Syminfo *si = &fast_of(p)->syminfo[symi];
 	if (!(si->si_flags & SYMINFO_FLG_DIRECT))
 		return 0;
 	int parent = si->si_boundto == SYMINFO_BT_PARENT;
-	if (!parent && si->si_boundto >= FX(p)->nby_dynidx)
+	if (!parent && si->si_boundto >= fast_of(p)->nby_dynidx)
 		return 0;
-	struct dso *target = parent ? parent_of(p) : FX(p)->by_dynidx[si->si_boundto];
+	struct dso *target = parent ? parent_of(p) : fast_of(p)->by_dynidx[si->si_boundto];
 	if (!target)
 		return 0;
 	if (qb_fg.ninterposers && qb_ibloom_maybe(r->gnu_h)) {
@@ -320,7 +320,7 @@ static int direct_lookup(struct dso *p, size_t symi, struct qb_symreq *r, struct
 			}
 		}
 	}
-	Sym *s = (parent ? FX(p)->hints != 0 : FX(p)->hint_ok[si->si_boundto]) ? qb_hint_def(p, symi, target) : 0;
+	Sym *s = (parent ? fast_of(p)->hints != 0 : fast_of(p)->hint_ok[si->si_boundto]) ? qb_hint_def(p, symi, target) : 0;
 	if (s)
 		qb_fs.hinted++;
 	else
@@ -332,8 +332,8 @@ static int direct_lookup(struct dso *p, size_t symi, struct qb_symreq *r, struct
 		return 0;
 	}
 	/* The definition's own entry may forbid binding to it directly. */
-	if (FX(target)->syminfo && (!FX(target)->noext_known || FX(target)->noext_any) &&
-	    (FX(target)->syminfo[s - target->syms].si_flags & SYMINFO_FLG_NOEXTDIRECT)) {
+	if (fast_of(target)->syminfo && (!fast_of(target)->noext_known || fast_of(target)->noext_any) &&
+	    (fast_of(target)->syminfo[s - target->syms].si_flags & SYMINFO_FLG_NOEXTDIRECT)) {
 		if (qb.debug & QB_DBG_DIRECT)
 			qb_dbg("direct %s: %s: definition in %s is no-direct, standard lookup",
 				p->name, r->name, target->name);
@@ -367,7 +367,7 @@ static int direct_lookup(struct dso *p, size_t symi, struct qb_symreq *r, struct
  * 0: the standard lookup must decide. */
 static int is_definer(const struct dso *x, const struct dso *p, uint64_t want)
 {
-	return want ? FX(x)->self_id == want : x == p;
+	return want ? fast_of(x)->self_id == want : x == p;
 }
 
 /* Adds to out[*n] (at most max) the symbols of t whose name has GNU hash
@@ -468,12 +468,12 @@ static __attribute__((noinline)) struct dso *scope_definer(struct dso *p, uint64
 
 hidden int qb_scope_def(struct dso *p, size_t symi, struct symdef *out)
 {
-	uint32_t k = FX(p)->definers[symi] - 1, hint = FX(p)->hints[symi];
-	if (k >= FX(p)->nneeded_ids || FX(p)->needed_ids[k].dynidx != QB_NEEDED_SCOPE || !hint)
+	uint32_t k = fast_of(p)->definers[symi] - 1, hint = fast_of(p)->hints[symi];
+	if (k >= fast_of(p)->nneeded_ids || fast_of(p)->needed_ids[k].dynidx != QB_NEEDED_SCOPE || !hint)
 		return 0;
-	const struct qb_needed_id *e = &FX(p)->needed_ids[k];
+	const struct qb_needed_id *e = &fast_of(p)->needed_ids[k];
 	uint64_t want = (uint64_t)e->id[1] << 32 | e->id[0];
-	uint32_t h = FX(p)->pre_gnu[symi];
+	uint32_t h = fast_of(p)->pre_gnu[symi];
 	struct dso *x = scope_definer(p, want, h, hint);
 	return x && x->gh_bloom && qb_definer_def(x, hint, h, out);
 }
@@ -483,24 +483,24 @@ hidden int qb_scope_def(struct dso *p, size_t symi, struct symdef *out)
  * holds can be hinted. */
 hidden int qb_noextdirect_any(struct dso *t)
 {
-	if (!FX(t)->noext_known) {
+	if (!fast_of(t)->noext_known) {
 		uint64_t acc = 0, w;
 		size_t i = t->gh_symoffset, n = t->nsyms;
-		if (FX(t)->syminfo) {
-			const unsigned char *e = (const unsigned char *)FX(t)->syminfo;
+		if (fast_of(t)->syminfo) {
+			const unsigned char *e = (const unsigned char *)fast_of(t)->syminfo;
 			for (; i + 2 <= n; i += 2) {
 				memcpy(&w, e + i * sizeof(Syminfo), sizeof w);
 				acc |= w;
 			}
 			if (i < n)
-				acc |= (uint64_t)FX(t)->syminfo[i].si_flags << 16;
+				acc |= (uint64_t)fast_of(t)->syminfo[i].si_flags << 16;
 		}
 		/* entries are (si_boundto, si_flags) pairs of 16-bit words */
-		FX(t)->noext_any = !!(acc & ((uint64_t)SYMINFO_FLG_NOEXTDIRECT << 16 |
+		fast_of(t)->noext_any = !!(acc & ((uint64_t)SYMINFO_FLG_NOEXTDIRECT << 16 |
 			(uint64_t)SYMINFO_FLG_NOEXTDIRECT << 48));
-		FX(t)->noext_known = 1;
+		fast_of(t)->noext_known = 1;
 	}
-	return FX(t)->noext_any;
+	return fast_of(t)->noext_any;
 }
 
 /* The definitions of t an interposer may take (same GNU hash as one of
@@ -512,19 +512,19 @@ static int interposed_defs(struct dso *t, struct qb_hint_tgt *f)
 {
 	if (ip_nhash > IP_HASHES)
 		return 0;
-	if (FX(t)->ip_gen != ip_gen) {
+	if (fast_of(t)->ip_gen != ip_gen) {
 		size_t n = 0;
 		int ok = 1;
-		FX(t)->ip_def[0] = FX(t)->ip_def[1] = 0;
+		fast_of(t)->ip_def[0] = fast_of(t)->ip_def[1] = 0;
 		for (size_t k = 0; k < ip_nhash && ok; k++)
-			ok = gnu_same_hash(t, ip_hash[k], FX(t)->ip_def, &n, 2);
-		FX(t)->ip_many = !ok;
-		FX(t)->ip_gen = ip_gen;
+			ok = gnu_same_hash(t, ip_hash[k], fast_of(t)->ip_def, &n, 2);
+		fast_of(t)->ip_many = !ok;
+		fast_of(t)->ip_gen = ip_gen;
 	}
 	for (int k = 0; k < 2; k++)
-		if (FX(t)->ip_def[k])
-			f->ip_def[k] = FX(t)->ip_def[k] - f->lo;
-	return !FX(t)->ip_many;
+		if (fast_of(t)->ip_def[k])
+			f->ip_def[k] = fast_of(t)->ip_def[k] - f->lo;
+	return !fast_of(t)->ip_many;
 }
 
 /* The mode of p's relocations, and what a hinted one reads: decided
@@ -538,41 +538,41 @@ extern const struct qb_ext qb_ext_fast hidden;
 
 static int fast_prepare(struct dso *p, struct qb_prepared *s)
 {
-	if (FX(p)->tabseg)
-		seal_table_segment(p, FX(p)->tabseg);
+	if (fast_of(p)->tabseg)
+		seal_table_segment(p, fast_of(p)->tabseg);
 	/* what references to p will ask, while its pages are here (the
 	 * page policy may give them back once it is relocated) */
-	if (FX(p)->syminfo && !p->is_ldso)
+	if (fast_of(p)->syminfo && !p->is_ldso)
 		qb_noextdirect_any(p);
 	/* its bind hook has something to do for p */
-	s->binder = FX(p)->syminfo || FX(p)->definers ? &qb_ext_fast : 0;
-	s->gnu = FX(p)->pre_gnu;
-	s->sysv = FX(p)->pre_sysv;
+	s->binder = fast_of(p)->syminfo || fast_of(p)->definers ? &qb_ext_fast : 0;
+	s->gnu = fast_of(p)->pre_gnu;
+	s->sysv = fast_of(p)->pre_sysv;
 	if (qb_launch_prepare(p, s))
 		return QB_MODE_RECORD;
-	if (!FX(p)->syminfo || !FX(p)->hints || !FX(p)->pre_gnu || !FX(p)->fast_tgt || p->is_ldso ||
-	    p->nsyms > 0xffffffff || FX(p)->nby_dynidx > 0xffff)
+	if (!fast_of(p)->syminfo || !fast_of(p)->hints || !fast_of(p)->pre_gnu || !fast_of(p)->fast_tgt || p->is_ldso ||
+	    p->nsyms > 0xffffffff || fast_of(p)->nby_dynidx > 0xffff)
 		return QB_MODE_GENERAL;
 	/* A reference takes a symbol index below nsyms, so entry 0 must not
 	 * look like one (linkopt leaves it empty). */
-	if (qb_syminfo_word(&FX(p)->syminfo[0]) - QB_DIRECT_WORD < FX(p)->nby_dynidx)
+	if (qb_syminfo_word(&fast_of(p)->syminfo[0]) - QB_DIRECT_WORD < fast_of(p)->nby_dynidx)
 		return QB_MODE_GENERAL;
-	s->si = FX(p)->syminfo;
-	s->hints = FX(p)->hints;
-	s->values = FX(p)->values;
-	s->tgt = FX(p)->fast_tgt;
-	s->ntgt = FX(p)->nby_dynidx;
+	s->si = fast_of(p)->syminfo;
+	s->hints = fast_of(p)->hints;
+	s->values = fast_of(p)->values;
+	s->tgt = fast_of(p)->fast_tgt;
+	s->ntgt = fast_of(p)->nby_dynidx;
 	/* No reference bound directly (linkopt's count: every symbolic
 	 * relocation is left to the loader): no target is asked anything,
 	 * and the mode still applies the relative relocations. */
-	if (FX(p)->std_known && qb_nonrelative_relocs(p) <= FX(p)->std_relocs) {
-		memset(FX(p)->fast_tgt, 0, FX(p)->nby_dynidx * sizeof *FX(p)->fast_tgt);
+	if (fast_of(p)->std_known && qb_nonrelative_relocs(p) <= fast_of(p)->std_relocs) {
+		memset(fast_of(p)->fast_tgt, 0, fast_of(p)->nby_dynidx * sizeof *fast_of(p)->fast_tgt);
 		return QB_MODE_HINTED;
 	}
 	int any = 0, bloom = 0;
-	for (size_t i = 0; i < FX(p)->nby_dynidx; i++) {
-		struct dso *t = FX(p)->hint_ok[i] ? FX(p)->by_dynidx[i] : 0;
-		struct qb_hint_tgt *f = &FX(p)->fast_tgt[i];
+	for (size_t i = 0; i < fast_of(p)->nby_dynidx; i++) {
+		struct dso *t = fast_of(p)->hint_ok[i] ? fast_of(p)->by_dynidx[i] : 0;
+		struct qb_hint_tgt *f = &fast_of(p)->fast_tgt[i];
 		/* most entries of .dynamic name no library: n == 0 says so */
 		f->n = 0;
 		if (!t || !t->gh_bloom || t->nsyms <= t->gh_symoffset || t->nsyms > 0xffffffff ||
@@ -593,7 +593,7 @@ static int fast_prepare(struct dso *p, struct qb_prepared *s)
 		s->ibloom_mask = qb_fg.ibloom_mask;
 		return QB_MODE_CAREFUL;
 	}
-	return FX(p)->values ? QB_MODE_VALUED : QB_MODE_HINTED;
+	return fast_of(p)->values ? QB_MODE_VALUED : QB_MODE_HINTED;
 }
 
 /* Standard and direct answers differ: report; the direct one stands. */
@@ -632,7 +632,7 @@ static int bind_scoped(struct dso *p, size_t symi, struct symdef *out)
 static __attribute__((noinline)) int bind_named(struct dso *p, size_t symi, struct qb_symreq *r,
 	struct symdef *out)
 {
-	if (FX(p)->syminfo && direct_lookup(p, symi, r, out)) {
+	if (fast_of(p)->syminfo && direct_lookup(p, symi, r, out)) {
 		qb.stats.lookups++;
 		if (qb.env.verify)
 			verify_direct(p, r, out);
@@ -655,9 +655,9 @@ static int fast_bind(struct dso *p, size_t symi, struct qb_symreq *r, struct sym
 		return bind_named(p, symi, r, out);
 	/* before the name is read: a definition hint for a reference bound
 	 * directly, else the answer in the scope */
-	if (FX(p)->syminfo && (FX(p)->syminfo[symi].si_flags & SYMINFO_FLG_DIRECT))
+	if (fast_of(p)->syminfo && (fast_of(p)->syminfo[symi].si_flags & SYMINFO_FLG_DIRECT))
 		return bind_hint(p, symi, out) && watched(p, symi, out, QB_BY_DIRECT);
-	return FX(p)->definers && bind_scoped(p, symi, out) && watched(p, symi, out, QB_BY_SCOPE);
+	return fast_of(p)->definers && bind_scoped(p, symi, out) && watched(p, symi, out, QB_BY_SCOPE);
 }
 
 static void fast_scope_changed(void)
@@ -671,12 +671,12 @@ static void fast_scope_changed(void)
 static void fast_released(struct dso *p)
 {
 	for (struct dso *q = qb.head; q; q = q->next)
-		if (FX(q)->parent == p) {
-			FX(q)->parent = 0;
-			FX(q)->parent_done = 0;
+		if (fast_of(q)->parent == p) {
+			fast_of(q)->parent = 0;
+			fast_of(q)->parent_done = 0;
 		}
-	qb_free(FX(p)->by_dynidx);
-	FX(p)->by_dynidx = 0;
+	qb_free(fast_of(p)->by_dynidx);
+	fast_of(p)->by_dynidx = 0;
 }
 
 static void fast_stats(struct qb_stats *s, const char *when, int fold)

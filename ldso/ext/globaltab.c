@@ -142,7 +142,7 @@ static int places_init(struct places *m, size_t nobj)
 	m->mask = (uint32_t)n - 1;
 	uint32_t o = 0;
 	for (struct dso *p = qb.head; p && !p->runtime; p = p->next, o++) {
-		uint64_t id = FX(p)->self_id;
+		uint64_t id = fast_of(p)->self_id;
 		if (!id)
 			continue;
 		size_t i = (size_t)(id ^ id >> 32) & m->mask;
@@ -170,7 +170,7 @@ static uint32_t place_of(const struct places *m, uint64_t id, uint32_t none)
 static void definer_walks(struct dso *p, uint32_t self, uint32_t nobj, const struct places *m,
 	size_t *n, double *steps)
 {
-	const struct qb_fast *f = FX(p);
+	const struct qb_fast *f = fast_of(p);
 	uint32_t place[64];
 	uint32_t nk = f->nneeded_ids < 64 ? f->nneeded_ids : 64;
 	for (uint32_t k = 0; k < nk; k++) {
@@ -205,14 +205,14 @@ static double scoped_walks(struct dso *p, uint32_t self, uint32_t nobj, const st
 	size_t *n)
 {
 	double steps = 0;
-	if (!FX(p)->scoped_known) {
+	if (!fast_of(p)->scoped_known) {
 		definer_walks(p, self, nobj, m, n, &steps);
 		return steps;
 	}
-	*n = FX(p)->scoped_relocs;
+	*n = fast_of(p)->scoped_relocs;
 	if (!*n)
 		return 0;
-	const struct qb_fast *f = FX(p);
+	const struct qb_fast *f = fast_of(p);
 	size_t stride = p->nsyms / SAMPLE ? p->nsyms / SAMPLE : 1, seen = 0;
 	double sum = 0;
 	for (size_t i = 1; i < p->nsyms; i += stride) {
@@ -234,11 +234,11 @@ static int worth_it(size_t nobj, size_t nsyms)
 	double walks = 0;
 	int scan = 0, scoped = 0;
 	for (struct dso *p = qb.head; p && !p->runtime; p = p->next) {
-		if (FX(p)->syminfo) {
+		if (fast_of(p)->syminfo) {
 			/* linkopt counted those it did not bind directly */
-			walks += FX(p)->std_known ? FX(p)->std_relocs * full : 0;
-			scan |= FX(p)->definers && !FX(p)->scoped_known;
-			scoped |= FX(p)->definers && FX(p)->scoped_relocs;
+			walks += fast_of(p)->std_known ? fast_of(p)->std_relocs * full : 0;
+			scan |= fast_of(p)->definers && !fast_of(p)->scoped_known;
+			scoped |= fast_of(p)->definers && fast_of(p)->scoped_relocs;
 		} else {
 			walks += qb_nonrelative_relocs(p) * full;
 		}
@@ -249,19 +249,19 @@ static int worth_it(size_t nobj, size_t nsyms)
 	walks = 0;
 	uint32_t o = 0;
 	for (struct dso *p = qb.head; p && !p->runtime; p = p->next, o++) {
-		if (!FX(p)->syminfo) {
+		if (!fast_of(p)->syminfo) {
 			walks += qb_nonrelative_relocs(p) * full;
 			continue;
 		}
-		if (!FX(p)->std_known)
+		if (!fast_of(p)->std_known)
 			continue;
 		/* the launch record answers its references (launch.c) */
-		if (FX(p)->acount)
+		if (fast_of(p)->acount)
 			continue;
 		size_t n = 0;
-		double steps = FX(p)->definers && m.id ?
+		double steps = fast_of(p)->definers && m.id ?
 			scoped_walks(p, o, (uint32_t)nobj, &m, &n) : 0;
-		walks += (FX(p)->std_relocs > n ? FX(p)->std_relocs - n : 0) * full + steps * BLOOM_COST;
+		walks += (fast_of(p)->std_relocs > n ? fast_of(p)->std_relocs - n : 0) * full + steps * BLOOM_COST;
 	}
 	qb_free(m.id);
 	return decide(walks, build);

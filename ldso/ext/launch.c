@@ -64,13 +64,13 @@ static int same(const struct dso *x, const struct qb_launch_obj *o, uint64_t *ld
 			*ldso_id = loader_build();
 		return id == *ldso_id && o->count == 0;
 	}
-	return id && id == FX(x)->self_id;
+	return id && id == fast_of(x)->self_id;
 }
 
 static void end(void)
 {
 	for (struct dso *x = qb.head; x; x = x->next)
-		FX(x)->acount = 0;
+		fast_of(x)->acount = 0;
 	qb_free(bases);
 	bases = 0;
 	nbases = 0;
@@ -88,7 +88,7 @@ static int harmless(struct dso *x)
 		const Sym *s = x->syms + i;
 		if (!s->st_shndx || ST_BIND(s->st_info) == STB_LOCAL || s->st_name >= x->dyn.strsz)
 			continue;
-		uint32_t h = FX(x)->pre_gnu ? FX(x)->pre_gnu[i] : qb_gnu_hash(x->strings + s->st_name);
+		uint32_t h = fast_of(x)->pre_gnu ? fast_of(x)->pre_gnu[i] : qb_gnu_hash(x->strings + s->st_name);
 		if (qb_names_maybe(names, nnames, h))
 			return 0;
 	}
@@ -102,7 +102,7 @@ hidden void qb_launch_changed(void)
 		end();
 		return;
 	}
-	const char *tab = FX(qb.main)->launch_tab;
+	const char *tab = fast_of(qb.main)->launch_tab;
 	uint32_t n = 0, k = 0;
 	const struct qb_launch_obj *o = tab ? qb_table_launch(tab, &n, &names, &nnames) : 0;
 	uint64_t ldso_id = 0;
@@ -123,8 +123,8 @@ hidden void qb_launch_changed(void)
 	}
 	for (k = 0; k < n; k++) {
 		bases[k] = (size_t)at[k]->base;
-		FX(at[k])->ans = (const struct qb_launch_ans *)(tab + o[k].ans_off);
-		FX(at[k])->acount = o[k].count;
+		fast_of(at[k])->ans = (const struct qb_launch_ans *)(tab + o[k].ans_off);
+		fast_of(at[k])->acount = o[k].count;
 	}
 	nbases = n;
 	say("held", "", n);
@@ -133,10 +133,10 @@ hidden void qb_launch_changed(void)
 /* What the engine reads to bind p's references from the record. */
 hidden int qb_launch_prepare(struct dso *p, struct qb_prepared *s)
 {
-	if (!FX(p)->acount || p->is_ldso)
+	if (!fast_of(p)->acount || p->is_ldso)
 		return 0;
-	s->ans = FX(p)->ans;
-	s->acount = FX(p)->acount;
+	s->ans = fast_of(p)->ans;
+	s->acount = fast_of(p)->acount;
 	s->bases = bases;
 	s->nbases = nbases;
 	return 1;

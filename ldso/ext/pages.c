@@ -156,12 +156,12 @@ static void release_tables(struct dso *p)
 	release_pages(z, p, p->dyn.rela, p->dyn.relasz, 0);
 	release_pages(z, p, p->dyn.rel, p->dyn.relsz, 0);
 	release_pages(z, p, p->dyn.jmprel, p->dyn.pltrelsz, 0);
-	if (FX(p)->tabseg) {
-		release_table_segment(z, p, FX(p)->tabseg);
+	if (fast_of(p)->tabseg) {
+		release_table_segment(z, p, fast_of(p)->tabseg);
 	} else {
-		if (FX(p)->syminfo)
+		if (fast_of(p)->syminfo)
 			release_pages(z, p, p->dyn.syminfo, p->nsyms * sizeof(Syminfo), 0);
-		if (FX(p)->self_id || FX(p)->pre_gnu)
+		if (fast_of(p)->self_id || fast_of(p)->pre_gnu)
 			release_pages(z, p, p->dyn.qb_table, p->dyn.qb_tablesz, 0);
 	}
 	if (z == &local || p == qb.main)
