@@ -27,9 +27,9 @@ $(IMG)/rootfs.stamp: $(LOADER) $(IMG_SCRIPTS)
 	$(Q)$(IMG_ENV) scripts/image/assemble.sh $(LOADER) $(IMG)/rootfs
 	$(Q)touch $@
 
-$(IMG)/quickbind-image-x86_64.tar: $(IMG)/rootfs.stamp
+$(IMG)/quickbind-image-x86_64.tar: $(IMG)/rootfs.stamp scripts/image/tar.sh
 	@echo "TAR $@"
-	$(Q)tar --numeric-owner -C $(IMG)/rootfs -cf $@.tmp . && mv $@.tmp $@
+	$(Q)scripts/image/tar.sh $(IMG)/rootfs $@
 
 # Fixtures of the image suite: the image under quickbind, the same image
 # under musl's loader, both with the script they run, and a rebuilt libz (one more

@@ -39,8 +39,14 @@ rm -rf "$root"
 mkdir -p "$root/bin" "$root/lib" "$root/usr/bin" "$root/usr/lib/lua/5.4" \
 	"$root/etc" "$root/tmp" "$root/proc" "$root/dev" "$root/root"
 chmod 1777 "$root/tmp"
-# Programs in a chroot expect /dev/null (a container runtime mounts its own /dev).
-[ "$(id -u)" != 0 ] || mknod -m 666 "$root/dev/null" c 1 3
+# The root needs no device node: a container runtime mounts its own /dev,
+# and scripts/image/chroot.sh gives a chroot the host's /dev/null. Where
+# the kernel lets this builder make one (root outside a user namespace),
+# /dev/null is there for a plain chroot too; elsewhere (an ordinary user,
+# rootless podman or buildah, any user namespace) it is left out.
+if ! mknod -m 666 "$root/dev/null" c 1 3 2>/dev/null; then
+	echo "assemble.sh: no $root/dev/null (device nodes cannot be made here); chroot with scripts/image/chroot.sh, or let the container runtime provide /dev" >&2
+fi
 install -m 755 "$loader" "$root/lib/ld-musl-x86_64.so.1"
 ln -s ld-musl-x86_64.so.1 "$root/lib/libc.musl-x86_64.so.1"
 ln -s /lib/ld-musl-x86_64.so.1 "$root/usr/bin/ldd"
