@@ -9,7 +9,8 @@ OUT/startup.png.
   bench.py --i386-only     only the i386 column
   bench.py --no-i386       only x86_64
   bench.py --no-image      without the image row (busybox, Lua, zlib of
-                           `make image` in a chroot; needs root)
+                           `make image` in a chroot: as root, or
+                           through a user namespace of its own)
   bench.py --no-gst        without the GStreamer row (bench/gstbench.py:
                            the stack of make check-real-large against
                            Debian's glibc build; skipped when not built)

@@ -307,12 +307,12 @@ LIST_ADDR = re.compile(r"\s*\(0x[0-9a-fA-F]+\)\s*$")
 
 def listed(interp, target, env, cwd, root=None):
     """The paths `interp --list target` names (inside root when chrooted)."""
-    def enter():
-        os.chroot(root)
-        os.chdir(cwd)
+    import image
+    cmd, enter = image.entered(root, cwd, [interp, "--list", target]) if root else \
+        ([interp, "--list", target], None)
     try:
-        r = subprocess.run([interp, "--list", target], env=env, cwd=None if root else cwd,
-                           preexec_fn=enter if root else None, stdout=subprocess.PIPE,
+        r = subprocess.run(cmd, env=env, cwd=None if root else cwd,
+                           preexec_fn=enter, stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, timeout=120)
     except (OSError, subprocess.TimeoutExpired) as e:
         raise ClosureError("%s --list %s: %s" % (interp, target, e))
@@ -370,10 +370,9 @@ def spawn(v):
     if not v.get("root"):
         return run.spawn_timed(v)
 
-    def enter():
-        os.chroot(v["root"])
-        os.chdir(v["cwd"])
-    r = subprocess.run(["/qbb-launch", v["exe"]] + v["args"], env=v["env"], preexec_fn=enter,
+    import image
+    cmd, enter = image.entered(v["root"], v["cwd"], ["/qbb-launch", v["exe"]] + v["args"])
+    r = subprocess.run(cmd, env=v["env"], preexec_fn=enter,
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     if r.returncode != 0:
         return None, None, "launch failed: " + r.stderr.decode(errors="replace").strip()

@@ -13,6 +13,7 @@ IMG_SCRIPTS := scripts/image/assemble.sh scripts/image/build-parts.sh tests/imag
 # musl) is installed; otherwise Debian's musl-gcc throughout.
 ifneq ($(MUSL),)
 IMG_ENV := IMAGE_CC='$(MUSL_CC_x86_64)' IMAGE_MUSL_LDSO='$(MUSL_LDSO_x86_64)'
+IMG_TEST_ENV := -DIMG_CC='"$(MUSL_CC_x86_64)"' -DIMG_MUSL_LDSO='"$(MUSL_LDSO_x86_64)"'
 endif
 
 .PHONY: image
@@ -54,7 +55,8 @@ $(B)/tests/test_image.o: tests/test_image.c
 	@mkdir -p $(@D)
 	@echo "CC $<"
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itests -DIMG_DIR='"$(abspath $(IMG_T))"' \
-		-DIMG_LINKOPT='"$(abspath $(B)/bin/linkopt)"' -c -o $@ $<
+		-DIMG_LINKOPT='"$(abspath $(B)/bin/linkopt)"' -DIMG_SCRIPTS='"$(abspath scripts/image)"' \
+		-DIMG_LOADER='"$(abspath $(LOADER))"' $(IMG_TEST_ENV) -c -o $@ $<
 $(B)/tests/test_image: $(B)/tests/test_image.o $(B)/tests/libqbtest.a
 	@echo "LD $@"
 	$(Q)$(HOSTCC) -o $@ $^ -lcriterion
