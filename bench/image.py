@@ -5,10 +5,11 @@ quickbind and under quickbind with tables (the image after linkopt --root).
 
 Wall time: median of interleaved runs of the static launcher inside the
 image (chroot, so every program finds its loader at
-/lib/ld-musl-x86_64.so.1 exactly as in a container): as root, the
-launcher's own chroot; as any other user, through a user namespace of its
-own (unshare -r), where the kernel allows one.  The launcher times the
-program it starts, so neither way of entering the image is measured.
+/lib/ld-musl-x86_64.so.1 exactly as in a container): as root, where the
+image has /dev/null, a chroot of its own; otherwise through a user and
+mount namespace (scripts/image/chroot.sh), where the kernel allows one.
+The launcher times the program it starts, so neither way of entering
+the image is measured.
 Instructions: one callgrind run of the image's own loader invoked with the
 image's library directories, outside the chroot (valgrind is not in the
 image).  Every run has a scratch working directory (zlib's example writes
@@ -19,6 +20,7 @@ temporary directory for the callgrind runs.
 import os
 import random
 import shutil
+import stat
 import statistics
 import subprocess
 import tempfile
@@ -41,7 +43,7 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 def userns():
     """True when this user can be root of a user namespace of its own."""
     try:
-        return subprocess.run(["unshare", "--user", "--map-root-user", "true"],
+        return subprocess.run(["unshare", "--user", "--map-root-user", "--mount", "true"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
     except OSError:
         return False
@@ -49,19 +51,26 @@ def userns():
 
 def entered(root, cwd, argv):
     """(argv, preexec_fn) that run argv (paths inside root) chrooted into
-    root, in cwd (inside root)."""
-    if os.geteuid() == 0:
+    root, in cwd (inside root).  Root outside a user namespace, whose
+    images hold /dev/null (the launcher opens it), chroots itself; anyone
+    else enters through scripts/image/chroot.sh, which gives the image the
+    host's /dev/null in a user and mount namespace of its own."""
+    try:
+        dev_null = stat.S_ISCHR(os.lstat(root + "/dev/null").st_mode)
+    except OSError:
+        dev_null = False
+    if os.geteuid() == 0 and dev_null:
         def enter():
             os.chroot(root)
             os.chdir(cwd)
         return argv, enter
-    return ["unshare", "--user", "--map-root-user", "--root=" + root, "--wd=" + cwd] + argv, None
+    return [os.path.join(TOP, "scripts/image/chroot.sh"), "-w", cwd, root] + argv, None
 
 
 def missing():
     """Why the image row cannot be measured here, or None."""
     if os.geteuid() != 0 and not userns():
-        return "needs root or a user namespace (chroot into the image; unshare -r fails here)"
+        return "needs root or a user namespace (chroot into the image; unshare -rm fails here)"
     for tool in ("patchelf",):
         if not shutil.which(tool):
             return "%s not found (scripts/deps.sh installs it)" % tool

@@ -165,7 +165,7 @@ static void run_cold_check(const char *json, const char *wdir)
  * as root of a user namespace of its own (bench/image.py). */
 static int can_enter_image(void)
 {
-	return geteuid() == 0 || shell_status("unshare --user --map-root-user true >/dev/null 2>&1") == 0;
+	return geteuid() == 0 || shell_status("unshare --user --map-root-user --mount true >/dev/null 2>&1") == 0;
 }
 
 /* The cold section of bench.py's report: every variant measured, with
