@@ -1,8 +1,10 @@
 # The musl image (scripts/image/): real software built from Debian's
 # sources with musl-gcc, laid out as a musl distribution would with
 # quickbind as its loader. `make image` builds the root filesystem and a
-# tarball that docker/podman import accept; the image suite (as root,
-# with chroot) compares it with the same image under musl's loader.
+# tarball that docker/podman import accept, as any user (no device node
+# where none can be made); the image suite, chrooted through a user
+# namespace (scripts/image/chroot.sh), compares it with the same image
+# under musl's loader, and builds it as an ordinary user.
 
 IMG := $(B)/image
 IMG_T := $(B)/tests/image
