@@ -27,7 +27,7 @@ if [ -w "$out" ]; then
 elif [ -r "$out/.lock" ]; then
 	exec 9<"$out/.lock"
 else
-	echo "build-parts.sh: cannot write $out (QB_CACHE names a cache of your own)" >&2
+	echo "build-parts.sh: cannot write $out: set QB_CACHE to a directory of your own" >&2
 	exit 1
 fi
 flock 9
