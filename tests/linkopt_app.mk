@@ -8,7 +8,8 @@ $(LOAPP_BIN): tests/test_linkopt_app.c tests/linkopt_app.mk $(B)/tests/libqbtest
 	@echo "CC $@"
 	$(Q)$(HOSTCC) $(HOST_CFLAGS) -Itests -DLOAPP_ARCHS='"$(ARCHS)"' -DLOAPP_SRC_DIR='"$(abspath tests/linkopt_app)"' \
 		-DLOAPP_LOADER_DIR='"$(abspath $(B)/lib)"' \
-		-DLOAPP_IMG_DIR='"$(abspath $(B)/tests/image)"' -DLINKOPT_BIN='"$(abspath $(B)/bin/linkopt)"' \
+		-DLOAPP_IMG_DIR='"$(abspath $(B)/tests/image)"' -DLOAPP_IMG_COPY='"$(abspath scripts/image/copy.sh)"' \
+		-DLINKOPT_BIN='"$(abspath $(B)/bin/linkopt)"' \
 		-o $@ tests/test_linkopt_app.c $(B)/tests/libqbtest.a -lcriterion
 
 CHECK_DEPS += $(B)/bin/linkopt $(foreach a,$(ARCHS),$(B)/lib/ld-quickbind-$(a).so.1)
