@@ -85,7 +85,6 @@ static void linkopt(struct run_result *r, const char *mode, const char *root)
 	run_in(r, argv, NULL);
 }
 
-/* direct_hits of lua in root, from LD_DEBUG=statistics. */
 /* Statistics counter key of prog's start-up in root, with the program's
  * launch record or without it (LD_NORECORD=1). */
 static long start_stat(const char *root, const char *prog, const char *key, int record)
