@@ -376,7 +376,7 @@ def spawn(v):
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     if r.returncode != 0:
         return None, None, "launch failed: " + r.stderr.decode(errors="replace").strip()
-    ns, rss, rc = r.stdout.split()
+    ns, rss, rc = r.stdout.split()[:3]
     return int(ns) / 1e9, int(rss), int(rc)
 
 

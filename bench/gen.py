@@ -10,6 +10,9 @@ sources: OUT/glibc (gcc) and OUT/musl (musl-gcc); with --arch i386, by
 i686-linux-gnu-gcc and i386-linux-musl-gcc instead.  OUT/musl also holds
 app-qb, the same program with PT_INTERP pointing at the quickbind loader.
 With --linkopt, OUT/musl-opt is a copy of OUT/musl optimized in place.
+The office workload (not its floor) is also linked into one static musl
+executable, OUT/static/app (musl-gcc -static, the program's object and
+every library's), the reference of start-up without any loader.
 OUT/workload.json describes what was built; an unchanged workload is not
 rebuilt.
 """
@@ -163,6 +166,20 @@ class Build:
                 argv, ["cc-%s-%s" % (libc, name)] +
                 ["ld-%s-%s" % (libc, d) for d in needed])
 
+    def static_program(self, name, libs):
+        """OUT/static/NAME: the program's musl object (program() compiles
+        it) and the objects of libs, in the order the program's
+        DT_NEEDED lists them, linked into one static executable.  A weak
+        symbol that several libraries define then resolves to the first
+        object's definition, as it resolves to the first library of the
+        global scope at run time, so the output is the same."""
+        os.makedirs(self.p("static"), exist_ok=True)
+        argv = self.cc("musl") + ["-static", "-o", self.p("static", name),
+                                  self.p("obj-musl", name + ".o")]
+        argv += [self.p("obj-glibc", l + ".o") for l in libs]
+        self.tasks["ld-static-" + name] = (
+            argv, ["cc-musl-" + name] + ["cc-lib-" + l for l in libs])
+
     def run(self):
         dag.run(self.tasks, self.jobs, self.verbose)
 
@@ -207,9 +224,14 @@ def gen_office(a, b):
     main.append("\tprintf(\"office %u\\n\", s);\n\treturn 0;\n}\n")
     src = b.p("src", "app.c")
     write(src, "".join(main))
-    b.program("app", src, ["o%03d" % lib for lib in range(a.libs)])
-    return {"programs": {"app": {"args": [], "check_args": ["check"]}},
-            "files": ["lib%s.so" % ("o%03d" % i) for i in range(a.libs)]}
+    libs = ["o%03d" % lib for lib in range(a.libs)]
+    b.program("app", src, libs)
+    info = {"programs": {"app": {"args": [], "check_args": ["check"]}},
+            "files": ["lib%s.so" % l for l in libs]}
+    if not a.floor:
+        b.static_program("app", libs)
+        info["static"] = {"app": "static/app"}
+    return info
 
 
 # ------------------------------------------------------------------ dlopen --
@@ -444,6 +466,10 @@ def generate(a):
               if k not in ("out", "jobs", "force", "verbose", "linkopt")
               and (k != "arch" or v != "x86_64") and (k != "floor" or v)}
     params["gen_version"] = GEN_VERSION
+    # Recorded where built, so a cached office workload from before the
+    # static build is rebuilt, and the other workloads are still reused.
+    if a.kind == "office" and not a.floor:
+        params["static"] = 1
     linkopt_mtime = workload.linkopt_mtime(a.linkopt)
 
     def reoptimize(meta):
@@ -462,8 +488,9 @@ def generate(a):
             info = gen_chain(a, b, real)
             b.run()
     meta = {"params": params, "kind": a.kind, "programs": info["programs"]}
-    if "nbucket" in info:
-        meta["nbucket"] = info["nbucket"]
+    for k in ("nbucket", "static"):
+        if k in info:
+            meta[k] = info[k]
     meta["opt_files"] = sorted(info["files"] + list(
         p + "-qb" for p in info["programs"]))
     optimize(a.out, a.linkopt, meta["opt_files"], meta)

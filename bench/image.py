@@ -107,7 +107,7 @@ def timed(root, argv):
     if r.returncode != 0:
         raise RuntimeError("%s in %s: %s" % (argv[0], root,
                                              r.stderr.decode(errors="replace").strip()))
-    ns, rss, rc = r.stdout.split()
+    ns, rss, rc = r.stdout.split()[:3]
     if int(rc) != 0:
         raise RuntimeError("%s in %s: exit %s" % (argv[0], root, rc))
     return int(ns) / 1e6, int(rss)
