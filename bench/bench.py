@@ -87,6 +87,9 @@ def parse(argv):
     ap.add_argument("--runs", type=int)
     ap.add_argument("--warmup", type=int, default=2)
     ap.add_argument("--no-callgrind", action="store_true")
+    ap.add_argument("--no-strace", action="store_true",
+                    help="leave system calls uncounted (one run of each variant "
+                    "under strace -f -c otherwise)")
     ap.add_argument("--loader", default="build/lib/ld-quickbind-x86_64.so.1")
     ap.add_argument("--linkopt", default="build/bin/linkopt")
     ap.add_argument("--no-image", action="store_true",
@@ -180,17 +183,20 @@ def measure_office(a, res, key, arch, main_dir, variants, cg, profile=(), qemu_c
     """The main office workload, and its floor (the same libraries with no
     symbolic reference between them, under the same variants) timed in
     the same interleaved rounds (run.run_paired); the floor is stored in
-    res["floors"][key] (report.py shows it as rows of that workload)."""
+    res["floors"][key] (report.py shows it as rows of that workload).
+    The workload's static build is timed in the same rounds too."""
     loader = os.path.abspath(a.i386_loader if arch == "i386" else a.loader)
     if a.no_floor:
         return run.run_workload(main_dir, loader, a.runs, a.warmup, cg, cg, log=log,
-                                variants=variants, profile=profile, qemu_counted=qemu_counted)
+                                variants=variants, profile=profile, qemu_counted=qemu_counted,
+                                static=True)
     libs = a.i386_libs if arch == "i386" else a.libs
     sub = ("i386-" if arch == "i386" else "") + office_dir(a, libs) + "-floor"
     d = build(a, "office", sub, arch, floor="", **office_params(a, libs))
     w, f = run.run_paired(main_dir, d, loader, a.runs, a.warmup, cg, cg, log=log,
                           variants=variants, fvariants=variants, profile=profile,
-                          qemu_counted=qemu_counted, fqemu_counted=floor_counted)
+                          qemu_counted=qemu_counted, fqemu_counted=floor_counted,
+                          static=True)
     res.setdefault("floors", {})[key] = f
     return w
 
@@ -311,7 +317,7 @@ def workload_meta(wdir):
 
 def sweep_entry(v):
     """What the report needs of one measured variant."""
-    out = {k: v[k] for k in ("status", "wall_ms", "rss_kb") if k in v}
+    out = {k: v[k] for k in ("status", "wall_ms", "rss_kb", "kernel", "syscalls") if k in v}
     cg = v.get("callgrind")
     if cg:
         out["callgrind"] = {k: cg[k] for k in ("Ir", "loader_Ir", "error", "seconds") if k in cg}
@@ -385,6 +391,7 @@ def cold_part(a, res):
 
 def main(argv):
     a = parse(argv)
+    run.COUNT_SYSCALLS = not a.no_strace
     os.makedirs(a.out, exist_ok=True)
     run.ensure_launcher(os.path.join(a.out, "qbb-launch"))
     res = {"command": "bench/bench.py " + " ".join(argv), "runs": a.runs,

@@ -12,7 +12,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run import I386_VARIANTS, LABELS, VARIANT_NAMES  # noqa: E402
+from run import I386_VARIANTS, LABELS, STATIC_LABEL, VARIANT_NAMES  # noqa: E402
 import gstbench  # noqa: E402
 import icubench  # noqa: E402
 import abseilbench  # noqa: E402
@@ -195,6 +195,10 @@ def workload_table(w, floor=None):
         if fvs.get(n) is not None:
             row("floor: " + LABELS[n], fvs[n], None)
             shown.append(("floor: " + LABELS[n], fvs[n]))
+    st = w.get("references", {}).get("static")
+    if st is not None:
+        row(STATIC_LABEL, st, None)
+        shown.append((STATIC_LABEL, st))
     note = qemu_note(shown)
     if note:
         out += ["", note]
@@ -211,6 +215,88 @@ def workload_table(w, floor=None):
                 "LD_DEBUG=statistics counts in this workload, and \"above floor\" "
                 "subtracts the floor's instructions under the same variant first."
                 % (nsym if nsym is not None else "(unmeasured)")]
+    if st is not None:
+        out += ["", STATIC_NOTE]
+    return "\n".join(out)
+
+
+STATIC_NOTE = ("Static row: the same generated sources, the program's object and every "
+               "library's, linked into one static non-PIE executable with `musl-gcc "
+               "-static` (no loader, no library file to open or map, no symbolic "
+               "relocation), timed in the same interleaved rounds; its output in "
+               "`check` mode equals musl's.")
+
+# The system calls the loader makes per library, shown by name; a column
+# sums the names of one kind (i386 has mmap2, newer libcs statx).
+SYSCALL_COLUMNS = [
+    ("openat", ("openat", "open")),
+    ("read, pread64", ("read", "pread64")),
+    ("fstat", ("fstat", "newfstatat", "statx", "fstat64", "fstatat64")),
+    ("mmap", ("mmap", "mmap2")),
+    ("mprotect", ("mprotect",)),
+    ("munmap", ("munmap",)),
+    ("close", ("close",)),
+    ("madvise", ("madvise",)),
+]
+
+
+def kernel(v, k, stat="median"):
+    return ((v.get("kernel") or {}).get(k) or {}).get(stat) if ok(v) else None
+
+
+def kernel_table(w, floor=None):
+    """The kernel's share of each variant of a workload (and of its floor
+    rows and static build): user and system time and page faults of the
+    timed runs, system calls of the strace run; "" when nothing of it was
+    measured (results from before the launcher reported rusage)."""
+    rows = [(LABELS[n], w["variants"][n]) for n in VARIANT_NAMES if n in w["variants"]]
+    if floor:
+        rows += [("floor: " + LABELS[n], floor["variants"][n]) for n in FLOOR_ROWS
+                 if n in floor["variants"]]
+    st = w.get("references", {}).get("static")
+    if st is not None:
+        rows.append((STATIC_LABEL, st))
+    if not any(kernel(v, "minflt") is not None or "syscalls" in v for _, v in rows):
+        return ""
+    libs = w["params"].get("libs") if w["kind"] == "office" else None
+    head = ("| variant | wall ms | user ms | sys ms | sys share | minor faults | major faults "
+            "| syscalls |" + (" syscalls / library |" if libs else "")
+            + "".join(" %s |" % c for c, _ in SYSCALL_COLUMNS))
+    rule = "|---|" + "---:|" * (head.count("|") - 2)
+    out = [head, rule]
+    ms = lambda x: x / 1e3 if x is not None else None  # noqa: E731
+    for label, v in rows:
+        if not ok(v):
+            out.append("| %s | %s |" % (label, v.get("status", "failed").replace("|", "/"))
+                       + " |" * (head.count("|") - 3))
+            continue
+        u, s_ = kernel(v, "user_us", "mean"), kernel(v, "sys_us", "mean")
+        share = "%.0f %%" % (100.0 * s_ / (u + s_)) if None not in (u, s_) and u + s_ else "–"
+        sc = v.get("syscalls") or {}
+        total = sc.get("total")
+        calls = sc.get("calls") or {}
+        cells = [label, fmt(wall(v)), fmt(ms(kernel(v, "user_us"))), fmt(ms(kernel(v, "sys_us"))),
+                 share, fmt(kernel(v, "minflt"), "%.0f"), fmt(kernel(v, "majflt"), "%.0f"),
+                 fmt(total, "%d") if total is not None else
+                 (sc.get("skipped") or sc.get("error") or "–").replace("|", "/")]
+        if libs:
+            cells.append(fmt(total / libs if total is not None else None, "%.1f"))
+        for _, names in SYSCALL_COLUMNS:
+            cells.append(str(sum(calls.get(n, 0) for n in names)) if total is not None else "–")
+        out.append("| " + " | ".join(cells) + " |")
+    out += ["", "User and system time: medians of the timed runs' `ru_utime` and "
+            "`ru_stime` (`wait4`); *sys share*: system time over user plus system time, "
+            "from the means (the kernel splits a process's exact CPU time into user and "
+            "system by the timer ticks that found it in each mode, so a run of a few ms "
+            "is split by a tick or two, and one run's split, like a median of them, is "
+            "coarse; the mean over the runs is not). Minor and major page faults: "
+            "medians of `ru_minflt`, `ru_majflt`. System calls: one run under "
+            "`strace -f -c` with the same arguments, environment and working directory, "
+            "the program's `execve` included%s; the named columns are calls of that kind "
+            "(openat and open; read and pread64; fstat, newfstatat, statx and the "
+            "64-bit-offset forms; mmap and mmap2)." % (
+                "; *syscalls / library* divides the total by the workload's %d libraries"
+                % libs if libs else "")]
     return "\n".join(out)
 
 
@@ -369,6 +455,9 @@ def i386_section(res):
         lines += ["### i386: %s" % key, "",
                   describe(w) + ". linkopt: %s." % w.get("linkopt"), "",
                   workload_table(w, r.get("floors", {}).get(key)), ""]
+        kt = kernel_table(w, r.get("floors", {}).get(key))
+        if kt:
+            lines += ["#### i386: the kernel's share: %s" % key, "", kt, ""]
     rows = targets(r)
     if rows:
         lines += ["### i386: targets (issues 6 and 15, evaluated on i386)", "",
@@ -814,6 +903,9 @@ def render(res, outdir):
         lines.append("")
         lines.append(workload_table(w, res.get("floors", {}).get(key)))
         lines.append("")
+        kt = kernel_table(w, res.get("floors", {}).get(key))
+        if kt:
+            lines += ["### The kernel's share: %s" % key, "", kt, ""]
     rows = targets(res)
     if rows:
         lines += ["## Targets (issues 6 and 15)", "", "| target | measured | verdict |",

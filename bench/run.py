@@ -15,6 +15,12 @@ failed with the reason, never measured.  i386 workloads (gen.py --arch
 i386) run the same way, with --loader naming the i386 loader: the static
 64-bit launcher execs 32-bit programs like any other.
 
+Each timed run also records the child's user and system time and its
+minor and major page faults (the launcher's rusage fields); one further
+run per variant under `strace -f -c` counts its system calls (the
+execve included), by name.  No system call is counted for a program the
+kernel runs through qemu-user: strace would count the emulator's.
+
 Every run of a measured program has a scratch working directory of its own
 (a program that writes files, like zlib's example, writes them there).
 Instructions come from callgrind, or, for a program the kernel hands to
@@ -30,6 +36,7 @@ import json
 import os
 import random
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -93,6 +100,42 @@ def variant_cmds(wdir, meta, prog="app", only=None, cwd=None):
     return out
 
 
+STATIC_LABEL = "static executable (musl-gcc -static)"
+
+
+def static_cmds(wdir, meta, prog="app", cwd=None):
+    """The workload's static build (gen.py's OUT/static) as a variant, in
+    a list, or [] when it has none."""
+    rel = (meta.get("static") or {}).get(prog)
+    if not rel:
+        return []
+    p = meta["programs"][prog]
+    return [{"name": "static", "label": STATIC_LABEL, "cwd": cwd, "env": dict(BASE_ENV),
+             "exe": os.path.abspath(os.path.join(wdir, rel)),
+             "args": p["args"], "check_args": p["check_args"]}]
+
+
+def checked_refs(res, vs, log):
+    """The check run of reference programs (static_cmds) against res's
+    reference output: res["references"] gets their status; returns those
+    that passed."""
+    refs = res.setdefault("references", {})
+    live = []
+    for v in vs:
+        why = None if os.access(v["exe"], os.X_OK) else "program missing"
+        if why is None:
+            out, why = run_check(v)
+            ref = res.get("reference_output")
+            if why is None and ref is not None and out != ref:
+                why = "wrong output %r (expected %r)" % (out.strip()[:60], ref.strip()[:60])
+        refs[v["name"]] = {"status": "failed: " + why if why else "ok", "label": v["label"]}
+        if why:
+            log("  %s: %s failed: %s" % (os.path.basename(res["dir"]), v["name"], why))
+        else:
+            live.append(v)
+    return live
+
+
 def preflight(v, meta, loader):
     """Why v cannot run (a string), or None."""
     if v["name"].startswith("qb-"):
@@ -138,15 +181,35 @@ def ensure_launcher(path=None):
                     "-O2", "-o", LAUNCHER, src], check=True)
 
 
-def spawn_timed(v):
+# The launcher's fields after wall ns, peak RSS and exit status.
+KERNEL_FIELDS = ("user_us", "sys_us", "minflt", "majflt")
+
+
+def spawn_measured(v):
     """One exec-to-exit run through the launcher (see launch.c for why):
-    (wall seconds, peak RSS KiB, exit status)."""
+    (wall seconds, peak RSS KiB, exit status, {KERNEL_FIELDS: value})."""
     r = subprocess.run([LAUNCHER, v["exe"]] + v["args"], env=v["env"], cwd=v["cwd"],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     if r.returncode != 0:
-        return None, None, "launch failed: " + r.stderr.decode(errors="replace").strip()
-    ns, rss, rc = r.stdout.split()
-    return int(ns) / 1e9, int(rss), int(rc)
+        return None, None, "launch failed: " + r.stderr.decode(errors="replace").strip(), {}
+    f = r.stdout.split()
+    return int(f[0]) / 1e9, int(f[1]), int(f[2]), dict(zip(KERNEL_FIELDS, map(int, f[3:])))
+
+
+def spawn_timed(v):
+    """(wall seconds, peak RSS KiB, exit status) of spawn_measured."""
+    return spawn_measured(v)[:3]
+
+
+def kernel_summary(runs):
+    """Medians (and means: the user/system split is sampled, see
+    docs/BENCHMARKS.md) of the kernel fields of the timed runs."""
+    out = {}
+    for k in KERNEL_FIELDS:
+        xs = [r[k] for r in runs if k in r]
+        if xs:
+            out[k] = {"median": statistics.median(xs), "mean": statistics.fmean(xs)}
+    return out
 
 
 def time_variants(vs, runs, warmup, seed=0):
@@ -155,6 +218,7 @@ def time_variants(vs, runs, warmup, seed=0):
     rng = random.Random(seed)
     samples = {v["name"]: [] for v in vs}
     rss = {v["name"]: [] for v in vs}
+    kern = {v["name"]: [] for v in vs}
     bad = {}
     for rnd in range(warmup + runs):
         order = list(vs)
@@ -162,13 +226,14 @@ def time_variants(vs, runs, warmup, seed=0):
         for v in order:
             if v["name"] in bad:
                 continue
-            t, m, rc = spawn_timed(v)
+            t, m, rc, k = spawn_measured(v)
             if rc != 0:
                 bad[v["name"]] = rc if isinstance(rc, str) else "exit %d in timed run" % rc
                 continue
             if rnd >= warmup:
                 samples[v["name"]].append(t)
                 rss[v["name"]].append(m)
+                kern[v["name"]].append(k)
     out = {}
     for v in vs:
         n = v["name"]
@@ -181,8 +246,52 @@ def time_variants(vs, runs, warmup, seed=0):
                   "wall_ms": {"median": 1e3 * statistics.median(s),
                               "min": 1e3 * s[0], "max": 1e3 * s[-1],
                               "q1": 1e3 * q[0], "q3": 1e3 * q[2]},
-                  "rss_kb": int(statistics.median(rss[n]))}
+                  "rss_kb": int(statistics.median(rss[n])),
+                  "kernel": kernel_summary(kern[n])}
     return out
+
+
+# Set False (bench.py --no-strace) to leave system calls uncounted.
+COUNT_SYSCALLS = True
+
+
+def syscalls(v, tmpdir):
+    """System calls of one run under strace -f -c, with the environment,
+    arguments and working directory of the timed runs: {"total", "errors",
+    "calls": {name: count}}, or {"error"} / {"skipped"}."""
+    strace = shutil.which("strace")
+    if not strace:
+        return {"skipped": "strace not installed (scripts/deps.sh installs it)"}
+    if qemucount.emulator(v["exe"]):
+        return {"skipped": "runs under qemu-user, whose own system calls strace would count"}
+    f = os.path.join(tmpdir, "strace.%s.out" % v["name"].replace("/", "_"))
+    try:
+        r = subprocess.run([strace, "-f", "-c", "-o", f, "--", v["exe"]] + v["args"],
+                           env=v["env"], cwd=v["cwd"], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, timeout=600)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return {"error": str(e)}
+    if r.returncode != 0 or not os.path.exists(f):
+        err = r.stderr.decode(errors="replace").strip().splitlines()
+        return {"error": "strace exit %d%s" % (r.returncode,
+                                               ": " + err[-1][:200] if err else "")}
+    calls, total, errors = {}, None, 0
+    with open(f) as fh:
+        for line in fh:
+            # "% time seconds usecs/call calls [errors] syscall": the
+            # errors column is blank where there were none
+            t = line.split()
+            if len(t) < 5 or not t[3].isdigit():
+                continue
+            if t[-1] == "total":
+                total = int(t[3])
+                errors = int(t[4]) if len(t) == 6 else 0
+            else:
+                calls[t[-1]] = int(t[3])
+    os.unlink(f)
+    if total is None:
+        return {"error": "no total in strace's summary"}
+    return {"total": total, "errors": errors, "calls": calls}
 
 
 def annotate(f, top=PROFILE_TOP):
@@ -343,8 +452,10 @@ def ld_statistics(v):
 
 
 def run_workload(wdir, loader, runs, warmup, do_cg, do_stats, log=print,
-                 variants=None, profile=(), qemu_counted=None, objects=False):
-    """variants: the names to run (default: all but EXTRA_VARIANTS);
+                 variants=None, profile=(), qemu_counted=None, objects=False, static=False):
+    """static: also time the workload's static build, when it has one, in
+    the same rounds (res["references"]["static"]);
+    variants: the names to run (default: all but EXTRA_VARIANTS);
     profile: the variants whose callgrind run also records where the
     instructions go; qemu_counted: the variants whose instructions are
     counted when that must go through qemu, which takes minutes (default:
@@ -354,17 +465,19 @@ def run_workload(wdir, loader, runs, warmup, do_cg, do_stats, log=print,
     with tempfile.TemporaryDirectory(prefix="qbb-run.") as scratch:
         return measure_variants(wdir, meta, loader, runs, warmup, do_cg, do_stats, log,
                                 variant_cmds(wdir, meta, only=variants, cwd=scratch),
-                                profile, qemu_counted, objects)
+                                profile, qemu_counted, objects,
+                                static_cmds(wdir, meta, cwd=scratch) if static else [])
 
 
 def run_paired(wdir, fdir, loader, runs, warmup, do_cg, do_stats, log=print,
                variants=None, fvariants=None, profile=(), qemu_counted=None,
-               fqemu_counted=None, objects=False):
+               fqemu_counted=None, objects=False, static=False):
     """A workload and its floor (fdir), timed in the same interleaved
     rounds: every round runs each variant of both once, in one shuffled
     order, so both follow the same mix of preceding runs (a run after a
     large process finds the caches cold and memory freshly freed, and the
     ratio of the two must not depend on which group a run fell in).
+    static: as run_workload's, the static build timed in the same rounds.
     Returns (workload results, floor results)."""
     metas = []
     for d in (wdir, fdir):
@@ -376,29 +489,50 @@ def run_paired(wdir, fdir, loader, runs, warmup, do_cg, do_stats, log=print,
         fres, flive = checked_variants(fdir, metas[1], loader, log,
                                        variant_cmds(fdir, metas[1], only=fvariants, cwd=scratch))
         floor_live = [dict(v, name="floor:" + v["name"]) for v in flive]
-        log("  %s with %s: measuring %s" % (os.path.basename(wdir), os.path.basename(fdir),
-                                           ", ".join(v["name"] for v in wlive + floor_live)))
-        timed = time_variants(wlive + floor_live, runs, warmup)
+        refs = checked_refs(wres, static_cmds(wdir, metas[0], cwd=scratch), log) \
+            if static else []
+        ref_live = [dict(v, name="ref:" + v["name"]) for v in refs]
+        log("  %s with %s: measuring %s" % (
+            os.path.basename(wdir), os.path.basename(fdir),
+            ", ".join(v["name"] for v in wlive + floor_live + ref_live)))
+        timed = time_variants(wlive + floor_live + ref_live, runs, warmup)
         for n, r in timed.items():
             if n.startswith("floor:"):
                 fres["variants"][n[len("floor:"):]].update(r)
+            elif n.startswith("ref:"):
+                wres["references"][n[len("ref:"):]].update(r)
             else:
                 wres["variants"][n].update(r)
         wres["paired_with"], fres["paired_with"] = os.path.basename(fdir), os.path.basename(wdir)
         finish_variants(wres, wlive, do_cg, do_stats, profile, qemu_counted, objects)
         finish_variants(fres, flive, do_cg, do_stats, (), fqemu_counted, objects)
+        finish_refs(wres, refs, do_cg)
     return wres, fres
 
 
 def measure_variants(wdir, meta, loader, runs, warmup, do_cg, do_stats, log, vs, profile,
-                     qemu_counted, objects=False):
+                     qemu_counted, objects=False, refs=()):
     res, live = checked_variants(wdir, meta, loader, log, vs)
+    refs = checked_refs(res, refs, log) if refs else []
+    ref_live = [dict(v, name="ref:" + v["name"]) for v in refs]
     log("  %s: measuring %s" % (os.path.basename(wdir),
-                                ", ".join(v["name"] for v in live)))
-    for n, r in time_variants(live, runs, warmup).items():
-        res["variants"][n].update(r)
+                                ", ".join(v["name"] for v in live + ref_live)))
+    for n, r in time_variants(live + ref_live, runs, warmup).items():
+        if n.startswith("ref:"):
+            res["references"][n[len("ref:"):]].update(r)
+        else:
+            res["variants"][n].update(r)
     finish_variants(res, live, do_cg, do_stats, profile, qemu_counted, objects)
+    finish_refs(res, refs, do_cg)
     return res
+
+
+def finish_refs(res, refs, do_cg):
+    """finish_variants for the reference programs (no loader statistics:
+    a static program has no loader)."""
+    if refs:
+        finish_variants({"dir": res["dir"], "variants": res["references"]}, refs,
+                        do_cg, False, (), None)
 
 
 def checked_variants(wdir, meta, loader, log, vs):
@@ -450,6 +584,9 @@ def finish_variants(res, live, do_cg, do_stats, profile, qemu_counted, objects=F
             lp = loader_part(r["callgrind"].get("objects"), res["dir"])
             if lp is not None:
                 r["callgrind"]["loader_Ir"] = lp
+        if COUNT_SYSCALLS:
+            with tempfile.TemporaryDirectory() as td:
+                r["syscalls"] = syscalls(v, td)
         if do_stats and not v["name"].startswith("musl"):
             r["ld_statistics"] = ld_statistics(v)
 
@@ -489,7 +626,7 @@ def main(argv):
     for w in a.workloads:
         res["workloads"][os.path.basename(os.path.normpath(w))] = run_workload(
             w, a.loader, a.runs, a.warmup, a.callgrind, a.stats,
-            variants=a.variants.split(",") if a.variants else None)
+            variants=a.variants.split(",") if a.variants else None, static=True)
     with open(a.out, "w") as f:
         json.dump(res, f, indent=1)
     return 0
