@@ -191,6 +191,94 @@ static void check_cold(const char *report, const char *dir)
 	run_cold_check(path, NULL);
 }
 
+/* Checks of the kernel's share in bench.py's results (JSON file argv[1]):
+ * every measured variant of every workload has its rusage medians and a
+ * strace count, the counts add up, each dynamically linked run opens and
+ * maps at least one file per library, and the static build of the office
+ * workload, checked and timed like a variant, opens none and makes fewer
+ * system calls and page faults than musl's loader.  Counts only: no time
+ * is compared. */
+static const char kernel_check_py[] =
+	"import json, sys\n"
+	"r = json.load(open(sys.argv[1]))\n"
+	"def check(where, v, libs):\n"
+	"    k, s = v['kernel'], v['syscalls']\n"
+	"    for f in ('user_us', 'sys_us', 'minflt', 'majflt'):\n"
+	"        assert k[f]['median'] >= 0 and k[f]['mean'] >= 0, (where, f, k)\n"
+	"    assert k['user_us']['mean'] + k['sys_us']['mean'] > 0, (where, 'no CPU time', k)\n"
+	"    assert k['minflt']['median'] > 0, (where, 'no minor fault', k)\n"
+	"    assert s['total'] > 0 and s['total'] == sum(s['calls'].values()), (where, s)\n"
+	"    assert s['calls'].get('execve', 0) >= 1, (where, 'execve not counted', s)\n"
+	"    c = s['calls']\n"
+	"    if libs:\n"
+	"        assert c.get('openat', 0) + c.get('open', 0) >= libs, (where, 'opens', s)\n"
+	"        assert c.get('mmap', 0) + c.get('mmap2', 0) >= libs, (where, 'maps', s)\n"
+	"    return s['total'], k['minflt']['median']\n"
+	"n = 0\n"
+	"for part in ('workloads', 'floors'):\n"
+	"    for key, w in r[part].items():\n"
+	"        libs = w['params'].get('libs') if w['kind'] == 'office' else 1\n"
+	"        for name, v in w['variants'].items():\n"
+	"            if v['status'] != 'ok':\n"
+	"                assert not name.startswith(('glibc', 'musl')), (key, name, v['status'])\n"
+	"                continue\n"
+	"            check((part, key, name), v, libs)\n"
+	"            n += 1\n"
+	"w = r['workloads']['office-3']\n"
+	"for name in ('qb-none', 'qb-all'):\n"
+	"    assert w['variants'][name]['status'] == 'ok', (name, w['variants'][name])\n"
+	"st = w['references']['static']\n"
+	"assert st['status'] == 'ok', st\n"
+	"total, flt = check('static', st, 0)\n"
+	"c = st['syscalls']['calls']\n"
+	"assert c.get('openat', 0) + c.get('open', 0) == 0, ('static opens files', c)\n"
+	"mtotal, mflt = check('musl', w['variants']['musl'], 3)\n"
+	"assert total < mtotal and flt < mflt, ('static', total, flt, 'musl', mtotal, mflt)\n"
+	"for p in r['sweep']:\n"
+	"    for name, v in p['variants'].items():\n"
+	"        if v['status'] == 'ok':\n"
+	"            check(('sweep', p['libs'], name), v, p['libs'])\n"
+	"print(n)\n";
+
+static void check_kernel(const char *report, const char *dir)
+{
+	const char *keys[] = { "office-3", "dlopen", "chain" };
+	struct shell_result r;
+	char path[512], py[600], head[128];
+	size_t i, j;
+	FILE *f;
+
+	for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		char *sec;
+
+		snprintf(head, sizeof head, "### The kernel's share: %s", keys[i]);
+		sec = section(report, head);
+		for (j = 0; j < NVARIANTS; j++)
+			cr_expect_not_null(row(sec, variants[j]), "%s: no row for %s", head,
+					   variants[j]);
+		for (j = 0; j < 3; j++)
+			cr_expect(row_measured(sec, variants[j]), "%s: %s not measured", head,
+				  variants[j]);
+		if (i == 0) {
+			cr_expect(row_measured(sec, "static executable (musl-gcc -static)"),
+				  "%s: static row not measured:\n%s", head, sec);
+			cr_expect(row_measured(sec, "floor: musl ld.so"),
+				  "%s: floor row not measured:\n%s", head, sec);
+			cr_expect_not_null(strstr(sec, " syscalls / library |"), "%s", sec);
+		}
+		free(sec);
+	}
+	snprintf(path, sizeof path, "%s/results.json", dir);
+	snprintf(py, sizeof py, "%s.kernel.py", path);
+	f = fopen(py, "w");
+	cr_assert_not_null(f, "%s", py);
+	fputs(kernel_check_py, f);
+	cr_assert_eq(fclose(f), 0);
+	r = shell("python3 %s %s", py, path);
+	cr_expect_eq(r.status, 0, "kernel's share in the results: %s%s", r.out, r.err);
+	shell_result_free(&r);
+}
+
 Test(bench, tiny_suite_builds_runs_and_reports, .timeout = 600)
 {
 	char *dir = make_outdir(), cmd[8192], path[512], top[512];
@@ -255,6 +343,7 @@ Test(bench, tiny_suite_builds_runs_and_reports, .timeout = 600)
 		 "{ ls -lA %s/cwd; false; }", dir, dir);
 	shell_ok("no file left in the image", "! ls %s/image/*/foo.gz 2>/dev/null", dir);
 
+	check_kernel(report, dir);
 	check_cold(report, dir);
 
 	/* The charts are PNGs when gnuplot is there (it is in scripts/deps.sh). */
