@@ -9,6 +9,8 @@ set -eu
 # libicu72 and icu-devtools: Debian's glibc build of ICU 72.1 (uconv,
 # icuinfo), the reference of bench's ICU row (bench/icubench.py; the musl
 # build is scripts/real/icu.sh of check-real-large).
+# tcl: the tclsh that makes sqlite3's amalgamation for the CPython stack
+# (scripts/real/python.sh).
 # cmake: abseil's build (scripts/real/abseil.sh); libabsl-dev (both
 # architectures) and g++-i686-linux-gnu: Debian's glibc build of the same
 # abseil, bench's reference (bench/abseilbench.py).
@@ -25,7 +27,7 @@ libc6-dev-i386-cross gcc-i686-linux-gnu g++-i686-linux-gnu time dpkg-dev
 clang libclang-rt-14-dev libstdc++-12-dev-i386-cross g++
 patchelf libcap2-bin acl strace qemu-user qemu-user-static cmake libabsl-dev
 meson ninja-build flex bison gstreamer1.0-tools gstreamer1.0-plugins-base
-gstreamer1.0-plugins-good libicu72 icu-devtools"
+gstreamer1.0-plugins-good libicu72 icu-devtools tcl"
 pkgs_i386="musl-dev:i386 libabsl-dev:i386"
 
 missing=""

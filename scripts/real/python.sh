@@ -1,0 +1,183 @@
+# python: CPython 3.11 as the python:*-alpine images build it, the most
+# run musl program in containers. Debian's python3.11 source (with its
+# patches) built with musl-gcc, --enable-shared: the program is a stub over
+# libpython3.11.so, every extension module outside the core is a shared
+# object in lib-dynload that import dlopens (RTLD_NOW, local scope), and
+# the modules take the interpreter's API from the program's global scope
+# (they do not name libpython). The libraries the modules need are
+# Debian's sources built with musl-gcc as shared libraries into the
+# install prefix, stage/ of the tree: zlib, bzip2, xz (liblzma), libffi
+# (ctypes), sqlite3, ncurses (wide) and readline, OpenSSL 3.0 (_ssl,
+# _hashlib). expat and mpdecimal are CPython's bundled copies, as the
+# official images build them. The tree keeps stage/ alone: the tests run
+# the installed interpreter, whose prefix is found from its own path, so
+# each copy under test runs its own standard library and modules.
+#
+# Left out: tkinter (no X or Tk for musl here), _dbm and _gdbm (no
+# Berkeley DB or gdbm built; dbm falls back to dbm.dumb), _uuid (no
+# libuuid; uuid has its pure Python code), nis (no libnsl), ensurepip
+# (no network). The tests that need them skip.
+#
+# Built in parts, as the GStreamer stack: each build_PART leaves a stamp
+# holding the checksum of itself and of the parts before it, and a rebuild
+# after an edit (resume=1) redoes only the parts from the first one that
+# changed.
+pkg=python3.11
+srcs="zlib bzip2 xz-utils libffi sqlite3 ncurses readline openssl"
+archs="x86_64 i386"
+libdirs=stage/lib
+resume=1
+parts="zlib bz2 xz ffi sqlite ncurses readline ssl python"
+
+build() {
+	stage=$PWD/stage
+	mkdir -p "$stage/lib/pkgconfig" "$stage/include" "$stage/kinc"
+	# the kernel's UAPI headers alone (linux/, asm/, asm-generic/), never
+	# glibc's, searched after musl's (musl-gcc's specs drop /usr/include);
+	# the x86 asm headers serve both architectures
+	for d in linux asm-generic; do ln -sfn /usr/include/$d "$stage/kinc/$d"; done
+	ln -sfn /usr/include/x86_64-linux-gnu/asm "$stage/kinc/asm"
+	CFLAGS="-O2 -idirafter $stage/kinc"
+	# pkg-config sees the stage only: a glibc library of the system would
+	# break the link or mix two libcs in one program
+	PKG_CONFIG_LIBDIR=$stage/lib/pkgconfig PKG_CONFIG_PATH=
+	export PKG_CONFIG_LIBDIR PKG_CONFIG_PATH
+	sum=$(sed -n -e '/^debsrc()/,/^}/p' -e '/^pcfile()/,/^}/p' "$here/python.sh" | cksum | cut -d' ' -f1)
+	for p in $parts; do
+		sum=$({ echo "$sum"; sed -n "/^build_$p()/,/^}/p" "$here/python.sh"; } | cksum | cut -d' ' -f1)
+		[ "$(cat ".part-$p" 2>/dev/null)" = "$sum" ] && continue
+		echo "python: building part $p"
+		rm -f ".part-$p"
+		(set -e; "build_$p")
+		echo "$sum" > ".part-$p"
+	done
+	# the tree under test is the stage: the sources and build directories
+	# (the build's own libpython and modules would double linkopt's work
+	# and the copies), static archives and the headers go
+	find . -mindepth 1 -maxdepth 1 ! -name stage ! -name '.part-*' -exec rm -rf {} +
+	rm -rf "$stage/kinc" "$stage/include" "$stage/share/man"
+	find "$stage" -name '*.a' -delete
+}
+
+# debsrc PACKAGE DIR: a fresh copy of a Debian source tree at DIR.
+debsrc() {
+	s=$("$top/scripts/debsrc.sh" "$1")
+	rm -rf "$2"
+	cp -a "$s" "$2"
+}
+
+# pcfile NAME VERSION LIBS: a pkg-config file for a library built by hand.
+pcfile() {
+	printf '%s\n' "prefix=$stage" 'libdir=${prefix}/lib' 'includedir=${prefix}/include' \
+		"Name: $1" "Description: $1" "Version: $2" "Libs: -L\${libdir} $3" \
+		'Cflags: -I${includedir}' > "$stage/lib/pkgconfig/$1.pc"
+}
+
+build_zlib() {
+	debsrc zlib zlib
+	cd zlib
+	for f in adler32 crc32 deflate infback inffast inflate inftrees trees zutil \
+		compress uncompr gzclose gzlib gzread gzwrite; do
+		$CC $CFLAGS -fPIC -D_LARGEFILE64_SOURCE=1 -DHAVE_HIDDEN -c -o $f.o $f.c
+	done
+	$CC -shared -Wl,-soname,libz.so.1 -Wl,--version-script,zlib.map -o "$stage/lib/libz.so.1.2.13" *.o
+	ln -sf libz.so.1.2.13 "$stage/lib/libz.so.1"
+	ln -sf libz.so.1 "$stage/lib/libz.so"
+	cp zlib.h zconf.h "$stage/include/"
+	pcfile zlib 1.2.13 -lz
+}
+
+build_bz2() {
+	debsrc bzip2 bz2
+	cd bz2
+	for f in blocksort huffman crctable randtable compress decompress bzlib; do
+		$CC $CFLAGS -fPIC -D_FILE_OFFSET_BITS=64 -c -o $f.o $f.c
+	done
+	$CC -shared -Wl,-soname,libbz2.so.1.0 -o "$stage/lib/libbz2.so.1.0.4" *.o
+	ln -sf libbz2.so.1.0.4 "$stage/lib/libbz2.so.1.0"
+	ln -sf libbz2.so.1.0 "$stage/lib/libbz2.so"
+	cp bzlib.h "$stage/include/"
+	pcfile bzip2 1.0.8 -lbz2
+}
+
+build_xz() {
+	debsrc xz-utils xz
+	cd xz
+	./configure -q --host="$HOST" CC="$CC" CFLAGS="$CFLAGS" --prefix="$stage" --libdir="$stage/lib" \
+		--disable-static --disable-xz --disable-xzdec --disable-lzmadec --disable-lzmainfo \
+		--disable-scripts --disable-doc --disable-nls --disable-lzma-links
+	make -j"$JOBS" && make install
+}
+
+build_ffi() {
+	debsrc libffi ffi
+	cd ffi
+	./configure -q --host="$HOST" CC="$CC" CFLAGS="$CFLAGS" --prefix="$stage" --libdir="$stage/lib" \
+		--disable-static --disable-docs --disable-multi-os-directory
+	make -j"$JOBS" && make install
+}
+
+# the amalgamation (made by the source's tcl scripts and native helper
+# programs), with the options Debian builds it with that CPython's tests
+# look at
+build_sqlite() {
+	debsrc sqlite3 sqlite
+	cd sqlite
+	./configure -q --host="$HOST" CC="$CC" BUILD_CC=gcc --prefix="$stage" --libdir="$stage/lib" \
+		--disable-static --disable-tcl --disable-readline --enable-threadsafe \
+		--enable-load-extension --enable-fts3 --enable-fts4 --enable-fts5 --enable-rtree \
+		CFLAGS="$CFLAGS -DSQLITE_ENABLE_COLUMN_METADATA -DSQLITE_ENABLE_UNLOCK_NOTIFY -DSQLITE_ENABLE_DBSTAT_VTAB -DSQLITE_MAX_VARIABLE_NUMBER=250000"
+	make -j"$JOBS" libsqlite3.la && make install-libLTLIBRARIES install-includeHEADERS install-pkgconfigDATA
+}
+
+# the terminfo database is the system's: the tests that use it need a
+# terminal and skip without one
+build_ncurses() {
+	debsrc ncurses ncurses
+	cd ncurses
+	./configure -q --host="$HOST" CC="$CC" CFLAGS="$CFLAGS" --prefix="$stage" --libdir="$stage/lib" \
+		--with-shared --without-normal --without-debug --without-cxx --without-cxx-binding \
+		--without-ada --without-progs --without-tests --without-manpages --enable-widec \
+		--enable-pc-files --with-pkg-config-libdir="$stage/lib/pkgconfig" \
+		--with-terminfo-dirs=/etc/terminfo:/lib/terminfo:/usr/share/terminfo \
+		--with-default-terminfo-dir=/usr/share/terminfo --disable-db-install
+	make -j"$JOBS" && make install
+}
+
+build_readline() {
+	debsrc readline readline
+	cd readline
+	./configure -q --host="$HOST" CC="$CC" CFLAGS="$CFLAGS -I$stage/include" LDFLAGS="-L$stage/lib" \
+		--prefix="$stage" --libdir="$stage/lib" --disable-static --with-curses --disable-install-examples
+	make -j"$JOBS" SHLIB_LIBS="-L$stage/lib -lncursesw" && make install-shared install-headers
+}
+
+# OpenSSL's configuration directory is the system's, as Debian's and
+# Alpine's builds have it: nothing of the tree under test
+build_ssl() {
+	debsrc openssl ssl
+	cd ssl
+	case $ARCH in x86_64) t=linux-x86_64 ;; i386) t=linux-elf ;; esac
+	./Configure "$t" shared no-tests no-docs no-afalgeng --prefix="$stage" --libdir=lib \
+		--openssldir=/etc/ssl CC="$CC" CFLAGS="$CFLAGS"
+	make -j"$JOBS" build_libs && make install_dev
+}
+
+build_python() {
+	debsrc python3.11 py
+	cd py
+	# build and host the same: musl programs run here, so configure and the
+	# build run what they build (a cross build would want a second python)
+	./configure --build="$HOST" --host="$HOST" CC="$CC" CFLAGS="$CFLAGS" \
+		CPPFLAGS="-I$stage/include -I$stage/include/ncursesw" LDFLAGS="-L$stage/lib" \
+		--prefix="$stage" --enable-shared --without-static-libpython \
+		--with-system-expat=no --with-system-libmpdec=no --with-system-ffi \
+		--with-openssl="$stage" --enable-loadable-sqlite-extensions \
+		--with-ensurepip=no --with-readline=readline
+	make -j"$JOBS"
+	make install
+}
+
+tests() {
+	:
+}
