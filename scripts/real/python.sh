@@ -158,7 +158,7 @@ build_ssl() {
 	debsrc openssl ssl
 	cd ssl
 	case $ARCH in x86_64) t=linux-x86_64 ;; i386) t=linux-elf ;; esac
-	./Configure "$t" shared no-tests no-docs no-afalgeng --prefix="$stage" --libdir=lib \
+	./Configure "$t" shared no-tests no-afalgeng --prefix="$stage" --libdir=lib \
 		--openssldir=/etc/ssl CC="$CC" CFLAGS="$CFLAGS"
 	make -j"$JOBS" build_libs && make install_dev
 }
