@@ -169,10 +169,13 @@ build_python() {
 	# build and host the same: musl programs run here, so configure and the
 	# build run what they build (a cross build would want a second python).
 	# The platform triplet (the modules' suffix, the name of the data of
-	# sysconfig) is then linux-musl, as on Alpine; configure refuses it when
-	# the compiler reports glibc's multiarch name, as Debian's gcc under
-	# musl's wrapper does, so the compiler reports none.
-	printf '#!/bin/sh\ncase $1 in --print-multiarch) exit 0 ;; esac\nexec %s "$@"\n' "$CC" > musl-cc
+	# sysconfig) is then linux-musl, as on Alpine. Debian's gcc under
+	# musl's wrapper reports glibc's multiarch name, which configure
+	# refuses beside that triplet and from which setup.py would add glibc's
+	# header and library directories: the compiler reports musl's.
+	case $ARCH in x86_64) ma=x86_64-linux-musl ;; i386) ma=i386-linux-musl ;; esac
+	printf '#!/bin/sh\ncase $1 in -print-multiarch|--print-multiarch) echo %s; exit 0 ;; esac\nexec %s "$@"\n' \
+		"$ma" "$CC" > musl-cc
 	chmod +x musl-cc
 	./configure --build="$HOST" --host="$HOST" CC="$PWD/musl-cc" CFLAGS="$CFLAGS" \
 		CPPFLAGS="-I$stage/include -I$stage/include/ncursesw" LDFLAGS="-L$stage/lib" \
@@ -182,6 +185,13 @@ build_python() {
 		--with-ensurepip=no --with-readline=readline
 	make -j"$JOBS"
 	make install
+	# a module that fails to build or to import is only reported by the
+	# build: the modules of the stage's libraries must be there
+	for m in _ctypes _ssl _hashlib _sqlite3 zlib _bz2 _lzma _decimal pyexpat _elementtree \
+		readline _curses _testcapi _ctypes_test; do
+		[ -f "$stage/lib/python3.11/lib-dynload/$m.cpython-311-$ma.so" ] || {
+			echo "python: module $m was not built" >&2; exit 1; }
+	done
 }
 
 # Test modules of the interpreter's own suite (regrtest), each a test of
