@@ -172,19 +172,30 @@ build_python() {
 	# sysconfig) is then linux-musl, as on Alpine. Debian's gcc under
 	# musl's wrapper reports glibc's multiarch name, which configure
 	# refuses beside that triplet and from which setup.py would add glibc's
-	# header and library directories: the compiler reports musl's.
+	# header and library directories: the compiler reports musl's. The
+	# build's python finds the stage's libraries through LD_LIBRARY_PATH
+	# (setup.py imports each module it builds, in its own process), which
+	# the compiler must not see: glibc's cc1, as and ld would load the
+	# stage's musl libz.
 	case $ARCH in x86_64) ma=x86_64-linux-musl ;; i386) ma=i386-linux-musl ;; esac
-	printf '#!/bin/sh\ncase $1 in -print-multiarch|--print-multiarch) echo %s; exit 0 ;; esac\nexec %s "$@"\n' \
+	printf '#!/bin/sh\nunset LD_LIBRARY_PATH\ncase $1 in -print-multiarch|--print-multiarch) echo %s; exit 0 ;; esac\nexec %s "$@"\n' \
 		"$ma" "$CC" > musl-cc
 	chmod +x musl-cc
+	# expat and libmpdec are CPython's bundled copies, configure's default
+	# (naming --with-system-expat at all, even =no, makes setup.py take
+	# the system's)
 	./configure --build="$HOST" --host="$HOST" CC="$PWD/musl-cc" CFLAGS="$CFLAGS" \
 		CPPFLAGS="-I$stage/include -I$stage/include/ncursesw" LDFLAGS="-L$stage/lib" \
 		--prefix="$stage" --enable-shared --without-static-libpython \
-		--with-system-expat=no --with-system-libmpdec=no --with-system-ffi \
 		--with-openssl="$stage" --enable-loadable-sqlite-extensions \
 		--with-ensurepip=no --with-readline=readline
-	make -j"$JOBS"
-	make install
+	# Debian's fix of pyexpat's unbounded recursion uses a header of the
+	# core, which Debian's build (pyexpat built into the interpreter) has:
+	# the shared module needs the define of the core's modules
+	sed -i 's|^MODULE_PYEXPAT_CFLAGS=.*|& -DPy_BUILD_CORE_MODULE|' Makefile
+	rs="LD_LIBRARY_PATH=$PWD:$stage/lib"
+	make -j"$JOBS" RUNSHARED="$rs"
+	make install RUNSHARED="$rs"
 	# a module that fails to build or to import is only reported by the
 	# build: the modules of the stage's libraries must be there
 	for m in _ctypes _ssl _hashlib _sqlite3 zlib _bz2 _lzma _decimal pyexpat _elementtree \
