@@ -15,8 +15,9 @@
 #
 # Left out: tkinter (no X or Tk for musl here), _dbm and _gdbm (no
 # Berkeley DB or gdbm built; dbm falls back to dbm.dumb), _uuid (no
-# libuuid; uuid has its pure Python code), nis (no libnsl), ensurepip
-# (no network). The tests that need them skip.
+# libuuid; uuid has its pure Python code), nis (no libnsl), _crypt
+# (Debian's musl has no crypt), ensurepip (no network). The tests that
+# need them skip.
 #
 # Built in parts, as the GStreamer stack: each build_PART leaves a stamp
 # holding the checksum of itself and of the parts before it, and a rebuild
@@ -164,6 +165,11 @@ build_ssl() {
 }
 
 build_python() {
+	# what an earlier build of this part installed (make install would
+	# not replace its links)
+	rm -rf "$stage"/lib/python3.11 "$stage"/lib/libpython3* "$stage"/include/python3.11 \
+		"$stage"/bin/python3* "$stage"/bin/pydoc3* "$stage"/bin/idle3* "$stage"/bin/2to3* \
+		"$stage"/lib/pkgconfig/python3*
 	debsrc python3.11 py
 	cd py
 	# build and host the same: musl programs run here, so configure and the
@@ -188,7 +194,7 @@ build_python() {
 		CPPFLAGS="-I$stage/include -I$stage/include/ncursesw" LDFLAGS="-L$stage/lib" \
 		--prefix="$stage" --enable-shared --without-static-libpython \
 		--with-openssl="$stage" --enable-loadable-sqlite-extensions \
-		--with-ensurepip=no --with-readline=readline
+		--with-ensurepip=no --with-readline=readline py_cv_module__crypt=n/a
 	# Debian's fix of pyexpat's unbounded recursion uses a header of the
 	# core, which Debian's build (pyexpat built into the interpreter) has:
 	# the shared module needs the define of the core's modules
