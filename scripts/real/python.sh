@@ -28,7 +28,7 @@ srcs="zlib bzip2 xz-utils libffi sqlite3 ncurses readline openssl"
 archs="x86_64 i386"
 libdirs=stage/lib
 resume=1
-parts="zlib bz2 xz ffi sqlite ncurses readline ssl python"
+parts="zlib bz2 xz ffi sqlite ncurses readline ssl python extra"
 
 build() {
 	stage=$PWD/stage
@@ -211,6 +211,24 @@ build_python() {
 	done
 }
 
+# What the tests run besides the interpreter: bzip2's programs (the
+# tests of bz2 pipe through bunzip2; the system's, a glibc program, would
+# load the stage's musl libbz2 through LD_LIBRARY_PATH), and the test
+# packages that this release's make install leaves out (its later
+# releases install them).
+build_extra() {
+	debsrc bzip2 bz2
+	(cd bz2 && $CC $CFLAGS -D_FILE_OFFSET_BITS=64 -I"$stage/include" -o "$stage/bin/bzip2" bzip2.c \
+		-L"$stage/lib" -lbz2)
+	ln -sf bzip2 "$stage/bin/bunzip2"
+	ln -sf bzip2 "$stage/bin/bzcat"
+	s=$("$top/scripts/debsrc.sh" python3.11)
+	for d in test_capi test_sqlite3 test_tomllib; do
+		rm -rf "$stage/lib/python3.11/test/$d"
+		cp -a "$s/Lib/test/$d" "$stage/lib/python3.11/test/"
+	done
+}
+
 # Test modules of the interpreter's own suite (regrtest), each a test of
 # its own: what a loader meets in a language runtime (extension modules
 # dlopened by import, ctypes' dlopen and dlsym, the C API, threads,
@@ -224,6 +242,24 @@ test_json test_unicode test_socket test_select test_mmap test_faulthandler test_
 test_multiprocessing_forkserver test_concurrent_futures test_ssl test_hashlib test_readline
 test_datetime test_pickle test_struct test_array test_xml_etree_c test_pyexpat"
 
+# Test cases left out (MODULE PATTERN, a pattern of regrtest's --ignore):
+# each fails or hangs under musl's own loader.
+excluded() {
+	# find_library runs the system's gcc, ld and ldconfig: glibc programs,
+	# which the stage's musl libz breaks through LD_LIBRARY_PATH, and
+	# glibc's library paths
+	echo "test_ctypes FindLibraryLinux"
+	# expects dlopen("libc.so.9") to fail: musl's loader gives itself for
+	# every libc.so name
+	echo "test_ctypes ctypes.test.test_loading.LoaderTest.test_load_version"
+	# musl's fpathconf asks nothing of the kernel, so a bad descriptor
+	# passes
+	echo "test_os test.test_os.TestInvalidFD.test_fpathconf"
+	# the machine's vsock transport (a virtual machine's) never accepts
+	# the test's own connection: the test waits for ever
+	echo "test_socket *VSOCK*"
+}
+
 # Compared: the exit status, regrtest's verdict, and each test case's
 # outcome from its XML report (what regrtest prints besides changes with
 # the run: durations, load, process ids, the paths of temporary files).
@@ -234,7 +270,9 @@ tests() {
 		else if (index($0, "<outcome")) r = "unexpected-success"; print n, r }'
 	a=$(echo "$a" | tr '\n\t' '  ')
 	for m in $modules; do
-		echo "$m rm -f $m.xml; stage/bin/python3.11 -m test -u all,-network,-urlfetch,-largefile,-audio,-gui,-cpu,-curses" \
+		ig=$(excluded | awk -v m="$m" '$1 == m { printf " -i \047%s\047", $2 }')
+		echo "$m rm -f $m.xml; PATH=\$PWD/stage/bin:\$PATH stage/bin/python3.11 -m test" \
+			"-u all,-network,-urlfetch,-largefile,-audio,-gui,-cpu,-curses$ig" \
 			"--junit-xml \$PWD/$m.xml $m > $m.log 2>&1; r=\$?; tail -n 1 $m.log;" \
 			"awk -v RS='<testcase ' '$a' $m.xml; exit \$r"
 	done
