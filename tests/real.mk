@@ -10,8 +10,10 @@
 #   make check-real REAL=dist          the distribution-built programs alone
 # make check-real-large: the same for the heavy projects
 # (scripts/real/projects-large: the GStreamer stack, ICU and abseil, C++
-# on both architectures), run by hand, not by CI: their builds take hours
+# on both architectures, and CPython on both), run by hand, not by CI:
+# their builds take hours
 #   make check-real-large REAL_LARGE=gst
+#   make check-real-large REAL_LARGE=python:x86_64
 #   make check-real-large REAL_LARGE="icu:i386 abseil"
 REAL_DIST_MUSL := $(sort $(shell awk '!/^\#/ && NF { print $$6 }' scripts/real/dist))
 .PHONY: check-real check-real-large
