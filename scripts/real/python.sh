@@ -43,6 +43,10 @@ build() {
 	# break the link or mix two libcs in one program
 	PKG_CONFIG_LIBDIR=$stage/lib/pkgconfig PKG_CONFIG_PATH=
 	export PKG_CONFIG_LIBDIR PKG_CONFIG_PATH
+	# each part builds on the headers and libraries the parts before it
+	# installed: a tree without them (cleaned by an older recipe) starts
+	# again from the first
+	[ -f "$stage/include/zlib.h" ] || rm -f .part-*
 	sum=$(sed -n -e '/^debsrc()/,/^}/p' -e '/^pcfile()/,/^}/p' "$here/python.sh" | cksum | cut -d' ' -f1)
 	for p in $parts; do
 		sum=$({ echo "$sum"; sed -n "/^build_$p()/,/^}/p" "$here/python.sh"; } | cksum | cut -d' ' -f1)
@@ -54,9 +58,10 @@ build() {
 	done
 	# the tree under test is the stage: the sources and build directories
 	# (the build's own libpython and modules would double linkopt's work
-	# and the copies), static archives and the headers go
+	# and the copies) and static archives go; the headers stay for a
+	# rebuild of a later part
 	find . -mindepth 1 -maxdepth 1 ! -name stage ! -name '.part-*' -exec rm -rf {} +
-	rm -rf "$stage/kinc" "$stage/include" "$stage/share/man"
+	rm -rf "$stage/share/man"
 	find "$stage" -name '*.a' -delete
 }
 
