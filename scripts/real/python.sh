@@ -8,10 +8,10 @@
 # Debian's sources built with musl-gcc as shared libraries into the
 # install prefix, stage/ of the tree: zlib, bzip2, xz (liblzma), libffi
 # (ctypes), sqlite3, ncurses (wide) and readline, OpenSSL 3.0 (_ssl,
-# _hashlib). expat and mpdecimal are CPython's bundled copies, as the
-# official images build them. The tree keeps stage/ alone: the tests run
-# the installed interpreter, whose prefix is found from its own path, so
-# each copy under test runs its own standard library and modules.
+# _hashlib). expat and mpdecimal are CPython's bundled copies. The tree
+# keeps stage/ alone: the tests run the installed interpreter, whose
+# prefix is found from its own path, so each copy under test runs its own
+# standard library and modules.
 #
 # Left out: tkinter (no X or Tk for musl here), _dbm and _gdbm (no
 # Berkeley DB or gdbm built; dbm falls back to dbm.dumb), _uuid (no
