@@ -255,6 +255,21 @@ def time_variants(vs, runs, warmup, seed=0):
 COUNT_SYSCALLS = True
 
 
+def traced_run(argv, v, out, timeout):
+    """One run of variant v under a tool (argv, the tool first) that writes
+    its findings to the file out: None when it did, else {"error"}."""
+    try:
+        r = subprocess.run(argv, env=v["env"], cwd=v["cwd"], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, timeout=timeout)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return {"error": str(e)}
+    if r.returncode != 0 or not os.path.exists(out):
+        err = r.stderr.decode(errors="replace").strip().splitlines()
+        return {"error": "%s exit %d%s" % (os.path.basename(argv[0]), r.returncode,
+                                           ": " + err[-1][:200] if err else "")}
+    return None
+
+
 def syscalls(v, tmpdir):
     """System calls of one run under strace -f -c, with the environment,
     arguments and working directory of the timed runs: {"total", "errors",
@@ -265,16 +280,9 @@ def syscalls(v, tmpdir):
     if qemucount.emulator(v["exe"]):
         return {"skipped": "runs under qemu-user, whose own system calls strace would count"}
     f = os.path.join(tmpdir, "strace.%s.out" % v["name"].replace("/", "_"))
-    try:
-        r = subprocess.run([strace, "-f", "-c", "-o", f, "--", v["exe"]] + v["args"],
-                           env=v["env"], cwd=v["cwd"], stdout=subprocess.DEVNULL,
-                           stderr=subprocess.PIPE, timeout=600)
-    except (OSError, subprocess.TimeoutExpired) as e:
-        return {"error": str(e)}
-    if r.returncode != 0 or not os.path.exists(f):
-        err = r.stderr.decode(errors="replace").strip().splitlines()
-        return {"error": "strace exit %d%s" % (r.returncode,
-                                               ": " + err[-1][:200] if err else "")}
+    failed = traced_run([strace, "-f", "-c", "-o", f, "--", v["exe"]] + v["args"], v, f, 600)
+    if failed:
+        return failed
     calls, total, errors = {}, None, 0
     with open(f) as fh:
         for line in fh:
@@ -375,15 +383,9 @@ def callgrind(v, tmpdir, profile=False, objects=False):
     f = os.path.join(tmpdir, "cg.%s.out" % v["name"])
     argv = ["valgrind", "--tool=callgrind", "--cache-sim=yes", "-q",
             "--callgrind-out-file=" + f, v["exe"]] + v["args"]
-    try:
-        r = subprocess.run(argv, env=v["env"], cwd=v["cwd"], stdout=subprocess.DEVNULL,
-                           stderr=subprocess.PIPE, timeout=1800)
-    except (OSError, subprocess.TimeoutExpired) as e:
-        return {"error": str(e)}
-    if r.returncode != 0 or not os.path.exists(f):
-        err = r.stderr.decode(errors="replace").strip().splitlines()
-        return {"error": "valgrind exit %d%s" % (r.returncode,
-                                                 ": " + err[-1][:200] if err else "")}
+    failed = traced_run(argv, v, f, 1800)
+    if failed:
+        return failed
     events = summary = None
     with open(f) as fh:
         for line in fh:
